@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Language mode 5: the GTK/cairo C callbacks are single-threaded by contract and
+// Swift 6 strict concurrency would force noise onto every C boundary.
+let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "Oekaki",
+    products: [
+        .executable(name: "oekaki", targets: ["oekaki"]),
+        .executable(name: "oekaki-bench", targets: ["oekaki-bench"]),
+        .library(name: "InkCore", targets: ["InkCore"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        .target(name: "InkCore", swiftSettings: swift5),
+        .target(name: "InkRender", dependencies: ["InkCore", "CCairo", "CZlib"], swiftSettings: swift5),
+        .target(name: "InkStore", dependencies: ["InkCore", "CSQLite", "CZlib"], swiftSettings: swift5),
+        .target(name: "OekakiApp", dependencies: ["InkCore", "InkRender", "InkStore", "CGtk", "CCairo"], swiftSettings: swift5),
+        .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "OekakiApp"], swiftSettings: swift5),
+        .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
+
+        .testTarget(name: "InkCoreTests", dependencies: ["InkCore"], swiftSettings: swift5),
+        .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender"], swiftSettings: swift5),
+        .testTarget(name: "InkStoreTests", dependencies: ["InkCore", "InkStore"], swiftSettings: swift5),
+        .testTarget(name: "CLITests", dependencies: ["InkCore"], resources: [.copy("Fixtures")], swiftSettings: swift5),
+        .testTarget(name: "AppTests", swiftSettings: swift5),
+    ]
+)

@@ -1,0 +1,33 @@
+public typealias StrokeID = UInt64
+
+/// A finished (or live) line: its input samples and its style. Shaping into an outline happens on demand.
+public struct Stroke: Hashable, Sendable, Identifiable {
+    public var id: StrokeID
+    public var style: StrokeStyle
+    public private(set) var points: [InkPoint]
+    /// Min/max of the stored point coordinates (nil while empty).
+    public private(set) var bounds: Rect?
+
+    public init(id: StrokeID, style: StrokeStyle, points: [InkPoint] = []) {
+        self.id = id; self.style = style; self.points = []
+        self.points.reserveCapacity(points.count)
+        for p in points { append(p) }
+    }
+
+    /// Appends a sample; an exact repeat of the last position is dropped (it carries no shape).
+    @discardableResult
+    public mutating func append(_ p: InkPoint) -> Bool {
+        guard p.x.isFinite, p.y.isFinite else { return false }
+        if let last = points.last, last.x == p.x, last.y == p.y { return false }
+        var q = p
+        q.pressure = q.pressure.isFinite ? Swift.min(Swift.max(q.pressure, 0), 1) : 0.5
+        points.append(q)
+        if bounds == nil { bounds = Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y) } else { bounds!.include(p.point) }
+        return true
+    }
+
+    /// The area the ink can cover: point bounds grown by the largest possible radius.
+    public var inkBounds: Rect? {
+        bounds.map { $0.insetBy(-(style.width * StrokeShape.maxWidthFactor / 2 + 1)) }
+    }
+}

@@ -1,0 +1,29 @@
+/// What the pointer does on the canvas. Raw values are the names used in event logs and the UI.
+public enum Tool: String, CaseIterable, Sendable {
+    case pen
+    case highlighter
+    /// Removes every stroke whose inked area it touches.
+    case strokeEraser = "stroke-eraser"
+    /// Cuts the covered parts out of strokes; what remains stays vector.
+    case areaEraser = "area-eraser"
+
+    public var isEraser: Bool { self == .strokeEraser || self == .areaEraser }
+}
+
+/// The three pen sizes of the seed apps, plus the defaults a new user starts with.
+public enum PenSize: CaseIterable, Sendable {
+    case fine, medium, bold
+    public func width(for tool: Tool) -> Double {
+        switch (tool, self) {
+        case (.highlighter, .fine): return 8
+        case (.highlighter, .medium): return 16
+        case (.highlighter, .bold): return 28
+        case (.strokeEraser, .fine), (.areaEraser, .fine): return 8
+        case (.strokeEraser, .medium), (.areaEraser, .medium): return 20
+        case (.strokeEraser, .bold), (.areaEraser, .bold): return 48
+        case (_, .fine): return 1.5
+        case (_, .medium): return 3
+        case (_, .bold): return 6
+        }
+    }
+}

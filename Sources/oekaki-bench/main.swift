@@ -1,0 +1,2 @@
+import InkCore
+print("oekaki-bench: not implemented yet")

@@ -1,0 +1,59 @@
+import Foundation
+import OekakiApp
+
+/// Why a command failed; decides the exit code.
+enum CommandFailure: Error {
+    /// Wrong arguments: exit 2 with the usage.
+    case usage(String)
+    /// Bad input file or data: exit 1 with one line.
+    case input(String)
+}
+
+enum CLI {
+    static let version = "0.1.0"
+
+    static let usage = """
+    usage: oekaki [FILE]                      open FILE (.oekaki, or .xopp to import) in the app
+           oekaki replay LOG [-o OUT.oekaki]  replay a JSON Lines event log, print the summary
+           oekaki info FILE                   print a document's summary as JSON
+           oekaki export IN OUT [--scale S] [--transparent] [--page K]
+                                              IN: .oekaki or .xopp; OUT: .png .svg .pdf .oekaki .xopp
+           oekaki --help | --version
+    """
+
+    static func run(_ args: [String]) -> Int32 {
+        do {
+            switch args.first {
+            case nil:
+                return OekakiApplication.run(file: nil)
+            case "-h", "--help", "help":
+                print(usage)
+                return 0
+            case "--version":
+                print("oekaki \(version)")
+                return 0
+            case "replay":
+                try ReplayCommand.run(Array(args.dropFirst()))
+            case "info":
+                try InfoCommand.run(Array(args.dropFirst()))
+            case "export":
+                try ExportCommand.run(Array(args.dropFirst()))
+            case let a? where a.hasPrefix("-"):
+                throw CommandFailure.usage("unknown option '\(a)'")
+            default:
+                guard args.count == 1 else { throw CommandFailure.usage("the app takes one FILE") }
+                return OekakiApplication.run(file: args[0])
+            }
+            return 0
+        } catch CommandFailure.usage(let m) {
+            FileHandle.standardError.write(Data("oekaki: \(m)\n\(usage)\n".utf8))
+            return 2
+        } catch CommandFailure.input(let m) {
+            FileHandle.standardError.write(Data("oekaki: \(m)\n".utf8))
+            return 1
+        } catch {
+            FileHandle.standardError.write(Data("oekaki: \(error)\n".utf8))
+            return 1
+        }
+    }
+}
