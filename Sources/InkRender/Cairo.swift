@@ -1,0 +1,253 @@
+import CCairo
+import InkCore
+
+// The only file in InkRender that touches cairo's C pointers. Everything else speaks
+// `ImageSurface`, `CairoContext` and page/device geometry.
+
+/// Why cairo refused to do something, in words a user can act on.
+struct CairoFailure: Error, CustomStringConvertible {
+    let status: cairo_status_t
+    var description: String { String(cString: cairo_status_to_string(status)) }
+}
+
+/// A 32-bit premultiplied ARGB raster owned by cairo (or viewing rows of another surface's memory).
+/// Identity matters (it owns C memory), hence a class. Safe to read from many threads once no one draws into it.
+public final class ImageSurface: @unchecked Sendable {
+    let pointer: OpaquePointer
+    public let width: Int
+    public let height: Int
+    /// Bytes per row.
+    public let stride: Int
+    /// Keeps the surface whose memory a band view points into alive.
+    private let parent: ImageSurface?
+
+    /// A transparent surface; fails (without allocating) beyond cairo's 32767-pixel limit.
+    public init(width: Int, height: Int) throws {
+        guard width > 0, height > 0, width <= 32767, height <= 32767 else {
+            throw RenderError.pageTooLarge("a \(width)×\(height) pixel image is outside 1…32767 pixels a side")
+        }
+        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        let st = cairo_surface_status(s)
+        guard st == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(s)
+            throw RenderError.pageTooLarge("cannot allocate a \(width)×\(height) image: \(CairoFailure(status: st))")
+        }
+        pointer = s; self.width = width; self.height = height
+        stride = Int(cairo_image_surface_get_stride(s)); parent = nil
+    }
+
+    /// A view of rows `y0..<y0+rows` of `parent`: drawing into it draws into the parent's pixels.
+    /// Views of disjoint rows may be drawn from different threads at the same time.
+    init(rowsOf parent: ImageSurface, from y0: Int, count rows: Int) {
+        cairo_surface_flush(parent.pointer)
+        let base = cairo_image_surface_get_data(parent.pointer)! + y0 * parent.stride
+        pointer = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_ARGB32, Int32(parent.width), Int32(rows), Int32(parent.stride))!
+        width = parent.width; height = rows; stride = parent.stride; self.parent = parent
+    }
+
+    private init(adopting s: OpaquePointer) {
+        pointer = s
+        width = Int(cairo_image_surface_get_width(s)); height = Int(cairo_image_surface_get_height(s))
+        stride = Int(cairo_image_surface_get_stride(s)); parent = nil
+    }
+
+    deinit { cairo_surface_destroy(pointer) }
+
+    /// Reads a PNG file (any PNG cairo understands) into an ARGB32 surface.
+    public static func load(png path: String) throws -> ImageSurface {
+        let s = cairo_image_surface_create_from_png(path)!
+        let st = cairo_surface_status(s)
+        guard st == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(s)
+            throw RenderError.cannotRead(path: path, reason: CairoFailure(status: st).description)
+        }
+        if cairo_image_surface_get_format(s) != CAIRO_FORMAT_ARGB32 {
+            // RGB24 and others: copy onto ARGB32 so pixel readers see one layout.
+            let w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s)
+            let out = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h)!
+            let cr = cairo_create(out)!
+            cairo_set_source_surface(cr, s, 0, 0); cairo_paint(cr); cairo_destroy(cr)
+            cairo_surface_destroy(s)
+            return ImageSurface(adopting: out)
+        }
+        return ImageSurface(adopting: s)
+    }
+
+    /// Calls `body` with the premultiplied ARGB32 bytes (native-endian words) after flushing pending drawing.
+    func withPixels<R>(_ body: (UnsafeMutablePointer<UInt8>) throws -> R) rethrows -> R {
+        cairo_surface_flush(pointer)
+        defer { cairo_surface_mark_dirty(pointer) }
+        return try body(cairo_image_surface_get_data(pointer)!)
+    }
+
+    /// Straight (un-premultiplied) colour of one pixel; transparent outside the surface.
+    public func pixel(x: Int, y: Int) -> RGBA {
+        guard x >= 0, y >= 0, x < width, y < height else { return RGBA(r: 0, g: 0, b: 0, a: 0) }
+        cairo_surface_flush(pointer)
+        let word = (cairo_image_surface_get_data(pointer)! + y * stride + x * 4)
+            .withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee }
+        return PixelWord.unpremultiplied(word)
+    }
+
+    /// Sets every pixel of rows `y0..<y1` to the premultiplied word of `color` (transparent when nil).
+    func fillRows(_ y0: Int, _ y1: Int, with color: RGBA?) {
+        let word = color.map(PixelWord.premultiplied) ?? 0
+        withPixels { base in
+            for y in y0..<y1 {
+                (base + y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { row in
+                    row.update(repeating: word, count: width)
+                }
+            }
+        }
+    }
+}
+
+/// cairo's ARGB32 pixel word: premultiplied, alpha in the top byte.
+enum PixelWord {
+    static func premultiplied(_ c: RGBA) -> UInt32 {
+        let a = UInt32(c.a)
+        func m(_ v: UInt8) -> UInt32 { (UInt32(v) * a + 127) / 255 }
+        return a << 24 | m(c.r) << 16 | m(c.g) << 8 | m(c.b)
+    }
+    static func unpremultiplied(_ w: UInt32) -> RGBA {
+        let a = w >> 24
+        guard a > 0 else { return RGBA(r: 0, g: 0, b: 0, a: 0) }
+        func u(_ v: UInt32) -> UInt8 { UInt8(min((v * 255 + a / 2) / a, 255)) }
+        return RGBA(r: u(w >> 16 & 0xff), g: u(w >> 8 & 0xff), b: u(w & 0xff), a: UInt8(a))
+    }
+}
+
+/// A cairo drawing context. Either owns its `cairo_t` or borrows one (GTK's draw callback).
+public final class CairoContext {
+    let cr: OpaquePointer
+    private let owned: Bool
+    private let target: ImageSurface?
+
+    public init(drawingInto surface: ImageSurface) {
+        cr = cairo_create(surface.pointer)!; owned = true; target = surface
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GRAY)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+    }
+
+    /// Wraps a `cairo_t*` someone else owns (e.g. the one GTK passes to a draw function); never destroyed here.
+    public init(borrowing cr: OpaquePointer) {
+        self.cr = cr; owned = false; target = nil
+    }
+
+    init(adopting cr: OpaquePointer) {
+        self.cr = cr; owned = true; target = nil
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GRAY)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+    }
+
+    deinit { if owned { cairo_destroy(cr) } }
+
+    var status: cairo_status_t { cairo_status(cr) }
+
+    func save() { cairo_save(cr) }
+    func restore() { cairo_restore(cr) }
+
+    /// Page → device: device = page · scale + (dx, dy).
+    func setTransform(scale: Double, dx: Double, dy: Double) {
+        var m = cairo_matrix_t(xx: scale, yx: 0, xy: 0, yy: scale, x0: dx, y0: dy)
+        cairo_set_matrix(cr, &m)
+    }
+    func identity() { cairo_identity_matrix(cr) }
+
+    func clip(_ r: Rect) {
+        cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+        cairo_clip(cr)
+    }
+
+    func setColor(_ c: RGBA) {
+        let u = c.unit
+        cairo_set_source_rgba(cr, u.r, u.g, u.b, u.a)
+    }
+
+    /// Fills `r` with `c`, replacing what is there (so a translucent background stays translucent).
+    func replace(_ r: Rect, with c: RGBA?) {
+        cairo_save(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        if let c { setColor(c) } else { cairo_set_source_rgba(cr, 0, 0, 0, 0) }
+        cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
+
+    /// Clears everything under the current clip to transparent.
+    func clearAll() {
+        cairo_save(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
+    /// Adds a closed polygon to the current path.
+    func addPolygon(_ pts: [Point]) {
+        guard let f = pts.first else { return }
+        cairo_move_to(cr, f.x, f.y)
+        for p in pts.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+        cairo_close_path(cr)
+    }
+
+    func addCircle(_ c: Point, radius: Double) {
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, c.x, c.y, radius, 0, 2 * Double.pi)
+        cairo_close_path(cr)
+    }
+
+    /// Fills the current path with the non-zero rule and clears it.
+    func fill(_ c: RGBA) {
+        setColor(c)
+        cairo_fill(cr)
+    }
+
+    /// Fills one closed polygon in one go (one flat coverage even where it crosses itself).
+    func fillPolygon(_ pts: [Point], color: RGBA) {
+        addPolygon(pts)
+        fill(color)
+    }
+
+    /// Paints `surface` with its top-left at device (x, y), scaled by `alpha`.
+    func paint(_ surface: ImageSurface, atX x: Double = 0, y: Double = 0, alpha: Double = 1) {
+        cairo_set_source_surface(cr, surface.pointer, x, y)
+        if alpha >= 1 { cairo_paint(cr) } else { cairo_paint_with_alpha(cr, alpha) }
+    }
+
+    /// Starts drawing into a temporary layer; `endLayer(alpha:)` composites it.
+    func beginLayer() { cairo_push_group(cr) }
+    func endLayer(alpha: Double) {
+        cairo_pop_group_to_source(cr)
+        cairo_paint_with_alpha(cr, alpha)
+    }
+}
+
+/// A one-page vector PDF of `size` points, collected in memory and handed back as bytes.
+final class PDFDocument {
+    private final class Sink { var bytes: [UInt8] = [] }
+    private let sink = Sink()
+    private let surface: OpaquePointer
+    let context: CairoContext
+
+    init(size: Size) {
+        let write: cairo_write_func_t = { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            let sink = Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue()
+            sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }
+        surface = cairo_pdf_surface_create_for_stream(write, Unmanaged.passUnretained(sink).toOpaque(), size.width, size.height)!
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Oekaki")
+        context = CairoContext(adopting: cairo_create(surface)!)
+    }
+
+    /// Ends the page and returns the file's bytes.
+    func finish() throws -> [UInt8] {
+        cairo_show_page(context.cr)
+        cairo_surface_finish(surface)
+        let st = cairo_surface_status(surface)
+        cairo_surface_destroy(surface)
+        guard st == CAIRO_STATUS_SUCCESS else { throw CairoFailure(status: st) }
+        return sink.bytes
+    }
+}

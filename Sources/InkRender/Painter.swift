@@ -1,0 +1,34 @@
+import InkCore
+
+/// Draws strokes as filled outlines: antialiased, non-zero rule, one fill per stroke, so a
+/// translucent highlighter has one flat coverage even where it crosses itself.
+enum Painter {
+    /// Shaping options for a stroke drawn at `deviceScale` device pixels per page unit: points closer than
+    /// a fraction of a device pixel add nothing visible, so they are skipped.
+    static func options(for style: StrokeStyle, deviceScale: Double) -> StrokeShape.Options {
+        var o = StrokeShape.options(for: style)
+        if deviceScale.isFinite, deviceScale > 0 { o.minSpacing = max(o.minSpacing, 0.3 / deviceScale) }
+        return o
+    }
+
+    static func outline(of stroke: Stroke, deviceScale: Double) -> [Point] {
+        StrokeShape.outline(of: stroke, options: options(for: stroke.style, deviceScale: deviceScale))
+    }
+
+    static func fill(_ stroke: Stroke, in ctx: CairoContext, deviceScale: Double) {
+        ctx.fillPolygon(outline(of: stroke, deviceScale: deviceScale), color: stroke.style.color)
+    }
+}
+
+/// A stroke already shaped for one device scale, with the page area it covers.
+struct ShapedStroke: Sendable {
+    var outline: [Point]
+    var color: RGBA
+    var bounds: Rect
+
+    init?(_ stroke: Stroke, deviceScale: Double) {
+        let o = Painter.outline(of: stroke, deviceScale: deviceScale)
+        guard let b = Rect(bounding: o), stroke.style.color.a > 0 else { return nil }
+        outline = o; color = stroke.style.color; bounds = b
+    }
+}
