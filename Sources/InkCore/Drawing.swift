@@ -77,7 +77,16 @@ public struct Drawing: Sendable {
 
     /// Strokes whose ink bounds intersect `rect`, in drawing order. Uses the index, not a scan.
     public func strokes(in rect: Rect) -> [Stroke] {
-        index.candidates(in: rect).sorted().compactMap { id in
+        var stats = HitTestStats()
+        return strokes(in: rect, stats: &stats)
+    }
+
+    /// Same, counting the index query and the strokes it made us examine into `stats`.
+    public func strokes(in rect: Rect, stats: inout HitTestStats) -> [Stroke] {
+        let ids = index.candidates(in: rect)
+        stats.queries += 1
+        stats.examined += ids.count
+        return ids.sorted().compactMap { id in
             guard let s = stroke(id), let b = s.inkBounds, b.intersects(rect) else { return nil }
             return s
         }

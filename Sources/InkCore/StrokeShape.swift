@@ -1,19 +1,26 @@
 import Foundation
 
 /// Turns stored samples into the filled outline the renderer draws (after perfect-freehand:
-/// streamline the points, map pressure to width, offset both sides, cap the ends round).
+/// streamline the points, map pressure to width, offset both sides, round joins and caps).
+/// The outline is one closed polygon meant for the non-zero fill rule: where it overlaps itself
+/// (inner side of a sharp turn, a line crossing itself) every loop winds the same way, so it stays filled
+/// with one flat colour.
 public enum StrokeShape {
     public struct Options: Hashable, Sendable {
         /// How strongly pressure changes the width: 0 = constant width, 1 = from 0 to 2× nominal.
         public var thinning: Double = 0.5
         /// 0…1: how far each point is pulled towards the previous smoothed point.
         public var streamline: Double = 0.35
-        /// Segments used for each round cap.
+        /// Segments used for each round cap (a half circle); joins use the same angular step.
         public var capSegments: Int = 8
         /// Points closer than this (page units) to the previous kept one are skipped.
         public var minSpacing: Double = 0
-        public init(thinning: Double = 0.5, streamline: Double = 0.35, capSegments: Int = 8, minSpacing: Double = 0) {
-            self.thinning = thinning; self.streamline = streamline; self.capSegments = capSegments; self.minSpacing = minSpacing
+        /// Turns sharper than this (radians) get a round join on the outer side; gentler ones a mitred point.
+        public var roundJoinAngle: Double = 0.35
+        public init(thinning: Double = 0.5, streamline: Double = 0.35, capSegments: Int = 8, minSpacing: Double = 0,
+                    roundJoinAngle: Double = 0.35) {
+            self.thinning = thinning; self.streamline = streamline; self.capSegments = capSegments
+            self.minSpacing = minSpacing; self.roundJoinAngle = roundJoinAngle
         }
         public static let pen = Options()
         /// Highlighters have one flat width, like a felt marker.
@@ -22,79 +29,160 @@ public enum StrokeShape {
 
     /// Largest width relative to nominal that any options produce (thinning ≤ 1 → 2×).
     public static let maxWidthFactor = 2.0
+    /// Smallest width relative to nominal, so a feather-light touch still leaves a visible line.
+    public static let minWidthFactor = 0.05
 
     public static func options(for style: StrokeStyle) -> Options {
         style.tool == .highlighter ? .highlighter : .pen
     }
 
-    /// Width at a given pressure.
+    /// Width at a given pressure: nominal at 0.5, thinner below, thicker above (by `thinning`).
     public static func width(nominal: Double, pressure: Double, thinning: Double) -> Double {
         let p = pressure.isFinite ? Swift.min(Swift.max(pressure, 0), 1) : 0.5
-        let t = Swift.min(Swift.max(thinning, 0), 1)
-        return Swift.max(nominal * (1 - t + 2 * t * p), nominal * 0.05)
+        let t = thinning.isFinite ? Swift.min(Swift.max(thinning, 0), 1) : 0
+        let n = nominal.isFinite ? Swift.max(nominal, 0) : 0
+        return Swift.max(n * (1 - t + 2 * t * p), n * minWidthFactor)
     }
 
-    /// Streamlined centre line with a radius per point.
-    public static func spine(of stroke: Stroke, options: Options) -> [(point: Point, radius: Double)] {
+    /// One point of the smoothed centre line and the ink radius there.
+    public struct SpinePoint: Hashable, Sendable {
+        public var point: Point
+        public var radius: Double
+        public init(point: Point, radius: Double) { self.point = point; self.radius = radius }
+    }
+
+    /// Streamlined centre line with a radius per point. Consecutive points are distinct and finite apart.
+    public static func spine(of stroke: Stroke, options: Options) -> [SpinePoint] {
         let pts = stroke.points
         guard let first = pts.first else { return [] }
-        let keep = 1 - Swift.min(Swift.max(options.streamline, 0), 0.95)
-        var out: [(Point, Double)] = []
+        let keep = 1 - Swift.min(Swift.max(options.streamline.isFinite ? options.streamline : 0, 0), 0.95)
+        let spacing = Swift.max(options.minSpacing.isFinite ? options.minSpacing : 0, 0)
+        let nominal = stroke.style.width, thinning = options.thinning
+        var out: [SpinePoint] = []
         out.reserveCapacity(pts.count)
         var prev = first.point
-        out.append((prev, width(nominal: stroke.style.width, pressure: first.pressure, thinning: options.thinning) / 2))
-        for (i, p) in pts.enumerated().dropFirst() {
+        out.append(SpinePoint(point: prev, radius: width(nominal: nominal, pressure: first.pressure, thinning: thinning) / 2))
+        let last = pts.count - 1
+        var i = 1
+        while i <= last {
+            let p = pts[i]
             // The last point is kept exact so the line ends where the pen lifted.
-            let target = p.point
-            let q = i == pts.count - 1 ? target : prev + (target - prev) * keep
-            if q.distance(to: prev) <= Swift.max(options.minSpacing, 1e-9) && i != pts.count - 1 { continue }
-            if q.distance(to: prev) <= 1e-9 { continue }
+            let q = i == last ? p.point : prev + (p.point - prev) * keep
+            let dist = q.distance(to: prev)
+            i += 1
+            guard dist.isFinite, dist > 0, q.isFinite, q != prev else { continue }
+            if dist <= spacing && i <= last { continue }
             prev = q
-            out.append((q, width(nominal: stroke.style.width, pressure: p.pressure, thinning: options.thinning) / 2))
+            out.append(SpinePoint(point: q, radius: width(nominal: nominal, pressure: p.pressure, thinning: thinning) / 2))
         }
         return out
     }
 
     /// Closed polygon (no repeated first point) to be filled with the non-zero rule.
-    /// A single point gives a round dot of the pen's width.
+    /// A single point gives a round dot of the pen's width; an empty stroke gives no points.
     public static func outline(of stroke: Stroke, options: Options? = nil) -> [Point] {
         let o = options ?? Self.options(for: stroke.style)
-        let sp = spine(of: stroke, options: o)
+        return outline(spine: spine(of: stroke, options: o), options: o)
+    }
+
+    public static func outline(spine sp: [SpinePoint], options o: Options) -> [Point] {
         guard let first = sp.first else { return [] }
-        let caps = Swift.max(o.capSegments, 2)
+        let caps = Swift.min(Swift.max(o.capSegments, 2), 64)
+        let step = Double.pi / Double(caps)
+        let rot = Rotation(angle: step)
         if sp.count == 1 {
-            let n = caps * 2
-            return (0..<n).map { k in
-                let a = Double(k) / Double(n) * 2 * Double.pi
-                return Point(first.point.x + first.radius * cos(a), first.point.y + first.radius * sin(a))
+            var out: [Point] = []
+            out.reserveCapacity(2 * caps)
+            var v = Point(first.radius, 0)
+            for _ in 0..<(2 * caps) { out.append(first.point + v); v = rot.apply(v) }
+            return out
+        }
+        let n = sp.count
+        // Unit direction of every segment (spine guarantees non-zero, finite lengths).
+        var dirs: [Point] = []
+        dirs.reserveCapacity(n - 1)
+        for i in 0..<(n - 1) {
+            let d = sp[i + 1].point - sp[i].point
+            let len = d.length
+            dirs.append(len > 0 && len.isFinite ? d * (1 / len) : (dirs.last ?? Point(1, 0)))
+        }
+        let cosJoin = cos(Swift.min(Swift.max(o.roundJoinAngle.isFinite ? o.roundJoinAngle : 0.35, 0), Double.pi))
+        var left: [Point] = [], right: [Point] = []
+        left.reserveCapacity(n + 8); right.reserveCapacity(n + 8)
+
+        // Start: offsets of the first segment.
+        let n0 = normal(dirs[0])
+        left.append(sp[0].point + n0 * sp[0].radius)
+        right.append(sp[0].point - n0 * sp[0].radius)
+        for i in 1..<(n - 1) {
+            let d0 = dirs[i - 1], d1 = dirs[i]
+            let c = sp[i].point, r = sp[i].radius
+            let na = normal(d0), nb = normal(d1)
+            let dot = d0.x * d1.x + d0.y * d1.y
+            if dot >= cosJoin {
+                // Gentle turn: one mitred point per side (at most ~1.5 % wider than the radius).
+                var m = na + nb
+                let ml = m.length
+                m = ml > 1e-12 ? m * (1 / ml) : nb
+                let scale = 1 / Swift.max(m.x * nb.x + m.y * nb.y, 0.5)
+                left.append(c + m * (r * scale))
+                right.append(c - m * (r * scale))
+                continue
+            }
+            // Sharp turn: the outer side goes round the corner, the inner side takes both offsets
+            // (the small loop this makes winds like the rest, so the non-zero fill keeps it solid).
+            let cross = d0.x * d1.y - d0.y * d1.x
+            if cross > 0 {
+                // Turning towards the left normal: left is inner, right is outer.
+                left.append(c + na * r); left.append(c + nb * r)
+                arc(into: &right, center: c, from: na * -r, to: nb * -r, turn: 1, step: step)
+            } else {
+                right.append(c - na * r); right.append(c - nb * r)
+                arc(into: &left, center: c, from: na * r, to: nb * r, turn: -1, step: step)
             }
         }
-        var left: [Point] = [], right: [Point] = []
-        left.reserveCapacity(sp.count); right.reserveCapacity(sp.count)
-        for i in 0..<sp.count {
-            let a = sp[Swift.max(i - 1, 0)].point, b = sp[Swift.min(i + 1, sp.count - 1)].point
-            var d = b - a
-            let len = d.length
-            d = len > 0 ? d * (1 / len) : Point(1, 0)
-            let n = Point(-d.y, d.x) * sp[i].radius
-            left.append(sp[i].point + n)
-            right.append(sp[i].point - n)
-        }
+        let ne = normal(dirs[n - 2]), end = sp[n - 1]
+        left.append(end.point + ne * end.radius)
+        right.append(end.point - ne * end.radius)
+
         var poly = left
-        poly.append(contentsOf: cap(at: sp[sp.count - 1], from: sp[sp.count - 2].point, segments: caps))
+        poly.reserveCapacity(left.count + right.count + 2 * caps)
+        // End cap: from the left offset round the front to the right offset.
+        halfCircle(into: &poly, center: end.point, start: ne * end.radius, rotation: rot.inverse, segments: caps)
         poly.append(contentsOf: right.reversed())
-        poly.append(contentsOf: cap(at: sp[0], from: sp[1].point, segments: caps))
+        // Start cap: from the right offset round the back to the left offset.
+        halfCircle(into: &poly, center: first.point, start: n0 * -first.radius, rotation: rot.inverse, segments: caps)
         return poly
     }
 
-    /// Half circle around an end point, from the left side to the right side, facing away from `from`.
-    private static func cap(at end: (point: Point, radius: Double), from: Point, segments: Int) -> [Point] {
-        let d = end.point - from
-        let base = atan2(d.y, d.x) + Double.pi / 2
-        return (1..<segments).map { k in
-            let a = base - Double(k) / Double(segments) * Double.pi
-            return Point(end.point.x + end.radius * cos(a), end.point.y + end.radius * sin(a))
-        }
+    /// Left normal of a unit direction.
+    @inline(__always) private static func normal(_ d: Point) -> Point { Point(-d.y, d.x) }
+
+    /// Interior points of a half circle starting at `center + start`, turning by `rotation` each step.
+    private static func halfCircle(into out: inout [Point], center: Point, start: Point, rotation: Rotation, segments: Int) {
+        var v = rotation.apply(start)
+        for _ in 1..<segments { out.append(center + v); v = rotation.apply(v) }
+    }
+
+    /// Points from `center + from` to `center + to` (both included), turning in the sign of `turn`
+    /// (explicit, so a full reversal still goes round the outside of the corner).
+    private static func arc(into out: inout [Point], center: Point, from: Point, to: Point, turn: Double, step: Double) {
+        let cross = from.x * to.y - from.y * to.x, dot = from.x * to.x + from.y * to.y
+        let angle = abs(atan2(cross, dot)) * (turn < 0 ? -1 : 1)
+        let k = Swift.max(Int((abs(angle) / step).rounded(.up)), 1)
+        let rot = Rotation(angle: angle / Double(k))
+        var v = from
+        out.append(center + v)
+        for _ in 1..<k { v = rot.apply(v); out.append(center + v) }
+        out.append(center + to)
+    }
+
+    /// A fixed rotation, applied by multiplication so caps and joins need no trigonometry per point.
+    private struct Rotation {
+        var c: Double, s: Double
+        init(angle: Double) { c = cos(angle); s = sin(angle) }
+        init(c: Double, s: Double) { self.c = c; self.s = s }
+        var inverse: Rotation { Rotation(c: c, s: -s) }
+        @inline(__always) func apply(_ v: Point) -> Point { Point(v.x * c - v.y * s, v.x * s + v.y * c) }
     }
 }
-

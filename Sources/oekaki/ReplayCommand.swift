@@ -1,7 +1,70 @@
 import Foundation
+import InkCore
+import InkStore
 
+/// `oekaki replay LOG [-o OUT.oekaki]`: replays a JSON Lines event log through an `Editor` (the app's path)
+/// and prints the drawing's summary as one line of JSON. `LOG` may be `-` for standard input.
 enum ReplayCommand {
     static func run(_ args: [String]) throws {
-        throw CommandFailure.input("'replay' is not implemented yet")
+        var log: String?
+        var out: String?
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            if a == "-o" || a == "--output" {
+                guard i + 1 < args.count else { throw CommandFailure.usage("replay: \(a) needs a file name") }
+                guard out == nil else { throw CommandFailure.usage("replay: \(a) given twice") }
+                out = args[i + 1]
+                i += 2
+                continue
+            }
+            if a.hasPrefix("-") && a != "-" { throw CommandFailure.usage("replay: unknown option '\(a)'") }
+            guard log == nil else { throw CommandFailure.usage("replay: unexpected argument '\(a)'") }
+            log = a
+            i += 1
+        }
+        guard let log else { throw CommandFailure.usage("replay: missing LOG") }
+
+        let editor = try replay(log)
+        if let out {
+            do {
+                let doc = try DocumentFile.create(path: out, drawing: editor.drawing, history: editor.history)
+                doc.close()
+            } catch {
+                throw CommandFailure.input("\(out): \(error)")
+            }
+        }
+        print(DrawingSummary(editor.drawing).json())
+    }
+
+    /// Streams the file through the replay in fixed-size chunks, so memory stays bounded by the drawing.
+    static func replay(_ path: String) throws -> Editor {
+        let handle: FileHandle
+        if path == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+                throw CommandFailure.input("\(path): no such file")
+            }
+            guard !isDir.boolValue else { throw CommandFailure.input("\(path): is a directory, not an event log") }
+            guard let h = FileHandle(forReadingAtPath: path) else { throw CommandFailure.input("\(path): cannot open (permission denied?)") }
+            handle = h
+        }
+        defer { if path != "-" { try? handle.close() } }
+        var replay = EventLogReplay()
+        do {
+            while true {
+                let chunk: Data?
+                do { chunk = try handle.read(upToCount: 1 << 18) } catch {
+                    throw CommandFailure.input("\(path): cannot read: \(error.localizedDescription)")
+                }
+                guard let chunk, !chunk.isEmpty else { break }
+                try replay.feed([UInt8](chunk))
+            }
+            return try replay.finish()
+        } catch let e as EventLogError {
+            throw CommandFailure.input(e.message(file: path))
+        }
     }
 }

@@ -1,0 +1,80 @@
+/// The summary `oekaki replay` and `oekaki info` print: counts, bounds and one item per stroke in drawing order.
+///
+///     {"strokes":N,"points":M,"bounds":[x0,y0,x1,y1]|null,
+///      "items":[{"tool":"pen","color":"#rrggbbaa","width":W,"points":n,"bounds":[x0,y0,x1,y1]},…]}
+///
+/// Bounds are the min/max of stored point coordinates (not the ink). Numbers print as integers when whole,
+/// else in the shortest form that reads back to the same Double.
+public struct DrawingSummary: Hashable, Sendable {
+    public struct Item: Hashable, Sendable {
+        public var tool: Tool
+        public var color: RGBA
+        public var width: Double
+        public var points: Int
+        public var bounds: Rect
+    }
+    public var strokes: Int
+    public var points: Int
+    public var bounds: Rect?
+    public var items: [Item]
+
+    public init(_ drawing: Drawing) {
+        items = drawing.strokes.compactMap { s in
+            guard let b = s.bounds else { return nil }
+            return Item(tool: s.style.tool, color: s.style.color, width: s.style.width, points: s.points.count, bounds: b)
+        }
+        strokes = drawing.strokes.count
+        points = drawing.pointCount
+        bounds = drawing.bounds
+    }
+
+    /// One line of JSON, keys in the documented order; `extra` members (key, raw JSON value) are appended
+    /// at the end, e.g. `[("format", JSONText.string("oekaki")), ("version", "1")]`.
+    public func json(extra: [(String, String)] = []) -> String {
+        var out = "{\"strokes\":\(strokes),\"points\":\(points),\"bounds\":"
+        out += bounds.map(JSONText.rect) ?? "null"
+        out += ",\"items\":["
+        for (i, it) in items.enumerated() {
+            if i > 0 { out += "," }
+            out += "{\"tool\":\(JSONText.string(it.tool.rawValue)),\"color\":\(JSONText.string(it.color.hex))"
+            out += ",\"width\":\(JSONText.number(it.width)),\"points\":\(it.points),\"bounds\":\(JSONText.rect(it.bounds))}"
+        }
+        out += "]"
+        for (k, v) in extra { out += ",\(JSONText.string(k)):\(v)" }
+        return out + "}"
+    }
+}
+
+/// Writing JSON values by hand, deterministically.
+public enum JSONText {
+    /// Whole numbers without a fraction (`3`, not `3.0`); others in the shortest round-trip form;
+    /// non-finite values (not JSON) as `null`.
+    public static func number(_ v: Double) -> String {
+        guard v.isFinite else { return "null" }
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return "\(v)"
+    }
+
+    public static func rect(_ r: Rect) -> String {
+        "[\(number(r.minX)),\(number(r.minY)),\(number(r.maxX)),\(number(r.maxY))]"
+    }
+
+    /// A quoted JSON string with the required escapes.
+    public static func string(_ s: String) -> String {
+        var out = "\""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where ch.value < 0x20:
+                let h = String(ch.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out + "\""
+    }
+}

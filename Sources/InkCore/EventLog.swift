@@ -1,0 +1,176 @@
+/// The event log: JSON Lines that drive an `Editor` headlessly, one event per line.
+///
+///     {"type":"touch","phase":"began|moved|ended|cancelled","id":INT,"x":NUM,"y":NUM,
+///      "pressure":0..1?,"device":"touch|pen|mouse"?,"t":MS?}
+///     {"type":"tool","tool":"pen|highlighter|stroke-eraser|area-eraser","color":"#RRGGBB[AA]"?,"width":NUM?}
+///     {"type":"undo"}  {"type":"redo"}  {"type":"clear"}  {"type":"canvas","width":NUM,"height":NUM}
+///
+/// Rules, chosen to catch broken logs rather than guess:
+/// - Unknown keys are ignored; a repeated key is an error. `null` for an optional key means "absent".
+/// - `device` defaults to touch. A touch has real pressure exactly when `pressure` is given; otherwise it is
+///   simulated from speed (using `t` when present). `pressure` outside 0…1 is an error, not clamped.
+/// - `id` must be an integer; `x`, `y`, `t`, `width`, `height` finite numbers; coordinates within ±1e15.
+/// - `width` of a tool: 0 < width ≤ 1e6 page units (the eraser's diameter for the erasers).
+/// - A highlighter colour given as `#RRGGBB` keeps the highlighter's translucency (alpha 0x66);
+///   `#RRGGBBAA` sets alpha explicitly. Pen colours without alpha are opaque.
+/// - Blank lines are skipped. Lines longer than `EventLog.maxLineBytes` are an error.
+public enum LogEvent: Hashable, Sendable {
+    case touch(InputEvent)
+    case tool(Tool, color: RGBA?, width: Double?)
+    case undo
+    case redo
+    case clear
+    case canvas(Size)
+}
+
+/// A bad log line: where and why. `description` is `line N: message`; `message(file:)` is `FILE:N: message`.
+public struct EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var message: String
+    public init(line: Int, message: String) { self.line = line; self.message = message }
+    public var description: String { "line \(line): \(message)" }
+    public func message(file: String) -> String { "\(file):\(line): \(message)" }
+}
+
+public enum EventLog {
+    /// Longest accepted line; longer ones are refused before they are buffered whole.
+    public static let maxLineBytes = 1 << 20
+    /// Largest accepted coordinate magnitude.
+    public static let maxCoordinate = 1e15
+    public static let maxToolWidth = 1e6
+    public static let maxPageSide = 1e9
+
+    /// Parses one line (without its newline). Nil for a blank line. Errors carry only the message;
+    /// `EventLogReplay` adds the line number.
+    public static func event(fromLine bytes: [UInt8]) throws -> LogEvent? {
+        try event(bytes, 0..<bytes.count)
+    }
+
+    public static func event(fromLine text: String) throws -> LogEvent? {
+        try event(fromLine: Array(text.utf8))
+    }
+
+    static func event(_ bytes: [UInt8], _ range: Range<Int>) throws -> LogEvent? {
+        let members: [(key: String, value: JSONObjectReader.Value)]
+        do {
+            guard let m = try JSONObjectReader.members(of: bytes, in: range) else { return nil }
+            members = m
+        } catch let f as JSONObjectReader.Failure {
+            throw LineError(f.message)
+        }
+        let fields = Fields(members: members)
+        let type = try fields.string("type")
+        switch type {
+        case "touch":
+            let phaseName = try fields.string("phase")
+            guard let phase = InputEvent.Phase(rawValue: phaseName) else { throw LineError("unknown phase \(quoted(phaseName))") }
+            let id = try fields.integer("id")
+            let x = try fields.coordinate("x"), y = try fields.coordinate("y")
+            var device = InputEvent.Device.touch
+            if let d = try fields.optionalString("device") {
+                guard let dev = InputEvent.Device(rawValue: d) else { throw LineError("unknown device \(quoted(d))") }
+                device = dev
+            }
+            let pressure = try fields.optionalNumber("pressure")
+            if let p = pressure, !(0...1).contains(p) { throw LineError("\"pressure\" \(format(p)) is outside 0..1") }
+            let t = try fields.optionalNumber("t") ?? 0
+            let point = InkPoint(x: x, y: y, pressure: pressure ?? 0.5, time: t)
+            return .touch(InputEvent(pointer: id, phase: phase, point: point, device: device, hasPressure: pressure != nil))
+        case "tool":
+            let name = try fields.string("tool")
+            guard let tool = Tool(rawValue: name) else { throw LineError("unknown tool \(quoted(name))") }
+            var color: RGBA?
+            if let hex = try fields.optionalString("color") {
+                guard var c = RGBA(hex: hex) else {
+                    throw LineError("bad colour \(quoted(hex)) (expected #RRGGBB or #RRGGBBAA)")
+                }
+                if tool == .highlighter && hex.utf8.count == 7 { c.a = RGBA.highlighterYellow.a }
+                color = c
+            }
+            let width = try fields.optionalNumber("width")
+            if let w = width, !(w > 0 && w <= maxToolWidth) {
+                throw LineError("\"width\" \(format(w)) is outside 0..\(format(maxToolWidth)) (must be more than 0)")
+            }
+            return .tool(tool, color: color, width: width)
+        case "undo": return .undo
+        case "redo": return .redo
+        case "clear": return .clear
+        case "canvas":
+            let w = try fields.number("width"), h = try fields.number("height")
+            for (k, v) in [("width", w), ("height", h)] where !(v > 0 && v <= maxPageSide) {
+                throw LineError("\"\(k)\" \(format(v)) is outside 0..\(format(maxPageSide)) (must be more than 0)")
+            }
+            return .canvas(Size(width: w, height: h))
+        default:
+            throw LineError("unknown type \(quoted(type))")
+        }
+    }
+
+    /// A value shown in a message: quoted, escaped, and cut short so the message stays one readable line.
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        var n = 0
+        for ch in s.unicodeScalars {
+            n += 1
+            if n > 40 { out += "…"; break }
+            switch ch {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where ch.value < 0x20 || ch.value == 0x7F:
+                let h = String(ch.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out + "\""
+    }
+
+    static func format(_ v: Double) -> String { JSONText.number(v) }
+
+    struct LineError: Error { var message: String; init(_ m: String) { message = m } }
+
+    /// Typed access to an object's members with messages that name the key.
+    private struct Fields {
+        var members: [(key: String, value: JSONObjectReader.Value)]
+
+        func raw(_ key: String) -> JSONObjectReader.Value? {
+            for m in members where m.key == key { return m.value }
+            return nil
+        }
+        func string(_ key: String) throws -> String {
+            guard let v = raw(key), v != .null else { throw LineError("missing \"\(key)\"") }
+            guard case .string(let s) = v else { throw LineError("\"\(key)\" must be a string, not \(v.kind)") }
+            return s
+        }
+        func optionalString(_ key: String) throws -> String? {
+            guard let v = raw(key), v != .null else { return nil }
+            guard case .string(let s) = v else { throw LineError("\"\(key)\" must be a string, not \(v.kind)") }
+            return s
+        }
+        func optionalNumber(_ key: String) throws -> Double? {
+            guard let v = raw(key), v != .null else { return nil }
+            guard case .number(let d, _) = v else { throw LineError("\"\(key)\" must be a number, not \(v.kind)") }
+            guard d.isFinite else { throw LineError("\"\(key)\" is not a finite number") }
+            return d
+        }
+        func number(_ key: String) throws -> Double {
+            guard let d = try optionalNumber(key) else { throw LineError("missing \"\(key)\"") }
+            return d
+        }
+        func coordinate(_ key: String) throws -> Double {
+            let d = try number(key)
+            guard abs(d) <= EventLog.maxCoordinate else {
+                throw LineError("\"\(key)\" \(EventLog.format(d)) is too large (limit ±\(EventLog.format(EventLog.maxCoordinate)))")
+            }
+            return d
+        }
+        func integer(_ key: String) throws -> Int64 {
+            guard let v = raw(key), v != .null else { throw LineError("missing \"\(key)\"") }
+            guard case .number(let d, let i) = v else { throw LineError("\"\(key)\" must be an integer, not \(v.kind)") }
+            guard d.isFinite else { throw LineError("\"\(key)\" is not a finite number") }
+            guard let n = i else { throw LineError("\"\(key)\" must be an integer, not \(EventLog.format(d))") }
+            return n
+        }
+    }
+}
+

@@ -1,0 +1,91 @@
+/// Feeds an event log into an `Editor` through the same calls the app makes (`handle`, `undo`, `redo`,
+/// `clear`, `setPageSize`). Input arrives in chunks of any size, so a log of any length replays in
+/// memory bounded by the longest line (at most `EventLog.maxLineBytes`) plus the drawing itself.
+///
+/// At the end of the log, gestures that never ended (touches without `ended`, an eraser still down) are
+/// discarded, exactly as a cancel would: they were never finished, so they are not part of the drawing.
+public struct EventLogReplay {
+    public let editor: Editor
+    /// Lines read so far (the number of the last complete line).
+    public private(set) var lineNumber = 0
+    /// Events applied so far (blank lines do not count).
+    public private(set) var eventCount = 0
+    private var pending: [UInt8] = []
+
+    public init(editor: Editor = Editor()) { self.editor = editor }
+
+    /// Replays a whole log held in memory.
+    public static func replay(_ text: String, into editor: Editor = Editor()) throws -> Editor {
+        var r = EventLogReplay(editor: editor)
+        try r.feed(Array(text.utf8))
+        return try r.finish()
+    }
+
+    /// Consumes the next bytes of the log; throws `EventLogError` at the first bad line.
+    public mutating func feed(_ chunk: [UInt8]) throws {
+        var start = 0
+        let n = chunk.count
+        while start < n {
+            guard let nl = chunk[start...].firstIndex(of: 0x0A) else { break }
+            if pending.isEmpty {
+                try line(chunk, start..<nl)
+            } else {
+                try checkLength(pending.count + (nl - start))
+                pending.append(contentsOf: chunk[start..<nl])
+                try line(pending, 0..<pending.count)
+                pending.removeAll(keepingCapacity: true)
+            }
+            start = nl + 1
+        }
+        if start < n {
+            try checkLength(pending.count + (n - start))
+            pending.append(contentsOf: chunk[start..<n])
+        }
+    }
+
+    /// Handles a last line without a newline, discards unfinished gestures, and returns the editor.
+    public mutating func finish() throws -> Editor {
+        if !pending.isEmpty {
+            let last = pending
+            pending = []
+            try line(last, 0..<last.count)
+        }
+        _ = editor.cancelAll()
+        return editor
+    }
+
+    private func checkLength(_ count: Int) throws {
+        if count > EventLog.maxLineBytes {
+            throw EventLogError(line: lineNumber + 1, message: "line is longer than \(EventLog.maxLineBytes) bytes")
+        }
+    }
+
+    private mutating func line(_ bytes: [UInt8], _ range: Range<Int>) throws {
+        lineNumber += 1
+        try checkLength(range.count)
+        let event: LogEvent?
+        do {
+            event = try EventLog.event(bytes, range)
+        } catch let e as EventLog.LineError {
+            throw EventLogError(line: lineNumber, message: e.message)
+        }
+        guard let event else { return }
+        eventCount += 1
+        apply(event)
+    }
+
+    /// Applies one event to the editor, as the app would.
+    public func apply(_ event: LogEvent) {
+        switch event {
+        case .touch(let e): _ = editor.handle(e)
+        case .tool(let tool, let color, let width):
+            editor.tool = tool
+            if let c = color { editor.style.color = c }
+            if let w = width { editor.style.width = w }
+        case .undo: _ = editor.undo()
+        case .redo: _ = editor.redo()
+        case .clear: _ = editor.clear()
+        case .canvas(let size): editor.setPageSize(size)
+        }
+    }
+}
