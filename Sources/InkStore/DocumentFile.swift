@@ -1,35 +1,248 @@
-import CSQLite
+import Foundation
 import InkCore
 
-public enum StoreError: Error, CustomStringConvertible {
-    case notImplemented
-    public var description: String { "not implemented yet" }
-}
-
 /// An open `.oekaki` document: a SQLite database mirroring a drawing and its history, one transaction per change.
+///
+/// Durability: the database runs in WAL mode with `synchronous=FULL`, so `commit` returns only after the change
+/// is on disk; a process killed at any moment leaves a file holding every committed change.
+///
+/// Threading: a `DocumentFile` is not thread-safe. Use it from one thread or one serial queue only
+/// (e.g. the app's autosave queue), handing it immutable `Change` values.
 public final class DocumentFile {
     public private(set) var drawing: Drawing
     public private(set) var history: History
     public let path: String
+    public let isReadOnly: Bool
+    /// The format version of the file as it was found (before any migration).
+    public let foundVersion: Int
+    private var db: SQLiteDatabase?
+    private var lock: WriterLock?
 
-    init(path: String, drawing: Drawing, history: History) {
+    public static var formatVersion: Int { Schema.currentVersion }
+
+    private init(path: String, drawing: Drawing, history: History, readOnly: Bool, foundVersion: Int,
+                 db: SQLiteDatabase?, lock: WriterLock?) {
         self.path = path; self.drawing = drawing; self.history = history
+        self.isReadOnly = readOnly; self.foundVersion = foundVersion; self.db = db; self.lock = lock
     }
 
-    /// Opens an existing document. Read-only never changes the file.
+    deinit { close() }
+
+    // MARK: opening
+
+    /// Opens an existing document. Read-only never changes the file; read-write upgrades an older format,
+    /// takes an exclusive writer lock (a second writer gets `.inUse`) and keeps the database open for `commit`.
     public static func open(path: String, readOnly: Bool = false) throws -> DocumentFile {
-        throw StoreError.notImplemented
+        try FileCheck.sqliteHeader(path: path)
+        if readOnly {
+            let db = try openDatabase(path: path, mode: FileCheck.hasLiveWAL(path: path) ? .readOnly : .immutable)
+            defer { db.close() }
+            let version = try checkIdentity(db, path: path)
+            let (d, h) = try DocumentReader(db: db, path: path, version: version).read()
+            return DocumentFile(path: path, drawing: d, history: h, readOnly: true, foundVersion: version, db: nil, lock: nil)
+        }
+        let lock: WriterLock
+        switch WriterLock.acquire(path: path) {
+        case .locked(let l): lock = l
+        case .busy: throw StoreError.inUse(path: path)
+        case .failed(let e): throw StoreError.io(path: path, detail: String(cString: strerror(e)))
+        }
+        guard FileManager.default.isWritableFile(atPath: path) else { throw StoreError.readOnly(path: path) }
+        let db = try openDatabase(path: path, mode: .readWrite(create: false))
+        do {
+            let version = try checkIdentity(db, path: path)
+            try configure(db, path: path)
+            if version < Schema.currentVersion { try migrate(db, from: version, path: path) }
+            let (d, h) = try DocumentReader(db: db, path: path, version: Schema.currentVersion).read()
+            return DocumentFile(path: path, drawing: d, history: h, readOnly: false, foundVersion: version, db: db, lock: lock)
+        } catch {
+            db.close()
+            throw error
+        }
     }
 
-    /// Creates (or replaces) a document holding `drawing` and `history`.
+    /// Creates (or replaces) a document holding `drawing` and `history`, and opens it for writing.
+    /// The new file is built beside the target and renamed over it, so a crash never leaves half a document.
     public static func create(path: String, drawing: Drawing, history: History = History()) throws -> DocumentFile {
-        throw StoreError.notImplemented
+        if FileManager.default.fileExists(atPath: path) {
+            if case .busy = WriterLock.acquire(path: path) { throw StoreError.inUse(path: path) }
+        }
+        let dir = (path as NSString).deletingLastPathComponent
+        let tmp = (dir.isEmpty ? "." : dir) + "/.\((path as NSString).lastPathComponent).\(getpid()).creating"
+        removeSidecars(tmp, includingMain: true)
+        do {
+            let db = try openDatabase(path: tmp, mode: .readWrite(create: true))
+            do {
+                try db.transaction {
+                    for step in Schema.steps { try db.execute(step) }
+                    try db.execute("PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = \(Schema.currentVersion)")
+                    let w = DocumentWriter(db: db)
+                    try w.writePage(drawing.pageSize, background: drawing.background, insert: true)
+                    for s in drawing.strokes { try w.upsert(s, present: true) }
+                    // History strokes not in the drawing (removed by an edit) are kept for undo.
+                    var seen = Set(drawing.strokes.map(\.id))
+                    for e in history.undoStack + history.redoStack {
+                        for s in e.removed + e.added where !seen.contains(s.id) {
+                            seen.insert(s.id)
+                            try w.upsert(s, present: false)
+                        }
+                    }
+                    for e in history.undoStack { try w.push(e, on: .undo) }
+                    for e in history.redoStack { try w.push(e, on: .redo) }
+                }
+                try db.execute("PRAGMA journal_mode = WAL")
+                db.close()
+            } catch {
+                db.close()
+                throw error
+            }
+            removeSidecars(path, includingMain: false)
+            guard rename(tmp, path) == 0 else {
+                throw StoreError.io(path: path, detail: "cannot replace the file: \(String(cString: strerror(errno)))")
+            }
+            FileCheck.syncDirectory(of: path)
+        } catch {
+            removeSidecars(tmp, includingMain: true)
+            throw map(error, path: path)
+        }
+        return try open(path: path, readOnly: false)
     }
 
-    /// Commits the changes in one transaction each, in order.
+    private static func removeSidecars(_ p: String, includingMain: Bool) {
+        for s in (includingMain ? [""] : []) + ["-wal", "-shm", "-journal"] { unlink(p + s) }
+    }
+
+    // MARK: writing
+
+    /// Commits the changes in one transaction each, in order. On failure nothing of the failed change is
+    /// written, `drawing`/`history` stay at the last committed state, and the caller may retry the rest.
     public func commit(_ changes: [Change]) throws {
-        throw StoreError.notImplemented
+        for c in changes { try commit(c) }
     }
 
-    public func close() {}
+    private func commit(_ change: Change) throws {
+        guard let db = db else { throw isReadOnly ? StoreError.readOnly(path: path) : StoreError.closed }
+        var h = history
+        let w = DocumentWriter(db: db)
+        do {
+            switch change {
+            case .did(let e):
+                h.record(e)
+                try db.transaction {
+                    try w.discardRedo()
+                    try w.applyForward(e, addedAreNew: true)
+                    try w.push(e, on: .undo)
+                }
+            case .undid(let e):
+                guard let top = h.undo(), top.sameShape(as: e) else {
+                    throw StoreError.outOfSync("undo of an edit that is not on top of the undo stack")
+                }
+                try db.transaction {
+                    try w.move(from: .undo, to: .redo)
+                    try w.applyForward(e.inverse, addedAreNew: false)
+                }
+            case .redid(let e):
+                guard let top = h.redo(), top.sameShape(as: e) else {
+                    throw StoreError.outOfSync("redo of an edit that is not on top of the redo stack")
+                }
+                try db.transaction {
+                    try w.move(from: .redo, to: .undo)
+                    try w.applyForward(e, addedAreNew: false)
+                }
+            }
+        } catch {
+            throw Self.map(error, path: path)
+        }
+        switch change {
+        case .did(let e), .redid(let e): drawing.apply(e)
+        case .undid(let e): drawing.apply(e.inverse)
+        }
+        history = h
+    }
+
+    /// Changes the page size and background (not an undoable edit).
+    public func setPage(size: Size, background: RGBA) throws {
+        guard let db = db else { throw isReadOnly ? StoreError.readOnly(path: path) : StoreError.closed }
+        do {
+            try db.transaction { try DocumentWriter(db: db).writePage(size, background: background, insert: false) }
+        } catch { throw Self.map(error, path: path) }
+        drawing.pageSize = size; drawing.background = background
+    }
+
+    /// Closes the database (checkpointing the WAL into the main file) and releases the writer lock.
+    public func close() {
+        db?.close(); db = nil
+        lock?.release(); lock = nil
+    }
+
+    // MARK: helpers
+
+    private static func openDatabase(path: String, mode: SQLiteDatabase.Mode) throws -> SQLiteDatabase {
+        do { return try SQLiteDatabase(path: path, mode: mode) } catch { throw map(error, path: path) }
+    }
+
+    private static func configure(_ db: SQLiteDatabase, path: String) throws {
+        do {
+            // WAL: a commit appends to the log; FULL: and fsyncs it, so a committed change survives power loss too.
+            let mode = try db.text("PRAGMA journal_mode = WAL")
+            guard mode?.lowercased() == "wal" else { throw StoreError.io(path: path, detail: "cannot switch to WAL journal") }
+            try db.execute("PRAGMA synchronous = FULL")
+        } catch { throw map(error, path: path) }
+    }
+
+    /// Checks application_id, user_version and integrity; returns the format version.
+    static func checkIdentity(_ db: SQLiteDatabase, path: String) throws -> Int {
+        do {
+            let app = try db.integer("PRAGMA application_id") ?? 0
+            let version = Int(try db.integer("PRAGMA user_version") ?? 0)
+            guard app == Schema.applicationID else {
+                throw StoreError.unrecognized(path: path, reason: "a SQLite database, but not an Oekaki document (application id \(app))")
+            }
+            guard version <= Schema.currentVersion else {
+                throw StoreError.newerFormat(path: path, version: version, supported: Schema.currentVersion)
+            }
+            guard version >= 1 else { throw StoreError.corrupt(path: path, detail: "format version \(version) is not valid") }
+            let check = try db.text("PRAGMA quick_check(1)") ?? "no result"
+            guard check == "ok" else { throw StoreError.corrupt(path: path, detail: "integrity check failed (\(check))") }
+            return version
+        } catch { throw map(error, path: path) }
+    }
+
+    private static func migrate(_ db: SQLiteDatabase, from version: Int, path: String) throws {
+        do {
+            try db.transaction {
+                for step in Schema.steps[version..<Schema.currentVersion] { try db.execute(step) }
+                try db.execute("PRAGMA user_version = \(Schema.currentVersion)")
+            }
+        } catch { throw map(error, path: path) }
+    }
+
+    /// Turns SQLite failures into messages a user can act on.
+    static func map(_ error: Error, path: String) -> Error {
+        guard let f = error as? SQLiteDatabase.Failure else {
+            if let c = error as? PointCodec.Failure { return StoreError.corrupt(path: path, detail: c.description) }
+            return error
+        }
+        if f.isFull { return StoreError.diskFull(path: path) }
+        if f.isReadOnly { return StoreError.readOnly(path: path) }
+        if f.isBusy { return StoreError.inUse(path: path) }
+        if f.isCorrupt { return StoreError.corrupt(path: path, detail: f.message) }
+        return StoreError.io(path: path, detail: f.message)
+    }
+}
+
+extension Edit {
+    var kind: Schema.EditKind {
+        switch self {
+        case .add: return .add
+        case .remove: return .remove
+        case .replace: return .replace
+        case .clear: return .clear
+        }
+    }
+
+    /// Same kind and same stroke ids: enough to tell the edit on top of a stack from another one, cheaply.
+    func sameShape(as o: Edit) -> Bool {
+        kind == o.kind && removed.map(\.id) == o.removed.map(\.id) && added.map(\.id) == o.added.map(\.id)
+    }
 }

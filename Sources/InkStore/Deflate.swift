@@ -1,0 +1,73 @@
+import CZlib
+
+/// zlib, wrapped: bounded inflate of gzip / raw deflate data and gzip compression. The only zlib caller.
+enum Deflate {
+    enum Container { case gzip, raw }
+
+    enum Failure: Error, Equatable {
+        /// The data would inflate beyond the limit (a decompression bomb, or simply too big).
+        case tooLarge(limit: Int)
+        case truncated
+        case corrupt(String)
+    }
+
+    /// Inflates `input`, refusing to produce more than `limit` bytes. Memory stays under limit + one chunk.
+    static func inflate(_ input: [UInt8], container: Container, limit: Int) throws -> [UInt8] {
+        var s = z_stream()
+        let bits: Int32 = container == .gzip ? 15 + 16 : -15
+        guard inflateInit2_(&s, bits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw Failure.corrupt("zlib could not start")
+        }
+        defer { inflateEnd(&s) }
+        var out: [UInt8] = []
+        out.reserveCapacity(min(limit, max(input.count * 4, 4096)))
+        let chunk = 1 << 16
+        var buf = [UInt8](repeating: 0, count: chunk)
+        var input = input
+        let ended: Bool = try input.withUnsafeMutableBufferPointer { inp in
+            s.next_in = inp.baseAddress
+            s.avail_in = UInt32(inp.count)
+            while true {
+                let rc: Int32 = buf.withUnsafeMutableBufferPointer { ob in
+                    s.next_out = ob.baseAddress
+                    s.avail_out = UInt32(chunk)
+                    return CZlib.inflate(&s, Z_NO_FLUSH)
+                }
+                let produced = chunk - Int(s.avail_out)
+                if out.count + produced > limit { throw Failure.tooLarge(limit: limit) }
+                out.append(contentsOf: buf[0..<produced])
+                switch rc {
+                case Z_STREAM_END: return true
+                case Z_OK: continue
+                case Z_BUF_ERROR: return false   // no progress possible: input ended early
+                default:
+                    let msg = s.msg.map { String(cString: $0) } ?? "code \(rc)"
+                    throw Failure.corrupt(msg)
+                }
+            }
+        }
+        guard ended else { throw Failure.truncated }
+        return out
+    }
+
+    /// gzip-compresses `input` (what `.xopp` files are).
+    static func gzip(_ input: [UInt8], level: Int32 = 6) throws -> [UInt8] {
+        var s = z_stream()
+        guard deflateInit2_(&s, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw Failure.corrupt("zlib could not start") }
+        defer { deflateEnd(&s) }
+        let bound = Int(deflateBound(&s, UInt(input.count))) + 64
+        var out = [UInt8](repeating: 0, count: bound)
+        var input = input
+        let rc: Int32 = input.withUnsafeMutableBufferPointer { inp in
+            out.withUnsafeMutableBufferPointer { ob in
+                s.next_in = inp.baseAddress; s.avail_in = UInt32(inp.count)
+                s.next_out = ob.baseAddress; s.avail_out = UInt32(ob.count)
+                return deflate(&s, Z_FINISH)
+            }
+        }
+        guard rc == Z_STREAM_END else { throw Failure.corrupt("compression failed (code \(rc))") }
+        out.removeLast(Int(s.avail_out))
+        return out
+    }
+}

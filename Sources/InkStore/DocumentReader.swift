@@ -1,0 +1,144 @@
+import Foundation
+import InkCore
+
+/// Reads a whole document out of the database, validating every row: nothing in the file is trusted.
+struct DocumentReader {
+    let db: SQLiteDatabase
+    let path: String
+    let version: Int
+
+    private func bad(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
+
+    func read() throws -> (Drawing, History) {
+        do { return try readChecked() } catch { throw DocumentFile.map(error, path: path) }
+    }
+
+    private func readChecked() throws -> (Drawing, History) {
+        let page = try db.statement("SELECT page_width, page_height, background FROM document WHERE id = 1")
+        guard try page.step() else { page.reset(); throw bad("the page settings are missing") }
+        let w = page.double(0), h = page.double(1), bg = page.int(2)
+        page.reset()
+        guard w.isFinite, h.isFinite, w > 0, h > 0, w <= Schema.maxPageSide, h <= Schema.maxPageSide else {
+            throw bad("page size \(w) × \(h) is outside 0…\(Int(Schema.maxPageSide))")
+        }
+        guard bg >= 0, bg <= 0xFFFF_FFFF else { throw bad("background colour \(bg) is not an RGBA value") }
+
+        var present: [Stroke] = []
+        var all: [StrokeID: Stroke] = [:]
+        let sql = version >= 2
+            ? "SELECT id, tool, rgba, width, points, present FROM strokes ORDER BY id"
+            : "SELECT id, tool, rgba, width, points, 1 FROM strokes ORDER BY id"
+        let q = try db.statement(sql)
+        defer { q.reset() }
+        var total = 0
+        while try q.step() {
+            let rawID = q.int(0)
+            guard rawID > 0 else { throw bad("stroke id \(rawID) is not positive") }
+            let id = StrokeID(rawID)
+            guard let tool = q.text(1).flatMap(Tool.init(rawValue:)), tool == .pen || tool == .highlighter else {
+                throw bad("stroke \(id) has an unknown tool '\(q.text(1) ?? "")'")
+            }
+            let rgba = q.int(2)
+            guard rgba >= 0, rgba <= 0xFFFF_FFFF else { throw bad("stroke \(id) has colour \(rgba), not an RGBA value") }
+            let width = q.double(3)
+            guard width.isFinite, width > 0, width <= Schema.maxStrokeWidth else { throw bad("stroke \(id) has width \(width)") }
+            let points: [InkPoint]
+            do { points = try PointCodec.decode(q.blob(4)) } catch let e as PointCodec.Failure {
+                throw bad("stroke \(id): \(e)")
+            }
+            total += points.count
+            guard total <= 100_000_000 else { throw bad("more than 100,000,000 points") }
+            let s = Stroke(id: id, style: StrokeStyle(tool: tool, color: RGBA(packed: UInt32(rgba)), width: width), points: points)
+            if q.int(5) != 0 { present.append(s) }
+            all[id] = s
+        }
+        var drawing = Drawing(pageSize: Size(width: w, height: h), background: RGBA(packed: UInt32(bg)), strokes: present)
+        if let maxID = all.keys.max() { drawing.reserveStrokeIDs(through: maxID) }
+        guard version >= 2 else { return (drawing, History()) }
+        return (drawing, try readHistory(all))
+    }
+
+    private func readHistory(_ strokes: [StrokeID: Stroke]) throws -> History {
+        struct Row { var id: Int64; var stack: Int64; var kind: Schema.EditKind; var removed: [Stroke] = []; var added: [Stroke] = [] }
+        var rows: [Row] = []
+        var byID: [Int64: Int] = [:]
+        let e = try db.statement("SELECT id, stack, kind FROM edits ORDER BY stack, position")
+        while try e.step() {
+            guard let kind = Schema.EditKind(rawValue: e.int(2)), e.int(1) == 0 || e.int(1) == 1 else {
+                e.reset(); throw bad("edit \(e.int(0)) has kind \(e.int(2)) on stack \(e.int(1))")
+            }
+            byID[e.int(0)] = rows.count
+            rows.append(Row(id: e.int(0), stack: e.int(1), kind: kind))
+        }
+        e.reset()
+        let r = try db.statement("SELECT edit, role, stroke FROM edit_strokes ORDER BY edit, role, seq")
+        defer { r.reset() }
+        while try r.step() {
+            guard let i = byID[r.int(0)] else { throw bad("an edit stroke refers to missing edit \(r.int(0))") }
+            guard r.int(2) > 0, let s = strokes[StrokeID(r.int(2))] else { throw bad("edit \(r.int(0)) refers to missing stroke \(r.int(2))") }
+            switch r.int(1) {
+            case 0: rows[i].removed.append(s)
+            case 1: rows[i].added.append(s)
+            default: throw bad("edit \(r.int(0)) has stroke role \(r.int(1))")
+            }
+        }
+        var undo: [Edit] = [], redo: [Edit] = []
+        for row in rows {
+            let edit: Edit
+            switch row.kind {
+            case .add: edit = .add(row.added)
+            case .remove: edit = .remove(row.removed)
+            case .replace: edit = .replace(removed: row.removed, added: row.added)
+            case .clear: edit = .clear(row.removed)
+            }
+            if row.stack == 0 { undo.append(edit) } else { redo.append(edit) }
+        }
+        return History(undo: undo, redo: redo)
+    }
+}
+
+/// Checks on the raw file before SQLite sees it, so the common wrong files get a precise message.
+enum FileCheck {
+    static let sqliteMagic = Array("SQLite format 3\u{0}".utf8)
+
+    /// Existence, emptiness, the SQLite magic and a truncated main file.
+    static func sqliteHeader(path: String) throws {
+        guard let fh = FileHandle(forReadingAtPath: path) else {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+                throw isDir.boolValue ? StoreError.unrecognized(path: path, reason: "is a folder, not a drawing")
+                                      : StoreError.io(path: path, detail: "cannot be read (permission denied)")
+            }
+            throw StoreError.notFound(path: path)
+        }
+        defer { try? fh.close() }
+        let head = [UInt8]((try? fh.read(upToCount: 100)) ?? Data())
+        guard !head.isEmpty else { throw StoreError.emptyFile(path: path) }
+        guard head.count >= 100, Array(head[0..<16]) == sqliteMagic else {
+            throw StoreError.unrecognized(path: path, reason: "not an Oekaki document (no SQLite header)")
+        }
+        let rawPage = Int(head[16]) << 8 | Int(head[17])
+        let pageSize = rawPage == 1 ? 65536 : rawPage
+        guard pageSize >= 512, pageSize & (pageSize - 1) == 0 else {
+            throw StoreError.corrupt(path: path, detail: "bad page size \(rawPage) in the header")
+        }
+        let pages = Int(head[28]) << 24 | Int(head[29]) << 16 | Int(head[30]) << 8 | Int(head[31])
+        let size = Int((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.int64Value ?? 0)
+        // A live WAL can hold pages the main file does not have yet; only a clean file must be whole.
+        if !hasLiveWAL(path: path), pages > 0, size < pages * pageSize {
+            throw StoreError.corrupt(path: path, detail: "truncated: \(size) bytes of \(pages * pageSize)")
+        }
+    }
+
+    /// True when a non-empty `-wal` file sits beside the database (a writer is running, or one crashed).
+    static func hasLiveWAL(path: String) -> Bool {
+        let n = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)??.int64Value ?? 0
+        return n > 0
+    }
+
+    static func syncDirectory(of path: String) {
+        let dir = (path as NSString).deletingLastPathComponent
+        let fd = Foundation.open(dir.isEmpty ? "." : dir, O_RDONLY)
+        if fd >= 0 { fsync(fd); Foundation.close(fd) }
+    }
+}

@@ -1,0 +1,103 @@
+import InkCore
+
+/// The row-level writes of one change. Callers wrap them in a transaction; every method costs in
+/// proportion to the strokes it is given, never to the size of the drawing.
+struct DocumentWriter {
+    let db: SQLiteDatabase
+
+    func writePage(_ size: Size, background: RGBA, insert: Bool) throws {
+        let sql = insert
+            ? "INSERT INTO document(id, page_width, page_height, background) VALUES(1, ?, ?, ?)"
+            : "UPDATE document SET page_width = ?, page_height = ?, background = ? WHERE id = 1"
+        try db.statement(sql).bind(1, size.width).bind(2, size.height).bind(3, Int64(background.packed)).run()
+    }
+
+    /// Writes a stroke row (replacing one with the same id).
+    func upsert(_ s: Stroke, present: Bool) throws {
+        let blob = try PointCodec.encode(s.points.isEmpty ? [InkPoint(x: 0, y: 0)] : s.points)
+        try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present) VALUES(?, ?, ?, ?, ?, ?)")
+            .bind(1, Int64(bitPattern: s.id)).bind(2, s.style.tool.rawValue).bind(3, Int64(s.style.color.packed))
+            .bind(4, s.style.width).bind(5, blob).bind(6, Int64(present ? 1 : 0)).run()
+    }
+
+    /// Marks a stroke present or not; writes the row if the file does not have it yet.
+    func setPresent(_ s: Stroke, _ present: Bool) throws {
+        try db.statement("UPDATE strokes SET present = ? WHERE id = ?")
+            .bind(1, Int64(present ? 1 : 0)).bind(2, Int64(bitPattern: s.id)).run()
+        if db.changes == 0 { try upsert(s, present: present) }
+    }
+
+    /// Applies an edit to the stored drawing.
+    func applyForward(_ e: Edit, addedAreNew: Bool) throws {
+        if case .clear = e {
+            try db.statement("UPDATE strokes SET present = 0 WHERE present = 1").run()
+        } else {
+            for s in e.removed { try setPresent(s, false) }
+        }
+        for s in e.added {
+            if addedAreNew { try upsert(s, present: true) } else { try setPresent(s, true) }
+        }
+    }
+
+    /// Puts an edit on top of a stack.
+    func push(_ e: Edit, on stack: Schema.Stack) throws {
+        try db.statement("""
+            INSERT INTO edits(stack, position, kind)
+            VALUES(?1, (SELECT coalesce(max(position), 0) + 1 FROM edits WHERE stack = ?1), ?2)
+            """).bind(1, stack.rawValue).bind(2, e.kind.rawValue).run()
+        let id = db.lastInsertRowID
+        let ins = "INSERT INTO edit_strokes(edit, role, seq, stroke) VALUES(?, ?, ?, ?)"
+        for (role, list) in [(Schema.Role.removed, e.removed), (.added, e.added)] {
+            for (i, s) in list.enumerated() {
+                try db.statement(ins).bind(1, id).bind(2, role.rawValue).bind(3, Int64(i)).bind(4, Int64(bitPattern: s.id)).run()
+            }
+        }
+    }
+
+    /// Moves the top edit of one stack to the top of the other.
+    func move(from: Schema.Stack, to: Schema.Stack) throws {
+        let top = try db.statement("SELECT id FROM edits WHERE stack = ? ORDER BY position DESC LIMIT 1")
+        try top.bind(1, from.rawValue)
+        guard try top.step() else { top.reset(); throw StoreError.outOfSync("the stored \(from) stack is empty") }
+        let id = top.int(0)
+        top.reset()
+        try db.statement("""
+            UPDATE edits SET stack = ?1, position = (SELECT coalesce(max(position), 0) + 1 FROM edits WHERE stack = ?1)
+            WHERE id = ?2
+            """).bind(1, to.rawValue).bind(2, id).run()
+    }
+
+    /// A new edit empties the redo stack; strokes only those edits knew are deleted for good.
+    func discardRedo() throws {
+        let q = try db.statement("SELECT id FROM edits WHERE stack = 1")
+        var ids: [Int64] = []
+        while try q.step() { ids.append(q.int(0)) }
+        q.reset()
+        guard !ids.isEmpty else { return }
+        var strokes: [Int64] = []
+        let refs = try db.statement("SELECT stroke FROM edit_strokes WHERE edit = ?")
+        for id in ids {
+            try refs.bind(1, id)
+            while try refs.step() { strokes.append(refs.int(0)) }
+            refs.reset()
+            try db.statement("DELETE FROM edit_strokes WHERE edit = ?").bind(1, id).run()
+            try db.statement("DELETE FROM edits WHERE id = ?").bind(1, id).run()
+        }
+        for s in Set(strokes) {
+            try db.statement("""
+                DELETE FROM strokes WHERE id = ?1 AND present = 0
+                AND NOT EXISTS (SELECT 1 FROM edit_strokes WHERE stroke = ?1)
+                """).bind(1, s).run()
+        }
+    }
+}
+
+extension RGBA {
+    /// 0xRRGGBBAA, the form stored in the database.
+    var packed: UInt32 { UInt32(r) << 24 | UInt32(g) << 16 | UInt32(b) << 8 | UInt32(a) }
+    init(packed v: UInt32) { self.init(r: UInt8(v >> 24), g: UInt8(v >> 16 & 0xff), b: UInt8(v >> 8 & 0xff), a: UInt8(v & 0xff)) }
+}
+
+extension Schema.Stack: CustomStringConvertible {
+    var description: String { self == .undo ? "undo" : "redo" }
+}

@@ -1,0 +1,53 @@
+/// The `.oekaki` schema and the steps that build or upgrade it. Version N of a file is the result of steps 1…N;
+/// opening an older file for writing runs the missing steps in one transaction.
+enum Schema {
+    /// "OEKI": tells an Oekaki document from any other SQLite database.
+    static let applicationID: Int64 = 0x4F45_4B49
+    /// The format version this build writes (`PRAGMA user_version`).
+    static let currentVersion = 2
+
+    /// steps[i] turns a version-i database into version i+1.
+    static let steps: [String] = [
+        // 1: the drawing only — page, background and the strokes that are visible.
+        """
+        CREATE TABLE document(
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            page_width REAL NOT NULL,
+            page_height REAL NOT NULL,
+            background INTEGER NOT NULL);
+        CREATE TABLE strokes(
+            id INTEGER PRIMARY KEY,
+            tool TEXT NOT NULL,
+            rgba INTEGER NOT NULL,
+            width REAL NOT NULL,
+            points BLOB NOT NULL);
+        """,
+        // 2: undo history survives reopening. Strokes an edit removed stay in `strokes` with present = 0
+        // while some edit still refers to them; edits reference strokes by id, so an edit costs its own size.
+        """
+        ALTER TABLE strokes ADD COLUMN present INTEGER NOT NULL DEFAULT 1;
+        CREATE TABLE edits(
+            id INTEGER PRIMARY KEY,
+            stack INTEGER NOT NULL,      -- 0 undo, 1 redo
+            position INTEGER NOT NULL,   -- order within the stack, top = largest
+            kind INTEGER NOT NULL);      -- EditKind
+        CREATE UNIQUE INDEX edits_by_position ON edits(stack, position);
+        CREATE TABLE edit_strokes(
+            edit INTEGER NOT NULL,
+            role INTEGER NOT NULL,       -- 0 removed, 1 added
+            seq INTEGER NOT NULL,
+            stroke INTEGER NOT NULL,
+            PRIMARY KEY(edit, role, seq)) WITHOUT ROWID;
+        CREATE INDEX edit_strokes_by_stroke ON edit_strokes(stroke);
+        """,
+    ]
+
+    enum Stack: Int64 { case undo = 0, redo = 1 }
+    enum Role: Int64 { case removed = 0, added = 1 }
+    enum EditKind: Int64 { case add = 0, remove = 1, replace = 2, clear = 3 }
+
+    /// Largest page side we accept, in page units (about 35 m at 72 dpi).
+    static let maxPageSide = 100_000.0
+    /// Largest nominal pen width we accept.
+    static let maxStrokeWidth = 10_000.0
+}

@@ -1,0 +1,39 @@
+/// Why a document could not be read or written. Every message names the file and says what to do about it.
+public enum StoreError: Error, CustomStringConvertible, Equatable {
+    case notFound(path: String)
+    case emptyFile(path: String)
+    /// Not a format we read at all (random bytes, a text file, another app's database).
+    case unrecognized(path: String, reason: String)
+    /// An Oekaki document from a newer Oekaki.
+    case newerFormat(path: String, version: Int, supported: Int)
+    /// The file is an Oekaki document but damaged (truncated, failed integrity check, bad rows).
+    case corrupt(path: String, detail: String)
+    /// A `.xopp` file we cannot import, with the reason.
+    case badXopp(path: String, detail: String)
+    case readOnly(path: String)
+    /// Another process has the document open for writing.
+    case inUse(path: String)
+    case diskFull(path: String)
+    case io(path: String, detail: String)
+    /// The changes handed to `commit` do not match the document's history (a programming error in the caller).
+    case outOfSync(String)
+    case closed
+
+    public var description: String {
+        switch self {
+        case .notFound(let p): return "\(p): no such file"
+        case .emptyFile(let p): return "\(p): the file is empty (0 bytes), not a drawing"
+        case .unrecognized(let p, let r): return "\(p): \(r)"
+        case .newerFormat(let p, let v, let s):
+            return "\(p): made by a newer Oekaki (format \(v)); this one reads up to \(s). Update Oekaki to open it"
+        case .corrupt(let p, let d): return "\(p): the document is damaged: \(d)"
+        case .badXopp(let p, let d): return "\(p): cannot import this Xournal++ file: \(d)"
+        case .readOnly(let p): return "\(p): the file or its folder is read-only; save the drawing under another name"
+        case .inUse(let p): return "\(p): the document is open in another Oekaki; close it there first"
+        case .diskFull(let p): return "\(p): the disk is full; the change was not saved (free some space and it will be retried)"
+        case .io(let p, let d): return "\(p): \(d)"
+        case .outOfSync(let d): return "the document history does not match the editor: \(d)"
+        case .closed: return "the document is closed"
+        }
+    }
+}

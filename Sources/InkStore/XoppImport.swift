@@ -1,0 +1,231 @@
+import Foundation
+import InkCore
+
+/// Reads one page of a Xournal++ `.xopp` (gzip of XML, or the newer zip package) into a `Drawing`.
+///
+/// - Pen and highlighter strokes of all layers, in order. Whiteout strokes (`tool="eraser"`) become pen strokes
+///   in the page's background colour, which is what Xournal++ shows.
+/// - Per-segment widths become pressure: the nominal width is ⅔ of the widest segment, so the widest maps to
+///   pressure 1 and our shaper (width × (0.5 + p)) reproduces each segment's width down to ⅓ of the widest.
+///   Files written by Oekaki use the exact inverse of our export.
+/// - Text, images, TeX and unknown elements are skipped and counted.
+public enum XoppImport {
+    /// Largest XML we inflate (a gzip bomb stops here, quickly).
+    public static let maxXMLBytes = 256 << 20
+
+    public struct Result {
+        public var drawing: Drawing
+        public var pageCount: Int
+        public var page: Int
+        /// Lines for stderr: more pages, skipped elements, whiteout, repaired values.
+        public var notes: [String]
+        public var creator: String
+    }
+
+    static let gzipMagic: [UInt8] = [0x1F, 0x8B]
+
+    public static func read(path: String, page: Int = 1) throws -> Result {
+        let raw = try readFile(path)
+        let xml: [UInt8]
+        do {
+            if raw.starts(with: gzipMagic) {
+                xml = try Deflate.inflate(raw, container: .gzip, limit: maxXMLBytes)
+            } else if raw.starts(with: ZipPackage.magic) {
+                xml = try ZipPackage.member("content.xml", in: raw, limit: maxXMLBytes)
+            } else if raw.starts(with: Array("<?xml".utf8)) || raw.starts(with: Array("<xournal".utf8)) {
+                xml = raw   // an uncompressed .xopp: Xournal++ reads those too
+            } else {
+                throw StoreError.badXopp(path: path, detail: "not gzip or zip data")
+            }
+        } catch let e as Deflate.Failure {
+            switch e {
+            case .tooLarge(let l): throw StoreError.badXopp(path: path, detail: "it inflates to more than \(l >> 20) MiB (a decompression bomb?)")
+            case .truncated: throw StoreError.badXopp(path: path, detail: "the compressed data is truncated")
+            case .corrupt(let m): throw StoreError.badXopp(path: path, detail: "the compressed data is damaged (\(m))")
+            }
+        } catch let e as ZipPackage.Failure {
+            switch e {
+            case .invalid(let m): throw StoreError.badXopp(path: path, detail: "bad zip package: \(m)")
+            case .missing(let m): throw StoreError.badXopp(path: path, detail: "the zip package has no \(m)")
+            case .unsupported(let m): throw StoreError.badXopp(path: path, detail: "the zip package uses \(m)")
+            }
+        }
+        do {
+            return try parse(xml, page: page)
+        } catch let e as XMLSubset.Failure {
+            throw StoreError.badXopp(path: path, detail: e.description)
+        } catch let e as ParseFailure {
+            throw StoreError.badXopp(path: path, detail: e.message)
+        }
+    }
+
+    static func readFile(_ path: String) throws -> [UInt8] {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw StoreError.notFound(path: path) }
+        guard !isDir.boolValue else { throw StoreError.unrecognized(path: path, reason: "is a folder, not a drawing") }
+        guard let d = FileManager.default.contents(atPath: path) else { throw StoreError.io(path: path, detail: "cannot be read") }
+        guard !d.isEmpty else { throw StoreError.emptyFile(path: path) }
+        return [UInt8](d)
+    }
+
+    struct ParseFailure: Error { var message: String }
+
+    static let namedColors: [String: RGBA] = [
+        "black": RGBA(r: 0, g: 0, b: 0), "blue": RGBA(r: 0x33, g: 0x33, b: 0xcc), "red": RGBA(r: 0xff, g: 0, b: 0),
+        "green": RGBA(r: 0, g: 0x80, b: 0), "gray": RGBA(r: 0x80, g: 0x80, b: 0x80), "lightblue": RGBA(r: 0x00, g: 0xc0, b: 0xff),
+        "lightgreen": RGBA(r: 0, g: 0xff, b: 0), "magenta": RGBA(r: 0xff, g: 0, b: 0xff), "orange": RGBA(r: 0xff, g: 0x80, b: 0),
+        "yellow": RGBA(r: 0xff, g: 0xff, b: 0), "white": RGBA(r: 0xff, g: 0xff, b: 0xff),
+    ]
+
+    static func color(_ s: String?) -> RGBA? {
+        guard let s = s else { return nil }
+        return RGBA(hex: s) ?? namedColors[s.lowercased()]
+    }
+
+    static func parse(_ xml: [UInt8], page wanted: Int) throws -> Result {
+        var p = XMLSubset(xml)
+        var pages = 0
+        var creator = ""
+        var inPage = false, inLayer = false
+        var pageSize: Size?
+        var background = RGBA.white
+        var backgroundNote: String?
+        var strokes: [Stroke] = []
+        var skipped: [String: Int] = [:]
+        var whiteouts = 0, droppedPoints = 0, repairedWidths = 0, badStrokes = 0
+        var current: (attrs: [String: String], text: [UInt8])?
+        var skipDepth = 0
+        var root = true
+        while let e = try p.next() {
+            switch e {
+            case .start(let name, let attrs):
+                if root {
+                    guard name == "xournal" || name == "MrWriter" else { throw ParseFailure(message: "not a Xournal++ document (root element <\(name)>)") }
+                    creator = attrs["creator"] ?? ""
+                    root = false
+                    continue
+                }
+                if skipDepth > 0 { skipDepth += 1; continue }
+                switch name {
+                case "page":
+                    pages += 1
+                    inPage = pages == wanted
+                    if inPage {
+                        guard let w = attrs["width"].flatMap(Double.init), let h = attrs["height"].flatMap(Double.init) else {
+                            throw ParseFailure(message: "page \(pages) has no valid width and height")
+                        }
+                        guard w.isFinite, h.isFinite, w > 0, h > 0, w <= Schema.maxPageSide, h <= Schema.maxPageSide else {
+                            throw ParseFailure(message: "page \(pages) is \(attrs["width"] ?? "") × \(attrs["height"] ?? ""); pages must be between 0 and \(Int(Schema.maxPageSide)) units")
+                        }
+                        pageSize = Size(width: w, height: h)
+                    }
+                case "background" where inPage:
+                    if attrs["type"] == "solid", let c = color(attrs["color"]) {
+                        background = c
+                        if let st = attrs["style"], st != "plain" { backgroundNote = "the \(st) background pattern is not imported (plain colour)" }
+                    } else {
+                        backgroundNote = "the \(attrs["type"] ?? "unknown") background is not imported (white page)"
+                    }
+                case "layer" where inPage:
+                    inLayer = true
+                case "stroke" where inPage && inLayer:
+                    current = (attrs, [])
+                case _ where inPage:
+                    skipped[name, default: 0] += 1
+                    skipDepth = 1
+                default:
+                    skipDepth = 1
+                }
+            case .text(let t):
+                if current != nil { current!.text += t }
+            case .end(let name):
+                if skipDepth > 0 { skipDepth -= 1; continue }
+                switch name {
+                case "page": inPage = false
+                case "layer": inLayer = false
+                case "stroke":
+                    guard let c = current else { continue }
+                    current = nil
+                    let tool = c.attrs["tool"] ?? "pen"
+                    var style: StrokeStyle
+                    switch tool {
+                    case "pen": style = StrokeStyle(tool: .pen)
+                    case "highlighter": style = StrokeStyle(tool: .highlighter)
+                    case "eraser": style = StrokeStyle(tool: .pen); whiteouts += 1
+                    default: skipped["\(tool) stroke", default: 0] += 1; continue
+                    }
+                    guard let rgba = tool == "eraser" ? background : color(c.attrs["color"]) else {
+                        throw ParseFailure(message: "stroke \(strokes.count + 1) has an unreadable colour '\(c.attrs["color"] ?? "")'")
+                    }
+                    style.color = rgba
+                    let widths = (c.attrs["width"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map { Double($0) ?? .nan }
+                    guard let nominal = widths.first, nominal.isFinite, nominal > 0, nominal <= Schema.maxStrokeWidth else {
+                        badStrokes += 1; continue
+                    }
+                    var points = try coordinates(c.text, dropped: &droppedPoints)
+                    guard !points.isEmpty else { badStrokes += 1; continue }
+                    var segment = Array(widths.dropFirst())
+                    if tool == "pen", !segment.isEmpty, points.count > 1 {
+                        // Repair what Xournal++ itself repairs: missing, negative or NaN widths take the last good one.
+                        var last = nominal
+                        for k in 0..<segment.count {
+                            if segment[k].isFinite, segment[k] > 0, segment[k] <= Schema.maxStrokeWidth { last = segment[k] } else { segment[k] = last; repairedWidths += 1 }
+                        }
+                        let perPoint = (0..<points.count).map { segment[min($0, segment.count - 1)] }
+                        let exact = creator.hasPrefix("Oekaki")
+                        let n = exact ? nominal : (perPoint.max() ?? nominal) * 2 / 3
+                        style.width = n
+                        for k in 0..<points.count { points[k].pressure = min(max(perPoint[k] / n - 0.5, 0), 1) }
+                    } else {
+                        style.width = nominal
+                    }
+                    strokes.append(Stroke(id: StrokeID(strokes.count + 1), style: style, points: points))
+                default: break
+                }
+            }
+        }
+        guard pages > 0 else { throw ParseFailure(message: "the document has no pages") }
+        guard wanted >= 1, wanted <= pages, let size = pageSize else {
+            throw ParseFailure(message: "there is no page \(wanted) (the document has \(pages))")
+        }
+        var notes: [String] = []
+        if pages > 1 { notes.append("has \(pages) pages; imported page \(wanted) (use --page K)") }
+        if !skipped.isEmpty {
+            let list = skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            notes.append("skipped elements Oekaki does not draw: \(list)")
+        }
+        if whiteouts > 0 { notes.append("\(whiteouts) whiteout (eraser) strokes imported as pen strokes in the background colour") }
+        if let b = backgroundNote { notes.append(b) }
+        if droppedPoints > 0 { notes.append("dropped \(droppedPoints) points with non-finite or out-of-range coordinates") }
+        if repairedWidths > 0 { notes.append("repaired \(repairedWidths) invalid segment widths") }
+        if badStrokes > 0 { notes.append("skipped \(badStrokes) strokes with an invalid width or no points") }
+        return Result(drawing: Drawing(pageSize: size, background: background, strokes: strokes),
+                      pageCount: pages, page: wanted, notes: notes, creator: creator)
+    }
+
+    /// "x y x y …" → points; non-finite or absurd coordinates are dropped (and counted), an odd count is an error.
+    static func coordinates(_ text: [UInt8], dropped: inout Int) throws -> [InkPoint] {
+        var values: [Double] = []
+        values.reserveCapacity(text.count / 8)
+        var k = 0
+        let n = text.count
+        while k < n {
+            while k < n, text[k] == 0x20 || text[k] == 0x0A || text[k] == 0x09 || text[k] == 0x0D { k += 1 }
+            let s = k
+            while k < n, !(text[k] == 0x20 || text[k] == 0x0A || text[k] == 0x09 || text[k] == 0x0D) { k += 1 }
+            if k > s {
+                guard k - s <= 64 else { throw ParseFailure(message: "a coordinate is longer than 64 characters") }
+                values.append(Double(String(decoding: text[s..<k], as: UTF8.self)) ?? .nan)
+            }
+        }
+        guard values.count % 2 == 0 else { throw ParseFailure(message: "a stroke has an odd number of coordinates (\(values.count))") }
+        var out: [InkPoint] = []
+        out.reserveCapacity(values.count / 2)
+        for j in stride(from: 0, to: values.count, by: 2) {
+            let x = values[j], y = values[j + 1]
+            guard x.isFinite, y.isFinite, abs(x) <= PointCodec.maxCoordinate, abs(y) <= PointCodec.maxCoordinate else { dropped += 1; continue }
+            out.append(InkPoint(x: x, y: y, pressure: 0.5, time: 0))
+        }
+        return out
+    }
+}
