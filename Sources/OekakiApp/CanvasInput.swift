@@ -1,0 +1,270 @@
+import CGtk
+import Foundation
+import InkCore
+
+/// What fingers do on a touchscreen.
+enum TouchMode: String, CaseIterable {
+    /// Every finger draws its own line at once.
+    case draw
+    /// Two fingers pan and pinch-zoom; only the pen (and mouse) draw.
+    case navigate
+}
+
+/// Receives what the input means: strokes in page coordinates, or view navigation.
+protocol CanvasInputTarget: AnyObject {
+    func toPage(_ view: Point) -> Point
+    func input(_ event: InputEvent)
+    func pan(byView delta: Point)
+    func zoom(by factor: Double, atView anchor: Point)
+}
+
+/// Turns raw GDK events of the drawing area into `InputEvent`s and navigation.
+/// One `GtkEventControllerLegacy` sees every event once, dispatching on event type and device source,
+/// so a pen stroke is never reported twice (as a drag gesture and a stylus gesture would).
+final class CanvasInput {
+    private static let mousePointer: PointerID = 1
+    private static let penPointer: PointerID = 2
+
+    private let area: Widget
+    weak var target: CanvasInputTarget?
+    var touchMode: TouchMode = .draw
+    /// Space held: the left button pans instead of drawing.
+    var spaceHeld = false
+
+    /// The pointer drawing with the mouse or pen, if any.
+    private var drawing: (id: PointerID, device: InputEvent.Device)?
+    /// Last view position while panning with a button.
+    private var panFrom: Point?
+    /// Fingers on the screen in navigate mode, by sequence.
+    private var fingers: [PointerID: Point] = [:]
+    /// Fingers drawing in draw mode.
+    private var drawingFingers: Set<PointerID> = []
+
+    init(area: Widget) {
+        self.area = area
+        let controller = gtk_event_controller_legacy_new()!
+        connectLegacyEvent(controller) { [weak self] event in
+            self?.handle(event) ?? false
+        }
+        gtk_widget_add_controller(area, controller)
+    }
+
+    /// Forgets strokes in progress (Escape): the pointer draws again only after it is lifted.
+    func cancelStrokes() {
+        drawing = nil
+        drawingFingers.removeAll()
+    }
+
+    private func handle(_ event: OpaquePointer) -> Bool {
+        let type = gdk_event_get_event_type(event)
+        let source = gdk_event_get_device(event).map { gdk_device_get_source($0) } ?? GDK_SOURCE_MOUSE
+        switch type {
+        case GDK_TOUCH_BEGIN, GDK_TOUCH_UPDATE, GDK_TOUCH_END, GDK_TOUCH_CANCEL:
+            return touch(event, type: type)
+        case GDK_BUTTON_PRESS, GDK_BUTTON_RELEASE, GDK_MOTION_NOTIFY:
+            // Touchscreens report their own touch events; pointer events they emulate are ignored.
+            if source == GDK_SOURCE_TOUCHSCREEN { return false }
+            return pointer(event, type: type, pen: source == GDK_SOURCE_PEN || isStylus(event))
+        case GDK_SCROLL:
+            return scroll(event)
+        case GDK_GRAB_BROKEN:
+            finishPointer(at: nil, time: 0, cancelled: true)
+            return false
+        default:
+            return false
+        }
+    }
+
+    private func isStylus(_ event: OpaquePointer) -> Bool {
+        guard let tool = gdk_event_get_device_tool(event) else { return false }
+        let t = gdk_device_tool_get_tool_type(tool)
+        return t != GDK_DEVICE_TOOL_TYPE_UNKNOWN && t != GDK_DEVICE_TOOL_TYPE_MOUSE && t != GDK_DEVICE_TOOL_TYPE_LENS
+    }
+
+    // MARK: mouse and pen
+
+    private func pointer(_ event: OpaquePointer, type: GdkEventType, pen: Bool) -> Bool {
+        guard let target, let v = viewPosition(event) else { return false }
+        let time = Double(gdk_event_get_time(event))
+        let device: InputEvent.Device = pen ? .pen : .mouse
+        switch type {
+        case GDK_BUTTON_PRESS:
+            let button = gdk_button_event_get_button(event)
+            if button == 2 || (button == 1 && spaceHeld) {
+                finishPointer(at: nil, time: time, cancelled: false)
+                panFrom = v
+                return true
+            }
+            guard button == 1, drawing == nil else { return button == 1 }
+            let id = pen ? Self.penPointer : Self.mousePointer
+            drawing = (id, device)
+            target.input(InputEvent(pointer: id, phase: .began, point: sample(v, event: event, time: time, pen: pen),
+                                    device: device, hasPressure: pen && pressure(of: event) != nil))
+            return true
+        case GDK_MOTION_NOTIFY:
+            if let from = panFrom {
+                target.pan(byView: v - from)
+                panFrom = v
+                return true
+            }
+            guard let d = drawing else { return false }
+            // GTK coalesces motion to one event per frame; its history holds the samples in between.
+            for h in history(of: event) {
+                target.input(InputEvent(pointer: d.id, phase: .moved, point: h.point, device: d.device, hasPressure: d.device == .pen && h.hasPressure))
+            }
+            let p = sample(v, event: event, time: time, pen: pen)
+            target.input(InputEvent(pointer: d.id, phase: .moved, point: p, device: d.device, hasPressure: d.device == .pen && pressure(of: event) != nil))
+            return true
+        case GDK_BUTTON_RELEASE:
+            let button = gdk_button_event_get_button(event)
+            if panFrom != nil, button == 2 || button == 1 {
+                panFrom = nil
+                return true
+            }
+            guard button == 1 else { return false }
+            finishPointer(at: sample(v, event: event, time: time, pen: pen), time: time, cancelled: false)
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func finishPointer(at point: InkPoint?, time: Double, cancelled: Bool) {
+        panFrom = nil
+        guard let d = drawing, let target else { drawing = nil; return }
+        drawing = nil
+        if cancelled || point == nil {
+            target.input(InputEvent(pointer: d.id, phase: .cancelled, point: point ?? InkPoint(x: 0, y: 0), device: d.device))
+        } else if let point {
+            target.input(InputEvent(pointer: d.id, phase: .ended, point: point, device: d.device, hasPressure: d.device == .pen))
+        }
+    }
+
+    private func sample(_ v: Point, event: OpaquePointer, time: Double, pen: Bool) -> InkPoint {
+        let p = target?.toPage(v) ?? v
+        let pressure = pen ? (self.pressure(of: event) ?? 0.5) : 0.5
+        return InkPoint(x: p.x, y: p.y, pressure: pressure, time: time)
+    }
+
+    private func pressure(of event: OpaquePointer) -> Double? {
+        var value = 0.0
+        guard gdk_event_get_axis(event, GDK_AXIS_PRESSURE, &value) != 0, value.isFinite else { return nil }
+        return min(max(value, 0), 1)
+    }
+
+    /// The motion samples GTK folded into this event, oldest first, in page coordinates.
+    private func history(of event: OpaquePointer) -> [(point: InkPoint, hasPressure: Bool)] {
+        var count: guint = 0
+        guard let coords = gdk_event_get_history(event, &count), count > 0 else { return [] }
+        defer { g_free(coords) }
+        guard let offset = surfaceOffset(), let target else { return [] }
+        var out: [(point: InkPoint, hasPressure: Bool)] = []
+        out.reserveCapacity(Int(count))
+        for i in 0..<Int(count) {
+            var c = coords[i]
+            let flags = c.flags.rawValue
+            guard flags & GDK_AXIS_FLAG_X.rawValue != 0, flags & GDK_AXIS_FLAG_Y.rawValue != 0 else { continue }
+            let axes = withUnsafeBytes(of: &c.axes) { Array($0.bindMemory(to: Double.self)) }
+            let x = axes[Int(GDK_AXIS_X.rawValue)], y = axes[Int(GDK_AXIS_Y.rawValue)]
+            let hasPressure = flags & GDK_AXIS_FLAG_PRESSURE.rawValue != 0
+            let pressure = hasPressure ? axes[Int(GDK_AXIS_PRESSURE.rawValue)] : 0.5
+            let page = target.toPage(Point(x - offset.x, y - offset.y))
+            out.append((InkPoint(x: page.x, y: page.y, pressure: pressure.isFinite ? min(max(pressure, 0), 1) : 0.5, time: Double(c.time)), hasPressure))
+        }
+        return out
+    }
+
+    // MARK: touch
+
+    private func touch(_ event: OpaquePointer, type: GdkEventType) -> Bool {
+        guard let target, let v = viewPosition(event) else { return false }
+        let seq = gdk_event_get_event_sequence(event)
+        let id = PointerID(Int(bitPattern: seq.map { UnsafeRawPointer($0) }))
+        let time = Double(gdk_event_get_time(event))
+        switch touchMode {
+        case .draw:
+            let page = target.toPage(v)
+            let point = InkPoint(x: page.x, y: page.y, pressure: 0.5, time: time)
+            switch type {
+            case GDK_TOUCH_BEGIN:
+                drawingFingers.insert(id)
+                target.input(InputEvent(pointer: id, phase: .began, point: point, device: .touch))
+            case GDK_TOUCH_UPDATE:
+                guard drawingFingers.contains(id) else { return true }
+                for h in history(of: event) { target.input(InputEvent(pointer: id, phase: .moved, point: h.point, device: .touch)) }
+                target.input(InputEvent(pointer: id, phase: .moved, point: point, device: .touch))
+            case GDK_TOUCH_END:
+                guard drawingFingers.remove(id) != nil else { return true }
+                target.input(InputEvent(pointer: id, phase: .ended, point: point, device: .touch))
+            default: // cancelled: the live stroke is discarded
+                guard drawingFingers.remove(id) != nil else { return true }
+                target.input(InputEvent(pointer: id, phase: .cancelled, point: point, device: .touch))
+            }
+        case .navigate:
+            let before = fingers
+            switch type {
+            case GDK_TOUCH_BEGIN, GDK_TOUCH_UPDATE: fingers[id] = v
+            default: fingers[id] = nil
+            }
+            guard type == GDK_TOUCH_UPDATE, before.count == fingers.count, let old = before[id] else { return true }
+            if fingers.count == 1 {
+                target.pan(byView: v - old)
+            } else if fingers.count >= 2 {
+                // Pan by the move of the centroid, zoom by the change of spread, anchored at the centroid.
+                let others = fingers.filter { $0.key != id }.map(\.value)
+                let n = Double(fingers.count)
+                let sum = others.reduce(Point(0, 0), +)
+                let c0 = (sum + old) * (1 / n), c1 = (sum + v) * (1 / n)
+                let spread0 = others.reduce(0.0) { $0 + $1.distance(to: c0) } + old.distance(to: c0)
+                let spread1 = others.reduce(0.0) { $0 + $1.distance(to: c1) } + v.distance(to: c1)
+                target.pan(byView: c1 - c0)
+                if spread0 > 1, spread1 > 1 { target.zoom(by: spread1 / spread0, atView: c1) }
+            }
+        }
+        return true
+    }
+
+    // MARK: scroll
+
+    private func scroll(_ event: OpaquePointer) -> Bool {
+        guard let target else { return false }
+        let mods = gdk_event_get_modifier_state(event).rawValue
+        let control = mods & GDK_CONTROL_MASK.rawValue != 0
+        var dx = 0.0, dy = 0.0
+        switch gdk_scroll_event_get_direction(event) {
+        case GDK_SCROLL_UP: dy = -1
+        case GDK_SCROLL_DOWN: dy = 1
+        case GDK_SCROLL_LEFT: dx = -1
+        case GDK_SCROLL_RIGHT: dx = 1
+        default: gdk_scroll_event_get_deltas(event, &dx, &dy)
+        }
+        if control {
+            let anchor = viewPosition(event) ?? Point(0, 0)
+            target.zoom(by: pow(1.15, -dy), atView: anchor)
+        } else {
+            let shift = mods & GDK_SHIFT_MASK.rawValue != 0
+            let step = 60.0
+            target.pan(byView: shift ? Point(-dy * step, -dx * step) : Point(-dx * step, -dy * step))
+        }
+        return true
+    }
+
+    // MARK: coordinates
+
+    /// Where the drawing area sits in its surface: legacy events come in surface coordinates.
+    private func surfaceOffset() -> Point? {
+        guard let native = gtk_widget_get_native(area) else { return nil }
+        var sx = 0.0, sy = 0.0
+        gtk_native_get_surface_transform(native, &sx, &sy)
+        var ax = 0.0, ay = 0.0
+        guard gtk_widget_translate_coordinates(asWidget(native), area, 0, 0, &ax, &ay) != 0 else { return nil }
+        // A point p in the surface is p − s in the native widget and p − s + a in the area.
+        return Point(sx - ax, sy - ay)
+    }
+
+    private func viewPosition(_ event: OpaquePointer) -> Point? {
+        var x = 0.0, y = 0.0
+        guard gdk_event_get_position(event, &x, &y) != 0, let o = surfaceOffset() else { return nil }
+        return Point(x - o.x, y - o.y)
+    }
+}

@@ -1,0 +1,268 @@
+import CGtk
+import Dispatch
+import Foundation
+import InkCore
+import InkRender
+
+/// The drawing surface: a GtkDrawingArea compositing InkRender's screen cache (finished strokes in one
+/// raster, live strokes drawn segment by segment), feeding input to the editor and reporting every change.
+final class CanvasView: CanvasInputTarget {
+    /// Drawings up to this many strokes re-render on zoom/pan at once (faster than a frame on two cores);
+    /// larger ones render in the background while the old raster is shown scaled.
+    static let synchronousLimit = 4000
+
+    let widget: Widget
+    private(set) var editor: Editor
+    /// The view the user asked for; the cache may still hold an older one while a new one renders.
+    private(set) var transform = ViewTransform()
+    private var cache: ScreenCache?
+    private var size = Size(width: 1, height: 1)
+    private var input: CanvasInput?
+
+    // Background rendering of a new view.
+    private let renderQueue = DispatchQueue(label: "oekaki.view-render", qos: .userInitiated)
+    private let latestRender = Generation()
+    private var renderGeneration = 0
+    private var pendingView: (ViewTransform, Size)?
+    /// Page areas changed while a background render was running, repainted onto its result.
+    private var changedDuringRender: [Rect] = []
+
+    /// Changes to persist, in order (wired to autosave).
+    var onChanges: (([Change]) -> Void)?
+    /// The drawing or its history changed (undo/redo availability).
+    var onEdit: (() -> Void)?
+    /// The zoom changed.
+    var onZoom: ((Double) -> Void)?
+
+    var touchMode: TouchMode {
+        get { input?.touchMode ?? .draw }
+        set { input?.touchMode = newValue }
+    }
+    var spaceHeld: Bool {
+        get { input?.spaceHeld ?? false }
+        set {
+            input?.spaceHeld = newValue
+            gtk_widget_set_cursor_from_name(widget, newValue ? "grab" : "crosshair")
+        }
+    }
+
+    init(editor: Editor) {
+        self.editor = editor
+        widget = gtk_drawing_area_new()
+        gtk_widget_set_hexpand(widget, 1)
+        gtk_widget_set_vexpand(widget, 1)
+        gtk_widget_set_focusable(widget, 1)
+        gtk_widget_set_cursor_from_name(widget, "crosshair")
+        setDrawFunction(widget) { [weak self] cr, w, h in self?.draw(cr, width: Int(w), height: Int(h)) }
+        connectNotify(gobject(widget), property: "scale-factor") { [weak self] in self?.redraw() }
+        input = CanvasInput(area: widget)
+        input?.target = self
+    }
+
+    /// Shows another document at 100 %.
+    func show(_ editor: Editor) {
+        input?.cancelStrokes()
+        self.editor = editor
+        transform = ViewTransform(deviceScale: transform.deviceScale)
+        cache = nil
+        abandonRender()
+        onZoom?(transform.zoom)
+        onEdit?()
+        redraw()
+    }
+
+    func redraw() { gtk_widget_queue_draw(widget) }
+
+    // MARK: drawing
+
+    private func draw(_ cr: OpaquePointer, width: Int, height: Int) {
+        size = Size(width: Double(width), height: Double(height))
+        transform.deviceScale = Double(max(gtk_widget_get_scale_factor(widget), 1))
+        prepareCache()
+
+        // Grey around the page, the page's own colour on it; the cache adds the ink.
+        cairo_set_source_rgb(cr, 0.82, 0.82, 0.83)
+        cairo_paint(cr)
+        let page = transform.viewRect(fromPage: Rect(x: 0, y: 0, width: editor.drawing.pageSize.width, height: editor.drawing.pageSize.height))
+        let bg = editor.drawing.background.unit
+        cairo_set_source_rgb(cr, bg.r, bg.g, bg.b)
+        cairo_rectangle(cr, page.minX, page.minY, page.width, page.height)
+        cairo_fill(cr)
+
+        guard let cache else { return }
+        cairo_save(cr)
+        if cache.transform.zoom != transform.zoom || cache.transform.offset != transform.offset {
+            // A new view is still rendering: show the old raster moved and scaled to where it belongs.
+            let k = transform.zoom / cache.transform.zoom
+            cairo_translate(cr, transform.offset.x - cache.transform.offset.x * k, transform.offset.y - cache.transform.offset.y * k)
+            cairo_scale(cr, k, k)
+        }
+        cache.draw(into: CairoContext(borrowing: cr))
+        cairo_restore(cr)
+    }
+
+    /// Makes the cache match the current view: at once for small drawings, in the background for large ones.
+    private func prepareCache() {
+        if let c = cache, c.transform == transform, c.viewSize == size { return }
+        if cache == nil || editor.drawing.strokes.count <= Self.synchronousLimit {
+            abandonRender()
+            do {
+                if let c = cache {
+                    try c.setView(transform, viewSize: size, drawing: editor.drawing)
+                } else {
+                    let c = try ScreenCache(viewSize: size, transform: transform)
+                    cache = c
+                    if editor.drawing.strokes.count <= Self.synchronousLimit {
+                        c.render(editor.drawing)
+                    } else {
+                        renderInBackground()
+                        return
+                    }
+                }
+                cache?.updateLive(editor.liveStrokes)
+            } catch {
+                cache = nil
+            }
+            return
+        }
+        renderInBackground()
+    }
+
+    private func renderInBackground() {
+        if let p = pendingView, p.0 == transform, p.1 == size { return }
+        renderGeneration += 1
+        latestRender.set(renderGeneration)
+        pendingView = (transform, size)
+        changedDuringRender = []
+        let gen = renderGeneration, latest = latestRender
+        let job = MainLoopHandoff(value: (editor.drawing, size, transform))
+        renderQueue.async { [weak self] in
+            // A newer view (the user kept zooming) makes this render pointless.
+            guard latest.get() == gen else { return }
+            let frame = try? ScreenCache.renderFrame(job.value.0, viewSize: job.value.1, transform: job.value.2)
+            let result = MainLoopHandoff(value: frame)
+            onMainLoop {
+                guard let self, self.renderGeneration == gen, let frame = result.value, let cache = self.cache else { return }
+                self.pendingView = nil
+                cache.install(frame)
+                for r in self.changedDuringRender { cache.invalidate(r, in: self.editor.drawing) }
+                self.changedDuringRender = []
+                cache.updateLive(self.editor.liveStrokes)
+                self.redraw()
+            }
+        }
+    }
+
+    private func abandonRender() {
+        renderGeneration += 1
+        latestRender.set(renderGeneration)
+        pendingView = nil
+        changedDuringRender = []
+    }
+
+    private func repaint(_ rect: Rect?) {
+        guard let rect else { return }
+        if pendingView != nil { changedDuringRender.append(rect) }
+        cache?.invalidate(rect, in: editor.drawing)
+    }
+
+    // MARK: editing
+
+    /// Applies what an editor call did: paint the cache, persist the changes, redraw.
+    private func apply(_ update: Update, drawingChanged: Bool = false) {
+        for change in update.changes {
+            switch change {
+            case .did(let edit), .redid(let edit):
+                if case .add(let strokes) = edit, strokes.allSatisfy(isTopmost) {
+                    for s in strokes {
+                        cache?.bake(s)
+                        if pendingView != nil, let b = s.inkBounds { changedDuringRender.append(b) }
+                    }
+                } else {
+                    repaint(edit.dirtyRect)
+                }
+            case .undid(let edit):
+                repaint(edit.dirtyRect)
+            }
+        }
+        // Erasers change the drawing as they move, before any change is recorded.
+        if update.changes.isEmpty, drawingChanged { repaint(update.dirty) }
+        cache?.updateLive(editor.liveStrokes)
+        if !update.changes.isEmpty {
+            onChanges?(update.changes)
+            onEdit?()
+        }
+        if update.dirty != nil || !update.changes.isEmpty { redraw() }
+    }
+
+    /// A new stroke can simply be drawn on top only if nothing later lies above it.
+    private func isTopmost(_ s: Stroke) -> Bool {
+        guard let last = editor.drawing.strokes.last else { return false }
+        return s.id >= last.id
+    }
+
+    func undo() { cancelStrokes(); apply(editor.undo()) }
+    func redo() { cancelStrokes(); apply(editor.redo()) }
+    func clear() { cancelStrokes(); apply(editor.clear()) }
+
+    /// Escape: strokes in progress vanish and an eraser gesture is put back; nothing is recorded.
+    func cancelStrokes() {
+        input?.cancelStrokes()
+        let erasing = editor.isErasing
+        apply(editor.cancelAll(), drawingChanged: erasing)
+    }
+
+    // MARK: CanvasInputTarget
+
+    func toPage(_ view: Point) -> Point { transform.pagePoint(fromView: view) }
+
+    func input(_ event: InputEvent) {
+        if event.phase == .began { gtk_widget_grab_focus(widget) }
+        let erasing = editor.isErasing
+        let u = editor.handle(event)
+        apply(u, drawingChanged: erasing || editor.isErasing)
+    }
+
+    func pan(byView delta: Point) {
+        guard delta.isFinite, delta != Point(0, 0) else { return }
+        transform = transform.panned(by: delta)
+        redraw()
+    }
+
+    func zoom(by factor: Double, atView anchor: Point) {
+        transform = transform.clampedZoom(by: factor, around: anchor)
+        onZoom?(transform.zoom)
+        redraw()
+    }
+
+    // MARK: view commands
+
+    func zoom(by factor: Double) {
+        zoom(by: factor, atView: Point(size.width / 2, size.height / 2))
+    }
+
+    /// Shows the whole page, and all the ink if some lies outside it.
+    func zoomToFit() {
+        let d = editor.drawing
+        var r = Rect(x: 0, y: 0, width: d.pageSize.width, height: d.pageSize.height)
+        if let ink = d.bounds { r = r.union(ink) }
+        transform = transform.fitting(r, in: size)
+        onZoom?(transform.zoom)
+        redraw()
+    }
+
+    /// 100 % with the page's corner at the top left.
+    func resetZoom() {
+        transform = ViewTransform(deviceScale: transform.deviceScale)
+        onZoom?(transform.zoom)
+        redraw()
+    }
+}
+
+/// The newest render request, readable from the render queue.
+final class Generation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func set(_ v: Int) { lock.lock(); value = v; lock.unlock() }
+    func get() -> Int { lock.lock(); defer { lock.unlock() }; return value }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import InkCore
+import InkStore
+
+/// Why a document could not be opened or saved, in words a user can act on.
+enum DocumentError: Error, CustomStringConvertible {
+    case unsupported(path: String)
+    case cannotOpen(path: String, reason: String)
+    case cannotCreate(path: String, reason: String)
+
+    var description: String {
+        switch self {
+        case .unsupported(let p):
+            return "cannot open \(p): Oekaki opens .oekaki drawings and imports .xopp files"
+        case .cannotOpen(let p, let r): return "cannot open \(p): \(r)"
+        case .cannotCreate(let p, let r): return "cannot create \(p): \(r)"
+        }
+    }
+}
+
+/// An open document file and how the window names it.
+struct OpenDocument {
+    let file: DocumentFile
+    /// True for drawings in the data directory that were never saved under a name.
+    let isUntitled: Bool
+    /// Extra words for the window's subtitle, e.g. where an imported file went.
+    let note: String?
+
+    var path: String { file.path }
+    var name: String { (path as NSString).lastPathComponent }
+}
+
+/// Where drawings live and how files become documents.
+enum Documents {
+    static let untitledPrefix = "Untitled "
+
+    /// `$XDG_DATA_HOME/oekaki`, by default `~/.local/share/oekaki`.
+    static var dataDirectory: String {
+        let env = ProcessInfo.processInfo.environment
+        let base: String
+        if let x = env["XDG_DATA_HOME"], x.hasPrefix("/") {
+            base = x
+        } else {
+            base = (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        }
+        return base + "/oekaki"
+    }
+
+    static func isUntitled(_ path: String) -> Bool {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        return url.deletingLastPathComponent().path == URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
+            && url.lastPathComponent.hasPrefix(untitledPrefix) && url.pathExtension == "oekaki"
+    }
+
+    /// A new, empty drawing written to the data directory at once, so nothing lives only in memory.
+    static func newUntitled() throws -> OpenDocument {
+        let dir = dataDirectory
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        } catch {
+            throw DocumentError.cannotCreate(path: dir, reason: error.localizedDescription)
+        }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.dateFormat = "yyyy-MM-dd HH.mm.ss"
+        let stamp = f.string(from: Date())
+        var path = "\(dir)/\(untitledPrefix)\(stamp).oekaki"
+        var n = 2
+        while FileManager.default.fileExists(atPath: path) {
+            path = "\(dir)/\(untitledPrefix)\(stamp) (\(n)).oekaki"
+            n += 1
+        }
+        return OpenDocument(file: try create(path, drawing: Drawing()), isUntitled: true, note: nil)
+    }
+
+    /// Opens FILE: an existing drawing, a new one if missing, or a `.xopp` imported into a new drawing.
+    static func open(_ path: String) throws -> OpenDocument {
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ["png", "svg", "pdf"].contains(ext) { throw DocumentError.unsupported(path: path) }
+        if ext == "xopp" { return try importXopp(path) }
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+            if isDir.boolValue { throw DocumentError.cannotOpen(path: path, reason: "it is a folder") }
+            do {
+                return OpenDocument(file: try DocumentFile.open(path: path), isUntitled: isUntitled(path), note: nil)
+            } catch {
+                throw DocumentError.cannotOpen(path: path, reason: "\(error)")
+            }
+        }
+        return OpenDocument(file: try create(path, drawing: Drawing()), isUntitled: isUntitled(path), note: nil)
+    }
+
+    /// Writes the drawing and its history to a new file (Save As).
+    static func saveCopy(of drawing: Drawing, history: History, to path: String) throws -> OpenDocument {
+        var target = path
+        if (target as NSString).pathExtension.lowercased() != "oekaki" { target += ".oekaki" }
+        return OpenDocument(file: try create(target, drawing: drawing, history: history), isUntitled: isUntitled(target), note: nil)
+    }
+
+    /// Imports `NAME.xopp` into `NAME.oekaki` next to it (or `NAME (2).oekaki`… if taken),
+    /// falling back to the data directory when that folder is not writable.
+    static func importXopp(_ path: String) throws -> OpenDocument {
+        let drawing: Drawing
+        var notes: [String] = []
+        do {
+            let loaded = try DocumentLoader.load(path: path, page: 1)
+            drawing = loaded.drawing
+            notes = loaded.notes
+        } catch {
+            throw DocumentError.cannotOpen(path: path, reason: "\(error)")
+        }
+        let url = URL(fileURLWithPath: path)
+        let stem = url.deletingPathExtension().lastPathComponent
+        var folders = [url.deletingLastPathComponent().path]
+        folders.append(dataDirectory)
+        var lastError: Error?
+        for folder in folders {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            guard FileManager.default.isWritableFile(atPath: folder) else { continue }
+            var target = "\(folder)/\(stem).oekaki"
+            var n = 2
+            while FileManager.default.fileExists(atPath: target) {
+                target = "\(folder)/\(stem) (\(n)).oekaki"
+                n += 1
+            }
+            do {
+                let file = try create(target, drawing: drawing)
+                let extra = notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
+                return OpenDocument(file: file, isUntitled: false,
+                                    note: "Imported from \(url.lastPathComponent), saved as \(target)\(extra)")
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? DocumentError.cannotCreate(path: path, reason: "no writable folder for the imported drawing")
+    }
+
+    /// Untitled drawings from earlier sessions that hold ink, newest first. Empty ones are deleted.
+    static func unsavedDrawings(excluding current: String?) -> [String] {
+        let dir = dataDirectory
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return [] }
+        var found: [(path: String, date: Date)] = []
+        for name in names where name.hasPrefix(untitledPrefix) && name.hasSuffix(".oekaki") {
+            let path = "\(dir)/\(name)"
+            if path == current { continue }
+            guard let doc = try? DocumentFile.open(path: path, readOnly: true) else { continue }
+            let empty = doc.drawing.strokes.isEmpty && !doc.history.canUndo && !doc.history.canRedo
+            doc.close()
+            if empty {
+                try? FileManager.default.removeItem(atPath: path)
+                continue
+            }
+            let date = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? nil
+            found.append((path, date ?? Date.distantPast))
+        }
+        return found.sorted { $0.date > $1.date }.map(\.path)
+    }
+
+    private static func create(_ path: String, drawing: Drawing, history: History = History()) throws -> DocumentFile {
+        do {
+            return try DocumentFile.create(path: path, drawing: drawing, history: history)
+        } catch {
+            throw DocumentError.cannotCreate(path: path, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import CGtk
+
+// The one place where Swift closures cross into GLib: signal handlers, idle and timeout callbacks.
+// Each closure is boxed, retained while GLib holds it and released by GLib's destroy notify, so the
+// rest of the app never sees `Unmanaged` or a `@convention(c)` thunk.
+
+typealias Widget = UnsafeMutablePointer<GtkWidget>
+
+/// Holds a Swift closure for as long as GLib keeps the callback.
+private final class ClosureBox<F> {
+    let body: F
+    init(_ body: F) { self.body = body }
+}
+
+private func retained<F>(_ body: F) -> gpointer {
+    Unmanaged.passRetained(ClosureBox(body)).toOpaque()
+}
+
+private func unbox<F>(_ data: gpointer?, as _: F.Type) -> F? {
+    guard let data else { return nil }
+    return Unmanaged<ClosureBox<F>>.fromOpaque(data).takeUnretainedValue().body
+}
+
+private let releaseClosure: GClosureNotify = { data, _ in
+    if let data { Unmanaged<AnyObject>.fromOpaque(data).release() }
+}
+
+private let releaseDestroy: GDestroyNotify = { data in
+    if let data { Unmanaged<AnyObject>.fromOpaque(data).release() }
+}
+
+// MARK: pointer conversions (the compiler cannot check opaque GTK types: keep the casts here)
+
+func gobject<T>(_ p: UnsafeMutablePointer<T>) -> gpointer { UnsafeMutableRawPointer(p) }
+func gobject(_ p: OpaquePointer) -> gpointer { UnsafeMutableRawPointer(p) }
+func asWidget<T>(_ p: UnsafeMutablePointer<T>) -> Widget { UnsafeMutableRawPointer(p).assumingMemoryBound(to: GtkWidget.self) }
+func asWidget(_ p: OpaquePointer) -> Widget { UnsafeMutableRawPointer(p).assumingMemoryBound(to: GtkWidget.self) }
+func typed<T>(_ w: Widget, as _: T.Type) -> UnsafeMutablePointer<T> { UnsafeMutableRawPointer(w).assumingMemoryBound(to: T.self) }
+func opaque<T>(_ p: UnsafeMutablePointer<T>) -> OpaquePointer { OpaquePointer(p) }
+
+// MARK: signals
+
+private func connectRaw(_ instance: gpointer, _ signal: String, _ thunk: GCallback, _ data: gpointer) {
+    g_signal_connect_data(instance, signal, thunk, data, releaseClosure, GConnectFlags(rawValue: 0))
+}
+
+/// A signal whose handler is `void (*)(GObject *, gpointer)`: "clicked", "toggled", "activate", "value-changed", "destroy".
+func connect(_ instance: gpointer, _ signal: String, _ body: @escaping () -> Void) {
+    typealias F = () -> Void
+    let thunk: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in unbox(data, as: F.self)?() }
+    connectRaw(instance, signal, unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
+}
+
+/// A signal whose handler returns a gboolean and takes no arguments: "close-request".
+func connectStop(_ instance: gpointer, _ signal: String, _ body: @escaping () -> Bool) {
+    typealias F = () -> Bool
+    let thunk: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
+        (unbox(data, as: F.self)?() ?? false) ? 1 : 0
+    }
+    connectRaw(instance, signal, unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
+}
+
+/// "response" of dialogs: `void (*)(GObject *, int response, gpointer)`.
+func connectResponse(_ instance: gpointer, _ body: @escaping (Int32) -> Void) {
+    typealias F = (Int32) -> Void
+    let thunk: @convention(c) (gpointer?, Int32, gpointer?) -> Void = { _, response, data in
+        unbox(data, as: F.self)?(response)
+    }
+    connectRaw(instance, "response", unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
+}
+
+/// "resize" of a drawing area: `void (*)(GtkDrawingArea *, int width, int height, gpointer)`.
+func connectResize(_ instance: gpointer, _ body: @escaping (Int32, Int32) -> Void) {
+    typealias F = (Int32, Int32) -> Void
+    let thunk: @convention(c) (gpointer?, Int32, Int32, gpointer?) -> Void = { _, w, h, data in
+        unbox(data, as: F.self)?(w, h)
+    }
+    connectRaw(instance, "resize", unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
+}
+
+/// "notify::PROPERTY": `void (*)(GObject *, GParamSpec *, gpointer)`.
+func connectNotify(_ instance: gpointer, property: String, _ body: @escaping () -> Void) {
+    typealias F = () -> Void
+    let thunk: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in unbox(data, as: F.self)?() }
+    connectRaw(instance, "notify::" + property, unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
+}
+
+/// "event" of a GtkEventControllerLegacy: `gboolean (*)(GtkEventController *, GdkEvent *, gpointer)`.
+func connectLegacyEvent(_ controller: OpaquePointer, _ body: @escaping (OpaquePointer) -> Bool) {
+    typealias F = (OpaquePointer) -> Bool
+    let thunk: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> gboolean = { _, event, data in
+        guard let event, let f = unbox(data, as: F.self) else { return 0 }
+        return f(event) ? 1 : 0
+    }
+    connectRaw(gobject(controller), "event", unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
+}
+
+/// A key as GTK reports it.
+struct KeyPress {
+    var keyval: UInt32
+    var keycode: UInt32
+    var modifiers: GdkModifierType
+    var control: Bool { modifiers.rawValue & GDK_CONTROL_MASK.rawValue != 0 }
+    var shift: Bool { modifiers.rawValue & GDK_SHIFT_MASK.rawValue != 0 }
+    var alt: Bool { modifiers.rawValue & GDK_ALT_MASK.rawValue != 0 }
+}
+
+/// "key-pressed" (returns handled) and "key-released" of a GtkEventControllerKey.
+func connectKeys(_ controller: OpaquePointer, pressed: @escaping (KeyPress) -> Bool, released: @escaping (KeyPress) -> Void) {
+    typealias P = (KeyPress) -> Bool
+    typealias R = (KeyPress) -> Void
+    let onPress: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = { _, v, c, m, data in
+        (unbox(data, as: P.self)?(KeyPress(keyval: v, keycode: c, modifiers: m)) ?? false) ? 1 : 0
+    }
+    let onRelease: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> Void = { _, v, c, m, data in
+        unbox(data, as: R.self)?(KeyPress(keyval: v, keycode: c, modifiers: m))
+    }
+    connectRaw(gobject(controller), "key-pressed", unsafeBitCast(onPress, to: GCallback.self), retained(pressed as P))
+    connectRaw(gobject(controller), "key-released", unsafeBitCast(onRelease, to: GCallback.self), retained(released as R))
+}
+
+// MARK: drawing
+
+/// Installs the draw function of a GtkDrawingArea; `cr` is GTK's context: never destroy it.
+func setDrawFunction(_ area: Widget, _ body: @escaping (OpaquePointer, Int32, Int32) -> Void) {
+    typealias F = (OpaquePointer, Int32, Int32) -> Void
+    let thunk: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, data in
+        guard let cr else { return }
+        unbox(data, as: F.self)?(cr, w, h)
+    }
+    gtk_drawing_area_set_draw_func(typed(area, as: GtkDrawingArea.self), thunk, retained(body as F), releaseDestroy)
+}
+
+// MARK: the main loop
+
+/// Runs `body` once on the GTK thread at the next idle moment. Safe to call from any thread: this is how
+/// background work hands results back, since `DispatchQueue.main` does not run under `g_application_run`.
+func onMainLoop(_ body: @escaping () -> Void) {
+    typealias F = () -> Void
+    let thunk: @convention(c) (gpointer?) -> gboolean = { data in
+        unbox(data, as: F.self)?()
+        return 0 // G_SOURCE_REMOVE
+    }
+    g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, thunk, retained(body as F), releaseDestroy)
+}
+
+/// Calls `body` every `milliseconds` on the GTK thread while it returns true.
+@discardableResult
+func every(milliseconds: UInt32, _ body: @escaping () -> Bool) -> UInt32 {
+    typealias F = () -> Bool
+    let thunk: @convention(c) (gpointer?) -> gboolean = { data in
+        (unbox(data, as: F.self)?() ?? false) ? 1 : 0
+    }
+    return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, thunk, retained(body as F), releaseDestroy)
+}
+
+/// Lets Swift code hand the closure-based helpers an `@unchecked Sendable` payload from a background queue.
+struct MainLoopHandoff<T>: @unchecked Sendable { let value: T }

@@ -1,0 +1,346 @@
+import CGtk
+import Dispatch
+import Foundation
+import InkCore
+import InkRender
+
+/// One window showing one document: title bar with file commands, the tool row, banners and the canvas.
+final class MainWindow {
+    let window: Widget
+    private let canvas: CanvasView
+    private let toolbar = Toolbar()
+    private var document: OpenDocument
+    private var autosave: Autosave
+    private var preferences = Preferences.load()
+
+    private let titleLabel = Widgets.label("")
+    private let subtitleLabel = Widgets.label("")
+    private var undoButton: Widget!
+    private var redoButton: Widget!
+    private var recoverButton: Widget!
+    private let recoverList = Widgets.box(horizontal: false, spacing: 2)
+    private let banner: Banner
+    private let recoveryBanner: Banner
+    private var retryTimer: UInt32 = 0
+    private let exportQueue = DispatchQueue(label: "oekaki.export", qos: .userInitiated)
+
+    init(application: UnsafeMutablePointer<GtkApplication>, document: OpenDocument) {
+        self.document = document
+        autosave = Autosave(file: document.file)
+        canvas = CanvasView(editor: Editor(drawing: document.file.drawing, history: document.file.history))
+        banner = Banner()
+        recoveryBanner = Banner()
+        window = gtk_application_window_new(application)
+        gtk_window_set_default_size(typed(window, as: GtkWindow.self), 1180, 780)
+        gtk_window_set_titlebar(typed(window, as: GtkWindow.self), makeHeaderBar())
+
+        let content = Widgets.box(horizontal: false)
+        Widgets.append(content, toolbar.widget, recoveryBanner.widget, banner.widget, canvas.widget)
+        gtk_window_set_child(typed(window, as: GtkWindow.self), content)
+
+        wire()
+        canvas.touchMode = preferences.touchMode
+        showDocument()
+        showTool()
+        toolbar.show(zoom: canvas.transform.zoom)
+        updateHistoryButtons()
+    }
+
+    func present() {
+        gtk_window_present(typed(window, as: GtkWindow.self))
+        gtk_widget_grab_focus(canvas.widget)
+    }
+
+    // MARK: layout
+
+    private func makeHeaderBar() -> Widget {
+        let bar = gtk_header_bar_new()!
+        let header = OpaquePointer(bar)
+        let start = Widgets.box(linked: true)
+        Widgets.append(start,
+            Widgets.button(icon: "document-open-symbolic", label: "Open", tooltip: "Open a drawing or import a .xopp (Ctrl+O)") { [weak self] in self?.perform(.open) },
+            Widgets.button(icon: "document-save-as-symbolic", label: "Save As", tooltip: "Save under a new name (Ctrl+S)") { [weak self] in self?.perform(.saveAs) },
+            Widgets.button(icon: "document-send-symbolic", label: "Export", tooltip: "Export as PNG, SVG or PDF (Ctrl+E)") { [weak self] in self?.perform(.export) })
+        gtk_header_bar_pack_start(header, start)
+
+        recoverButton = gtk_menu_button_new()
+        gtk_menu_button_set_label(OpaquePointer(recoverButton), "Recover")
+        gtk_widget_set_tooltip_text(recoverButton, "Drawings from earlier sessions that were never saved under a name")
+        let recoverPopover = gtk_popover_new()!
+        gtk_popover_set_child(typed(recoverPopover, as: GtkPopover.self), recoverList)
+        gtk_menu_button_set_popover(OpaquePointer(recoverButton), recoverPopover)
+        gtk_widget_set_visible(recoverButton, 0)
+        gtk_header_bar_pack_start(header, recoverButton)
+
+        let titles = Widgets.box(horizontal: false)
+        gtk_widget_set_valign(titles, GTK_ALIGN_CENTER)
+        gtk_widget_add_css_class(titleLabel, "title")
+        gtk_widget_add_css_class(subtitleLabel, "subtitle")
+        gtk_widget_add_css_class(subtitleLabel, "dim-label")
+        gtk_label_set_ellipsize(OpaquePointer(subtitleLabel), PANGO_ELLIPSIZE_MIDDLE)
+        gtk_label_set_ellipsize(OpaquePointer(titleLabel), PANGO_ELLIPSIZE_MIDDLE)
+        Widgets.append(titles, titleLabel, subtitleLabel)
+        gtk_header_bar_set_title_widget(header, titles)
+
+        // Packed from the right edge inwards.
+        gtk_header_bar_pack_end(header, makePreferencesButton())
+        let edit = Widgets.box(linked: true)
+        undoButton = Widgets.button(icon: "edit-undo-symbolic", tooltip: "Undo (Ctrl+Z)") { [weak self] in self?.perform(.undo) }
+        redoButton = Widgets.button(icon: "edit-redo-symbolic", tooltip: "Redo (Ctrl+Shift+Z or Ctrl+Y)") { [weak self] in self?.perform(.redo) }
+        Widgets.append(edit, undoButton, redoButton)
+        let clear = Widgets.button(icon: "edit-clear-all-symbolic", label: "Clear", tooltip: "Clear the page (Undo brings it back)") { [weak self] in self?.perform(.clear) }
+        gtk_header_bar_pack_end(header, clear)
+        gtk_header_bar_pack_end(header, edit)
+        return bar
+    }
+
+    private func makePreferencesButton() -> Widget {
+        let button = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(OpaquePointer(button), "open-menu-symbolic")
+        gtk_widget_set_tooltip_text(button, "Preferences")
+        let box = Widgets.box(horizontal: false, spacing: 6)
+        gtk_widget_set_margin_start(box, 6); gtk_widget_set_margin_end(box, 6)
+        gtk_widget_set_margin_top(box, 6); gtk_widget_set_margin_bottom(box, 6)
+        let heading = Widgets.label("Fingers on a touchscreen")
+        gtk_widget_set_halign(heading, GTK_ALIGN_START)
+        gtk_widget_add_css_class(heading, "heading")
+        let drawWith = gtk_check_button_new_with_label("Draw with fingers (each finger draws)")!
+        let navigate = gtk_check_button_new_with_label("Fingers navigate (two fingers pan and pinch; the pen draws)")!
+        gtk_check_button_set_group(typed(navigate, as: GtkCheckButton.self), typed(drawWith, as: GtkCheckButton.self))
+        let active = preferences.touchMode == .draw ? drawWith : navigate
+        gtk_check_button_set_active(typed(active, as: GtkCheckButton.self), 1)
+        for (b, mode) in [(drawWith, TouchMode.draw), (navigate, TouchMode.navigate)] {
+            connect(gobject(b), "toggled") { [weak self] in
+                guard let self, gtk_check_button_get_active(typed(b, as: GtkCheckButton.self)) != 0 else { return }
+                self.preferences.touchMode = mode
+                self.preferences.save()
+                self.canvas.touchMode = mode
+            }
+        }
+        let hint = Widgets.label("Mouse: left button draws, middle button or Space+drag pans,\nwheel scrolls, Ctrl+wheel zooms.")
+        gtk_widget_add_css_class(hint, "dim-label")
+        gtk_widget_set_halign(hint, GTK_ALIGN_START)
+        Widgets.append(box, heading, drawWith, navigate, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), hint)
+        let popover = gtk_popover_new()!
+        gtk_popover_set_child(typed(popover, as: GtkPopover.self), box)
+        gtk_menu_button_set_popover(OpaquePointer(button), popover)
+        return button
+    }
+
+    private func wire() {
+        toolbar.onCommand = { [weak self] in self?.perform($0) }
+        toolbar.onColor = { [weak self] in self?.setColor($0) }
+        toolbar.onWidth = { [weak self] w in
+            guard let self, w.isFinite, w > 0 else { return }
+            self.canvas.editor.style.width = w
+            self.showTool()
+        }
+        canvas.onChanges = { [weak self] in self?.autosave.commit($0) }
+        canvas.onEdit = { [weak self] in self?.updateHistoryButtons() }
+        canvas.onZoom = { [weak self] in self?.toolbar.show(zoom: $0) }
+        watch(autosave)
+
+        let keys = gtk_event_controller_key_new()!
+        connectKeys(keys, pressed: { [weak self] key in
+            guard let self else { return false }
+            if Shortcuts.isSpace(key) { self.canvas.spaceHeld = true; return true }
+            guard let c = Shortcuts.command(for: key) else { return false }
+            self.perform(c)
+            return true
+        }, released: { [weak self] key in
+            if Shortcuts.isSpace(key) { self?.canvas.spaceHeld = false }
+        })
+        gtk_widget_add_controller(window, keys)
+
+        connectStop(gobject(window), "close-request") { [weak self] in
+            self?.closeDocument()
+            return false
+        }
+    }
+
+    // MARK: commands
+
+    func perform(_ command: Command) {
+        switch command {
+        case .undo: canvas.undo()
+        case .redo: canvas.redo()
+        case .clear: canvas.clear()
+        case .cancelStroke: canvas.cancelStrokes()
+        case .zoomIn: canvas.zoom(by: 1.25)
+        case .zoomOut: canvas.zoom(by: 0.8)
+        case .zoomFit: canvas.zoomToFit()
+        case .zoomReset: canvas.resetZoom()
+        case .tool(let t):
+            canvas.cancelStrokes()
+            canvas.editor.tool = t
+            showTool()
+        case .size(let s):
+            canvas.editor.style.width = s.width(for: canvas.editor.tool)
+            showTool()
+        case .customColor:
+            FileDialogs.chooseColor(parent: window, initial: canvas.editor.style.color) { [weak self] in self?.setColor($0) }
+            showTool()
+        case .open:
+            FileDialogs.choose(.open, parent: window) { [weak self] path in self?.open(path) }
+        case .saveAs:
+            let suggested = document.isUntitled ? "Drawing.oekaki" : document.name
+            FileDialogs.choose(.saveAs, parent: window, suggestedName: suggested) { [weak self] path in self?.saveAs(path) }
+        case .export:
+            let stem = (document.name as NSString).deletingPathExtension
+            FileDialogs.choose(.export, parent: window, suggestedName: stem + ".png") { [weak self] path in self?.export(to: path) }
+        }
+    }
+
+    private func setColor(_ color: RGBA) {
+        var c = color
+        // The highlighter keeps its translucency whatever colour is picked.
+        if canvas.editor.tool == .highlighter { c.a = RGBA.highlighterYellow.a }
+        canvas.editor.style.color = c
+        showTool()
+    }
+
+    private func showTool() {
+        toolbar.show(tool: canvas.editor.tool, style: canvas.editor.style)
+    }
+
+    private func updateHistoryButtons() {
+        gtk_widget_set_sensitive(undoButton, canvas.editor.history.canUndo ? 1 : 0)
+        gtk_widget_set_sensitive(redoButton, canvas.editor.history.canRedo ? 1 : 0)
+    }
+
+    // MARK: documents
+
+    private func showDocument() {
+        let name = document.name
+        gtk_window_set_title(typed(window, as: GtkWindow.self), "\(name) — Oekaki")
+        Widgets.setLabel(titleLabel, name)
+        let folder = (document.path as NSString).deletingLastPathComponent
+        let subtitle: String
+        if let note = document.note {
+            subtitle = note
+        } else if document.isUntitled {
+            subtitle = "Not yet named: kept safe in \(abbreviated(folder)); use Save As to name it"
+        } else {
+            subtitle = abbreviated(folder)
+        }
+        Widgets.setLabel(subtitleLabel, subtitle)
+        gtk_widget_set_tooltip_text(subtitleLabel, document.path)
+    }
+
+    private func abbreviated(_ path: String) -> String {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
+    }
+
+    private func watch(_ autosave: Autosave) {
+        autosave.onStatus = { [weak self, weak autosave] status in
+            guard let self, let autosave, autosave === self.autosave else { return }
+            switch status {
+            case .saved:
+                self.banner.hide()
+                if self.retryTimer != 0 { g_source_remove(self.retryTimer); self.retryTimer = 0 }
+            case .failing(let reason):
+                self.banner.show(.warning,
+                                 "Cannot save to \(self.document.name): \(reason). Your drawing is safe in memory; retrying every 5 seconds.",
+                                 action: ("Save As…", { [weak self] in self?.perform(.saveAs) }))
+                if self.retryTimer == 0 {
+                    self.retryTimer = every(milliseconds: 5000) { [weak self] in
+                        self?.autosave.retry()
+                        return self != nil
+                    }
+                }
+            }
+        }
+    }
+
+    /// Flushes the autosave and forgets an untitled drawing that never got any ink.
+    private func closeDocument() {
+        let unsaved = autosave.close()
+        if document.isUntitled, unsaved.isEmpty, canvas.editor.drawing.strokes.isEmpty,
+           !canvas.editor.history.canUndo, !canvas.editor.history.canRedo {
+            try? FileManager.default.removeItem(atPath: document.path)
+        }
+    }
+
+    private func switchTo(_ next: OpenDocument, keepEditor: Bool = false) {
+        closeDocument()
+        if retryTimer != 0 { g_source_remove(retryTimer); retryTimer = 0 }
+        banner.hide()
+        document = next
+        autosave = Autosave(file: next.file)
+        watch(autosave)
+        if !keepEditor {
+            let editor = Editor(drawing: next.file.drawing, history: next.file.history)
+            editor.tool = canvas.editor.tool
+            editor.styles = canvas.editor.styles
+            canvas.show(editor)
+        }
+        showDocument()
+        updateHistoryButtons()
+    }
+
+    func open(_ path: String) {
+        if path == document.path { return }
+        do {
+            switchTo(try Documents.open(path))
+        } catch {
+            banner.show(.error, "\(error)", action: nil)
+        }
+    }
+
+    private func saveAs(_ path: String) {
+        canvas.cancelStrokes()
+        let old = document
+        do {
+            let next = try Documents.saveCopy(of: canvas.editor.drawing, history: canvas.editor.history, to: path)
+            switchTo(next, keepEditor: true)
+            // A named copy exists now, so the untitled original is no longer something to recover.
+            if old.isUntitled, old.path != next.path { try? FileManager.default.removeItem(atPath: old.path) }
+        } catch {
+            banner.show(.error, "\(error)", action: nil)
+        }
+    }
+
+    private func export(to path: String) {
+        let target = ExportFormat(path: path) == nil ? path + ".png" : path
+        guard let format = ExportFormat(path: target) else { return }
+        let drawing = MainLoopHandoff(value: canvas.editor.drawing)
+        banner.show(.info, "Exporting \((target as NSString).lastPathComponent)…", action: nil)
+        exportQueue.async { [weak self] in
+            var failure: String?
+            do { try Exporter.write(drawing.value, to: target, format: format) } catch { failure = "\(error)" }
+            let message = MainLoopHandoff(value: failure)
+            onMainLoop { [weak self] in
+                guard let self else { return }
+                if let m = message.value {
+                    self.banner.show(.error, "Export failed: \(m)", action: nil)
+                } else {
+                    self.banner.show(.info, "Exported to \(self.abbreviated(target))", action: nil, autoHide: true)
+                }
+            }
+        }
+    }
+
+    // MARK: recovery
+
+    /// Lists earlier untitled drawings without blocking: a title-bar menu and a dismissable banner.
+    func offerRecovery(_ paths: [String]) {
+        guard !paths.isEmpty else { return }
+        for path in paths.prefix(20) {
+            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            let b = Widgets.button(icon: "document-open-recent-symbolic", label: name, tooltip: path) { [weak self] in
+                self?.open(path)
+                gtk_menu_button_popdown(OpaquePointer(self?.recoverButton))
+            }
+            gtk_widget_add_css_class(b, "flat")
+            Widgets.append(recoverList, b)
+        }
+        gtk_widget_set_visible(recoverButton, 1)
+        let count = paths.count == 1 ? "1 drawing" : "\(paths.count) drawings"
+        recoveryBanner.show(.info, "\(count) from earlier sessions never saved under a name. Recover from the title bar.",
+                            action: ("Show", { [weak self] in
+                                guard let self else { return }
+                                gtk_menu_button_popup(OpaquePointer(self.recoverButton))
+                            }))
+    }
+}

@@ -1,0 +1,158 @@
+import CGtk
+import InkCore
+
+/// Every command a button, a key or a menu can trigger.
+enum Command {
+    case undo, redo, clear
+    case open, saveAs, export
+    case zoomIn, zoomOut, zoomFit, zoomReset
+    case customColor
+    case cancelStroke
+    case tool(Tool)
+    case size(PenSize)
+}
+
+/// The palette of the seed apps plus a few more.
+enum Palette {
+    static let colors: [(name: String, color: RGBA)] = [
+        ("Black", RGBA(r: 0, g: 0, b: 0)),
+        ("Red", RGBA(r: 0xe0, g: 0x1b, b: 0x24)),
+        ("Blue", RGBA(r: 0x1c, g: 0x71, b: 0xd8)),
+        ("Yellow", RGBA(r: 0xf6, g: 0xd3, b: 0x2d)),
+        ("Green", RGBA(r: 0x2e, g: 0xc2, b: 0x7e)),
+        ("Orange", RGBA(r: 0xff, g: 0x78, b: 0x00)),
+        ("Purple", RGBA(r: 0x91, g: 0x41, b: 0xac)),
+        ("Brown", RGBA(r: 0x86, g: 0x5e, b: 0x3c)),
+        ("White", RGBA(r: 0xff, g: 0xff, b: 0xff)),
+    ]
+}
+
+/// The row of tools under the title bar: tools, colours, sizes, zoom.
+final class Toolbar {
+    let widget: Widget
+    private var toolButtons: [Tool: Widget] = [:]
+    private var swatches: [Widget] = []
+    private var customFace: Widget?
+    private var customColor = RGBA(r: 0x3d, g: 0x38, b: 0x46)
+    private var sizeButtons: [PenSize: Widget] = [:]
+    private let widthSpin: OpaquePointer
+    private let zoomLabel: Widget
+    /// Set while the toolbar itself updates its controls, so it does not report its own changes back.
+    private var syncing = false
+
+    var onCommand: ((Command) -> Void)?
+    var onColor: ((RGBA) -> Void)?
+    var onWidth: ((Double) -> Void)?
+
+    init() {
+        widget = Widgets.box(spacing: 6)
+        gtk_widget_add_css_class(widget, "toolbar")
+        widthSpin = OpaquePointer(gtk_spin_button_new_with_range(0.5, 200, 0.5)!)
+        zoomLabel = Widgets.label("100 %")
+        gtk_widget_add_css_class(zoomLabel, "zoom-label")
+
+        let tools = Widgets.box(linked: true)
+        let toolSpecs: [(Tool, String?, String, String)] = [
+            (.pen, "document-edit-symbolic", "Pen", "Pen (P)"),
+            (.highlighter, nil, "Highlighter", "Highlighter: translucent marker (H)"),
+            (.strokeEraser, "edit-clear-symbolic", "Eraser", "Stroke eraser: removes whole strokes it touches (E)"),
+            (.areaEraser, "edit-cut-symbolic", "Area eraser", "Area eraser: cuts out only what it covers (A)"),
+        ]
+        var first: Widget?
+        for (tool, icon, label, tip) in toolSpecs {
+            let b = Widgets.toggle(icon: icon, label: label, tooltip: tip, group: first) { [weak self] in
+                guard let self, !self.syncing else { return }
+                self.onCommand?(.tool(tool))
+            }
+            first = first ?? b
+            toolButtons[tool] = b
+            Widgets.append(tools, b)
+        }
+
+        let colors = Widgets.box(spacing: 2)
+        var firstSwatch: Widget?
+        for (i, entry) in Palette.colors.enumerated() {
+            let s = Widgets.drawnToggle(size: 20, tooltip: entry.name, group: firstSwatch, paint: Faces.swatch(entry.color)) { [weak self] in
+                guard let self, !self.syncing else { return }
+                self.onColor?(entry.color)
+            }
+            firstSwatch = firstSwatch ?? s.button
+            swatches.append(s.button)
+            Widgets.append(colors, s.button)
+        }
+        let custom = Widgets.drawnToggle(size: 20, tooltip: "Custom colour…", group: firstSwatch, paint: { [weak self] cr, w, h in
+            Faces.swatch(self?.customColor ?? .black)(cr, w, h)
+            // A small plus marks the chooser.
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_set_line_width(cr, 2)
+            cairo_move_to(cr, w / 2 - 4, h / 2); cairo_line_to(cr, w / 2 + 4, h / 2)
+            cairo_move_to(cr, w / 2, h / 2 - 4); cairo_line_to(cr, w / 2, h / 2 + 4)
+            cairo_stroke(cr)
+        }) { }
+        // The custom swatch opens the chooser on every click, not only when it becomes active.
+        connect(gobject(custom.button), "clicked") { [weak self] in
+            guard let self, !self.syncing else { return }
+            self.onCommand?(.customColor)
+        }
+        customFace = custom.face
+        swatches.append(custom.button)
+        Widgets.append(colors, custom.button)
+
+        let sizes = Widgets.box(linked: true)
+        var firstSize: Widget?
+        for (size, dot, name, key) in [(PenSize.fine, 4.0, "Fine", "1"), (.medium, 8.0, "Medium", "2"), (.bold, 14.0, "Bold", "3")] {
+            let b = Widgets.drawnToggle(size: 20, tooltip: "\(name) (\(key))", group: firstSize, paint: Faces.dot(diameter: dot)) { [weak self] in
+                guard let self, !self.syncing else { return }
+                self.onCommand?(.size(size))
+            }
+            firstSize = firstSize ?? b.button
+            sizeButtons[size] = b.button
+            Widgets.append(sizes, b.button)
+        }
+        gtk_spin_button_set_digits(widthSpin, 1)
+        gtk_widget_set_tooltip_text(asWidget(widthSpin), "Width in page units")
+        connect(gobject(widthSpin), "value-changed") { [weak self] in
+            guard let self, !self.syncing else { return }
+            self.onWidth?(gtk_spin_button_get_value(self.widthSpin))
+        }
+
+        let spacer = Widgets.box()
+        gtk_widget_set_hexpand(spacer, 1)
+
+        // The middle button shows the zoom and resets it to 100 %.
+        let reset = Widgets.button(icon: nil, tooltip: "Zoom to 100 %") { [weak self] in self?.onCommand?(.zoomReset) }
+        gtk_button_set_child(typed(reset, as: GtkButton.self), zoomLabel)
+        let zoom = Widgets.box(linked: true)
+        Widgets.append(zoom,
+            Widgets.button(icon: "zoom-out-symbolic", tooltip: "Zoom out (Ctrl+−)") { [weak self] in self?.onCommand?(.zoomOut) },
+            reset,
+            Widgets.button(icon: "zoom-in-symbolic", tooltip: "Zoom in (Ctrl++)") { [weak self] in self?.onCommand?(.zoomIn) },
+            Widgets.button(icon: "zoom-fit-best-symbolic", tooltip: "Fit the page in the window (Ctrl+0)") { [weak self] in self?.onCommand?(.zoomFit) })
+
+        Widgets.append(widget, tools, Widgets.separator(), colors, Widgets.separator(), sizes, asWidget(widthSpin), spacer, zoom)
+    }
+
+    /// Shows the current tool, colour and width.
+    func show(tool: Tool, style: StrokeStyle) {
+        syncing = true
+        defer { syncing = false }
+        if let b = toolButtons[tool] { Widgets.setActive(b, true) }
+        let opaqueColor = RGBA(r: style.color.r, g: style.color.g, b: style.color.b)
+        if let i = Palette.colors.firstIndex(where: { $0.color == opaqueColor }) {
+            Widgets.setActive(swatches[i], true)
+        } else if let custom = swatches.last {
+            customColor = opaqueColor
+            if let f = customFace { gtk_widget_queue_draw(f) }
+            Widgets.setActive(custom, true)
+        }
+        let preset = PenSize.allCases.first { $0.width(for: tool) == style.width }
+        for (size, b) in sizeButtons { Widgets.setActive(b, size == preset) }
+        gtk_spin_button_set_value(widthSpin, style.width)
+        let colorable = !tool.isEraser
+        for s in swatches { gtk_widget_set_sensitive(s, colorable ? 1 : 0) }
+    }
+
+    func show(zoom: Double) {
+        Widgets.setLabel(zoomLabel, "\(Int((zoom * 100).rounded())) %")
+    }
+}

@@ -1,0 +1,131 @@
+import CGtk
+import InkCore
+
+// Small builders for the widgets the window uses, so layout code reads as a list of controls.
+
+enum Widgets {
+    /// A button showing a symbolic icon, optionally with a text label after it.
+    static func button(icon: String?, label: String? = nil, tooltip: String, action: @escaping () -> Void) -> Widget {
+        let b = gtk_button_new()!
+        // Buttons never take the keyboard focus: Space and the tool keys stay with the canvas.
+        gtk_widget_set_focus_on_click(b, 0)
+        gtk_widget_set_focusable(b, 0)
+        setContent(of: b, icon: icon, label: label)
+        gtk_widget_set_tooltip_text(b, tooltip)
+        connect(gobject(b), "clicked", action)
+        return b
+    }
+
+    /// A toggle button; `action` runs when it becomes active.
+    static func toggle(icon: String? = nil, label: String? = nil, tooltip: String, group: Widget?,
+                       action: @escaping () -> Void) -> Widget {
+        let b = gtk_toggle_button_new()!
+        gtk_widget_set_focus_on_click(b, 0)
+        gtk_widget_set_focusable(b, 0)
+        setContent(of: b, icon: icon, label: label)
+        gtk_widget_set_tooltip_text(b, tooltip)
+        if let group { gtk_toggle_button_set_group(typed(b, as: GtkToggleButton.self), typed(group, as: GtkToggleButton.self)) }
+        connect(gobject(b), "toggled") {
+            if gtk_toggle_button_get_active(typed(b, as: GtkToggleButton.self)) != 0 { action() }
+        }
+        return b
+    }
+
+    /// A toggle button whose face is drawn by `paint` (colour swatches, size dots).
+    static func drawnToggle(size: Int32, tooltip: String, group: Widget?, paint: @escaping (OpaquePointer, Double, Double) -> Void,
+                            action: @escaping () -> Void) -> (button: Widget, face: Widget) {
+        let face = gtk_drawing_area_new()!
+        gtk_drawing_area_set_content_width(typed(face, as: GtkDrawingArea.self), size)
+        gtk_drawing_area_set_content_height(typed(face, as: GtkDrawingArea.self), size)
+        setDrawFunction(face) { cr, w, h in paint(cr, Double(w), Double(h)) }
+        let b = toggle(tooltip: tooltip, group: group, action: action)
+        gtk_button_set_child(typed(b, as: GtkButton.self), face)
+        gtk_widget_add_css_class(b, "swatch")
+        return (b, face)
+    }
+
+    static func setActive(_ toggle: Widget, _ on: Bool) {
+        gtk_toggle_button_set_active(typed(toggle, as: GtkToggleButton.self), on ? 1 : 0)
+    }
+
+    static func isActive(_ toggle: Widget) -> Bool {
+        gtk_toggle_button_get_active(typed(toggle, as: GtkToggleButton.self)) != 0
+    }
+
+    static func box(horizontal: Bool = true, spacing: Int32 = 0, linked: Bool = false) -> Widget {
+        let b = gtk_box_new(horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL, spacing)!
+        if linked { gtk_widget_add_css_class(b, "linked") }
+        return b
+    }
+
+    static func append(_ box: Widget, _ children: Widget...) {
+        for c in children { gtk_box_append(typed(box, as: GtkBox.self), c) }
+    }
+
+    static func separator() -> Widget {
+        let s = gtk_separator_new(GTK_ORIENTATION_VERTICAL)!
+        gtk_widget_set_margin_start(s, 4)
+        gtk_widget_set_margin_end(s, 4)
+        return s
+    }
+
+    static func label(_ text: String) -> Widget { gtk_label_new(text)! }
+
+    static func setLabel(_ label: Widget, _ text: String) {
+        gtk_label_set_text(OpaquePointer(label), text)
+    }
+
+    private static func setContent(of button: Widget, icon: String?, label: String?) {
+        let b = typed(button, as: GtkButton.self)
+        switch (icon, label) {
+        case let (i?, nil):
+            gtk_button_set_icon_name(b, i)
+        case let (nil, l?):
+            gtk_button_set_label(b, l)
+        case let (i?, l?):
+            let row = box(spacing: 6)
+            append(row, gtk_image_new_from_icon_name(i), gtk_label_new(l))
+            gtk_button_set_child(b, row)
+        default:
+            break
+        }
+    }
+
+    /// Application-wide look: compact swatches, a visible selection ring.
+    static func installStyle() {
+        let css = """
+        .swatch { padding: 4px; min-width: 20px; min-height: 20px; }
+        .toolbar { padding: 4px 6px; border-bottom: 1px solid alpha(black, 0.15); }
+        .zoom-label { min-width: 48px; font-feature-settings: "tnum"; }
+        """
+        let provider = gtk_css_provider_new()!
+        gtk_css_provider_load_from_data(provider, css, -1)
+        if let display = gdk_display_get_default() {
+            gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        }
+    }
+}
+
+/// Cairo painting of small control faces.
+enum Faces {
+    static func swatch(_ color: RGBA) -> (OpaquePointer, Double, Double) -> Void {
+        { cr, w, h in
+            let r = min(w, h) / 2 - 1
+            cairo_arc(cr, w / 2, h / 2, r, 0, 2 * Double.pi)
+            let c = color.unit
+            cairo_set_source_rgba(cr, c.r, c.g, c.b, max(c.a, 0.6))
+            cairo_fill_preserve(cr)
+            cairo_set_source_rgba(cr, 0, 0, 0, 0.35)
+            cairo_set_line_width(cr, 1)
+            cairo_stroke(cr)
+        }
+    }
+
+    static func dot(diameter: Double) -> (OpaquePointer, Double, Double) -> Void {
+        { cr, w, h in
+            cairo_arc(cr, w / 2, h / 2, min(diameter, min(w, h)) / 2, 0, 2 * Double.pi)
+            cairo_set_source_rgb(cr, 0.15, 0.15, 0.15)
+            cairo_fill(cr)
+        }
+    }
+}
