@@ -19,13 +19,15 @@ public struct SpatialIndex: Sendable {
 
     private func cell(_ v: Double) -> Int32 {
         let c = (v / cellSize).rounded(.down)
+        if c.isNaN { return 0 }
         return Int32(Swift.max(Swift.min(c, Double(Int32.max - 1)), Double(Int32.min + 1)))
     }
 
     private func range(_ r: Rect) -> CellRange {
         let x0 = cell(r.minX), y0 = cell(r.minY), x1 = cell(r.maxX), y1 = cell(r.maxY)
-        let n = (Int64(x1) - Int64(x0) + 1) * (Int64(y1) - Int64(y0) + 1)
-        return CellRange(x0: x0, y0: y0, x1: x1, y1: y1, isLarge: n > Int64(maxCellsPerStroke))
+        // In Double: a page-spanning rect has ~2^64 cells, which would overflow Int64.
+        let n = (Double(x1) - Double(x0) + 1) * (Double(y1) - Double(y0) + 1)
+        return CellRange(x0: x0, y0: y0, x1: x1, y1: y1, isLarge: !(n <= Double(maxCellsPerStroke)))
     }
 
     public mutating func insert(_ id: StrokeID, bounds: Rect) {
