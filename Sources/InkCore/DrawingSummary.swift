@@ -51,7 +51,8 @@ public enum JSONText {
     /// non-finite values (not JSON) as `null`.
     public static func number(_ v: Double) -> String {
         guard v.isFinite else { return "null" }
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        // Swift prints whole Doubles below 2^53 as "3.0"; beyond, it already uses exponents ("1e+16").
+        if v == v.rounded(), abs(v) < 9_007_199_254_740_992 { return String(Int64(v)) }
         return "\(v)"
     }
 
