@@ -19,9 +19,8 @@ public enum DocumentLoader {
         let head = try peek(path)
         if head.starts(with: FileCheck.sqliteMagic.prefix(16)) {
             let doc = try DocumentFile.open(path: path, readOnly: true)
-            var notes: [String] = []
-            if let p = page, p != 1 { notes.append("an Oekaki document has one page; --page \(p) ignored") }
-            return LoadedDocument(drawing: doc.drawing, history: doc.history, format: "oekaki", version: doc.foundVersion, notes: notes)
+            if let p = page, p != 1 { throw StoreError.noSuchPage(path: path, page: p, pages: 1) }
+            return LoadedDocument(drawing: doc.drawing, history: doc.history, format: "oekaki", version: doc.foundVersion, notes: [])
         }
         if head.starts(with: XoppImport.gzipMagic) || head.starts(with: ZipPackage.magic) || head.starts(with: Array("<?xml".utf8)) {
             let r = try XoppImport.read(path: path, page: page ?? 1)

@@ -10,6 +10,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case corrupt(path: String, detail: String)
     /// A `.xopp` file we cannot import, with the reason.
     case badXopp(path: String, detail: String)
+    case noSuchPage(path: String, page: Int, pages: Int)
     case readOnly(path: String)
     /// Another process has the document open for writing.
     case inUse(path: String)
@@ -28,6 +29,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "\(p): made by a newer Oekaki (format \(v)); this one reads up to \(s). Update Oekaki to open it"
         case .corrupt(let p, let d): return "\(p): the document is damaged: \(d)"
         case .badXopp(let p, let d): return "\(p): cannot import this Xournal++ file: \(d)"
+        case .noSuchPage(let p, let k, let n): return "\(p): there is no page \(k); the document has \(n)"
         case .readOnly(let p): return "\(p): the file or its folder is read-only; save the drawing under another name"
         case .inUse(let p): return "\(p): the document is open in another Oekaki; close it there first"
         case .diskFull(let p): return "\(p): the disk is full; the change was not saved (free some space and it will be retried)"

@@ -122,9 +122,9 @@ public enum XoppImport {
                 case "background" where inPage:
                     if attrs["type"] == "solid", let c = color(attrs["color"]) {
                         background = c
-                        if let st = attrs["style"], st != "plain" { backgroundNote = "the \(st) background pattern is not imported (plain colour)" }
+                        if let st = attrs["style"], st != "plain" { backgroundNote = "has a \(st) background; imported its colour only" }
                     } else {
-                        backgroundNote = "the \(attrs["type"] ?? "unknown") background is not imported (white page)"
+                        backgroundNote = "has a \(attrs["type"] ?? "unknown") background; imported a white page"
                     }
                 case "layer" where inPage:
                     inLayer = true
@@ -188,17 +188,18 @@ public enum XoppImport {
         guard wanted >= 1, wanted <= pages, let size = pageSize else {
             throw ParseFailure(message: "there is no page \(wanted) (the document has \(pages))")
         }
+        // Each note completes "FILE …" on one line.
         var notes: [String] = []
         if pages > 1 { notes.append("has \(pages) pages; imported page \(wanted) (use --page K)") }
         if !skipped.isEmpty {
             let list = skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            notes.append("skipped elements Oekaki does not draw: \(list)")
+            notes.append("has elements Oekaki does not draw; skipped \(list)")
         }
-        if whiteouts > 0 { notes.append("\(whiteouts) whiteout (eraser) strokes imported as pen strokes in the background colour") }
+        if whiteouts > 0 { notes.append("has \(whiteouts) whiteout (eraser) strokes; imported as pen strokes in the background colour") }
         if let b = backgroundNote { notes.append(b) }
-        if droppedPoints > 0 { notes.append("dropped \(droppedPoints) points with non-finite or out-of-range coordinates") }
-        if repairedWidths > 0 { notes.append("repaired \(repairedWidths) invalid segment widths") }
-        if badStrokes > 0 { notes.append("skipped \(badStrokes) strokes with an invalid width or no points") }
+        if droppedPoints > 0 { notes.append("has \(droppedPoints) points with non-finite or out-of-range coordinates; dropped them") }
+        if repairedWidths > 0 { notes.append("has \(repairedWidths) invalid segment widths; used the previous width") }
+        if badStrokes > 0 { notes.append("has \(badStrokes) strokes with an invalid width or no points; skipped them") }
         return Result(drawing: Drawing(pageSize: size, background: background, strokes: strokes),
                       pageCount: pages, page: wanted, notes: notes, creator: creator)
     }

@@ -1,7 +1,82 @@
 import Foundation
+import InkCore
+import InkRender
+import InkStore
 
+/// `oekaki export IN OUT [--scale S] [--transparent] [--page K]`: IN is `.oekaki` or `.xopp` (by content);
+/// OUT's extension picks the format: `.png`, `.svg`, `.pdf`, `.oekaki` (with the history) or `.xopp`.
 enum ExportCommand {
+    enum Target { case image(ExportFormat), oekaki, xopp }
+
+    static func target(_ path: String) throws -> Target {
+        let ext = (path as NSString).pathExtension.lowercased()
+        switch ext {
+        case "oekaki": return .oekaki
+        case "xopp": return .xopp
+        default:
+            if let f = ExportFormat(rawValue: ext) { return .image(f) }
+            let shown = ext.isEmpty ? "no extension" : "'.\(ext)'"
+            throw CommandFailure.usage("export: cannot write \(shown); OUT must end in .png, .svg, .pdf, .oekaki or .xopp")
+        }
+    }
+
     static func run(_ args: [String]) throws {
-        throw CommandFailure.input("'export' is not implemented yet")
+        var files: [String] = []
+        var scale: Double?
+        var transparent = false
+        var page: Int?
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            switch a {
+            case "--scale":
+                guard i + 1 < args.count else { throw CommandFailure.usage("export: --scale needs a number") }
+                guard scale == nil else { throw CommandFailure.usage("export: --scale given twice") }
+                guard let s = Double(args[i + 1]), s.isFinite, s > 0 else {
+                    throw CommandFailure.usage("export: --scale needs a positive number, not '\(args[i + 1])'")
+                }
+                scale = s
+                i += 2
+            case "--transparent":
+                transparent = true
+                i += 1
+            case "--page":
+                guard page == nil else { throw CommandFailure.usage("export: --page given twice") }
+                page = try DocumentArguments.page(args, at: i, command: "export")
+                i += 2
+            default:
+                if a.hasPrefix("-") && a.count > 1 { throw CommandFailure.usage("export: unknown option '\(a)'") }
+                files.append(a)
+                i += 1
+            }
+        }
+        guard files.count >= 2 else { throw CommandFailure.usage("export: needs IN and OUT") }
+        guard files.count == 2 else { throw CommandFailure.usage("export: unexpected argument '\(files[2])'") }
+        let (input, output) = (files[0], files[1])
+        let target = try target(output)
+        switch target {
+        case .image(.png): break
+        case .image:
+            if scale != nil { throw CommandFailure.usage("export: --scale applies to .png only") }
+        case .oekaki, .xopp:
+            if scale != nil || transparent { throw CommandFailure.usage("export: --scale and --transparent apply to .png, .svg and .pdf only") }
+        }
+
+        let doc = try DocumentArguments.load(input, page: page)
+        do {
+            switch target {
+            case .image(let format):
+                try Exporter.write(doc.drawing, to: output, format: format,
+                                   options: ExportOptions(scale: scale ?? 1, transparent: transparent))
+            case .oekaki:
+                try DocumentFile.create(path: output, drawing: doc.drawing, history: doc.history).close()
+            case .xopp:
+                try XoppExport.write(doc.drawing, to: output)
+            }
+        } catch let e as RenderError {
+            throw CommandFailure.input(e.description)
+        } catch let e as StoreError {
+            throw CommandFailure.input(e.description)
+        }
     }
 }
