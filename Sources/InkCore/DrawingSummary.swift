@@ -11,7 +11,8 @@ public struct DrawingSummary: Hashable, Sendable {
         public var color: RGBA
         public var width: Double
         public var points: Int
-        public var bounds: Rect
+        /// Nil only for a stroke without points (a loaded file may hold one); printed as `null`.
+        public var bounds: Rect?
     }
     public var strokes: Int
     public var points: Int
@@ -19,9 +20,8 @@ public struct DrawingSummary: Hashable, Sendable {
     public var items: [Item]
 
     public init(_ drawing: Drawing) {
-        items = drawing.strokes.compactMap { s in
-            guard let b = s.bounds else { return nil }
-            return Item(tool: s.style.tool, color: s.style.color, width: s.style.width, points: s.points.count, bounds: b)
+        items = drawing.strokes.map { s in
+            Item(tool: s.style.tool, color: s.style.color, width: s.style.width, points: s.points.count, bounds: s.bounds)
         }
         strokes = drawing.strokes.count
         points = drawing.pointCount
@@ -37,7 +37,7 @@ public struct DrawingSummary: Hashable, Sendable {
         for (i, it) in items.enumerated() {
             if i > 0 { out += "," }
             out += "{\"tool\":\(JSONText.string(it.tool.rawValue)),\"color\":\(JSONText.string(it.color.hex))"
-            out += ",\"width\":\(JSONText.number(it.width)),\"points\":\(it.points),\"bounds\":\(JSONText.rect(it.bounds))}"
+            out += ",\"width\":\(JSONText.number(it.width)),\"points\":\(it.points),\"bounds\":\(it.bounds.map(JSONText.rect) ?? "null")}"
         }
         out += "]"
         for (k, v) in extra { out += ",\(JSONText.string(k)):\(v)" }

@@ -96,6 +96,7 @@ public final class Editor {
     // MARK: erasing
 
     private func beginErasing(_ id: PointerID, at p: Point) -> Update {
+        guard p.isFinite else { return .none }
         var g = erasing ?? EraseGesture()
         let radius = Swift.max(style.width.isFinite ? style.width : 0, 0) / 2
         g.pointers[id] = EraseGesture.Pointer(tool: tool, radius: radius, last: p)

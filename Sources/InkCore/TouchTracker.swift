@@ -1,8 +1,9 @@
 /// Live strokes by pointer id: every finger (or pen, or mouse) draws its own line at the same time.
 public struct TouchTracker: Sendable {
     public private(set) var live: [PointerID: Stroke] = [:]
-    /// Order in which pointers went down, so live strokes draw in a stable order.
-    public private(set) var order: [PointerID] = []
+    /// When each live pointer went down; a counter, so beginning and ending stay O(1) however many are live.
+    private var sequence: [PointerID: UInt64] = [:]
+    private var nextSequence: UInt64 = 0
     /// How pressure is made up for devices that report none.
     public var simulation = SimulatedPressure()
     /// Pressure simulation state (the smoothed value) for devices without pressure.
@@ -10,13 +11,15 @@ public struct TouchTracker: Sendable {
 
     public init(simulation: SimulatedPressure = SimulatedPressure()) { self.simulation = simulation }
 
+    /// Order in which the live pointers went down, so live strokes draw in a stable order.
+    public var order: [PointerID] { sequence.sorted { $0.value < $1.value }.map(\.key) }
     public var liveStrokes: [Stroke] { order.compactMap { live[$0] } }
     public func isLive(_ id: PointerID) -> Bool { live[id] != nil }
 
     public mutating func begin(_ id: PointerID, stroke: Stroke) {
         live[id] = stroke
-        order.removeAll { $0 == id }
-        order.append(id)
+        sequence[id] = nextSequence
+        nextSequence += 1
         simulated[id] = nil
     }
 
@@ -42,7 +45,7 @@ public struct TouchTracker: Sendable {
 
     /// Removes and returns the live stroke of `id`.
     public mutating func end(_ id: PointerID) -> Stroke? {
-        order.removeAll { $0 == id }
+        sequence[id] = nil
         simulated[id] = nil
         return live.removeValue(forKey: id)
     }

@@ -161,3 +161,19 @@ final class TouchTrackerTests: XCTestCase {
         XCTAssertEqual(editor.drawing.strokes[0].points.map(\.point), [Point(0, 0), Point(5, 5)])
     }
 }
+
+final class TouchTrackerScaleTests: XCTestCase {
+    func testManyLivePointersStayCheap() {
+        // A hostile log can hold 100,000 touches that never end; each began/ended must stay O(1).
+        let editor = Editor()
+        let start = Date()
+        for k in 0..<100_000 { _ = editor.handle(event(PointerID(k), .began, Double(k % 1000), Double(k / 1000))) }
+        XCTAssertEqual(editor.liveStrokes.count, 100_000)
+        XCTAssertEqual(editor.tracker.order.prefix(3), [0, 1, 2], "live strokes keep the order their pointers went down")
+        for k in stride(from: 0, to: 100_000, by: 2) { _ = editor.handle(event(PointerID(k), .ended, 0, 0)) }
+        _ = editor.cancelAll()
+        XCTAssertEqual(editor.drawing.strokes.count, 50_000)
+        XCTAssertTrue(editor.liveStrokes.isEmpty)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+    }
+}
