@@ -14,7 +14,7 @@ public enum XoppExport {
         x += "<background type=\"solid\" color=\"\(drawing.background.hex)\" style=\"plain\"/>\n<layer>\n"
         for s in drawing.strokes where !s.points.isEmpty {
             let tool = s.style.tool == .highlighter ? "highlighter" : "pen"
-            x += "<stroke tool=\"\(tool)\" color=\"\(s.style.color.hex)\" width=\"\(num(s.style.width))"
+            x += "<stroke tool=\"\(tool)\" color=\"\(s.style.color.hex)\" width=\"\(exact(s.style.width))"
             var pts = s.points
             // Xournal++ draws a dot as a two-point stroke.
             if pts.count == 1 { pts.append(pts[0]) }
@@ -44,6 +44,12 @@ public enum XoppExport {
         } catch {
             throw StoreError.io(path: path, detail: "cannot write: \(error.localizedDescription)")
         }
+    }
+
+    /// The shortest text that reads back to the same value (nominal widths must survive a round trip).
+    static func exact(_ v: Double) -> String {
+        guard v.isFinite else { return "0" }
+        return v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
     }
 
     /// Up to 4 decimals, no trailing zeros: exact enough for 1/20-unit data, short in the file.
