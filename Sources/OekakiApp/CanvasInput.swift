@@ -16,6 +16,8 @@ protocol CanvasInputTarget: AnyObject {
     func input(_ event: InputEvent)
     func pan(byView delta: Point)
     func zoom(by factor: Double, atView anchor: Point)
+    /// Where a mouse or pen points (nil when it leaves), for the eraser's outline.
+    func hover(atView point: Point?)
 }
 
 /// Turns raw GDK events of the drawing area into `InputEvent`s and navigation.
@@ -67,6 +69,9 @@ final class CanvasInput {
             return pointer(event, type: type, pen: source == GDK_SOURCE_PEN || isStylus(event))
         case GDK_SCROLL:
             return scroll(event)
+        case GDK_LEAVE_NOTIFY:
+            target?.hover(atView: nil)
+            return false
         case GDK_GRAB_BROKEN:
             finishPointer(at: nil, time: 0, cancelled: true)
             return false
@@ -87,6 +92,7 @@ final class CanvasInput {
         guard let target, let v = viewPosition(event) else { return false }
         let time = Double(gdk_event_get_time(event))
         let device: InputEvent.Device = pen ? .pen : .mouse
+        target.hover(atView: v)
         switch type {
         case GDK_BUTTON_PRESS:
             let button = gdk_button_event_get_button(event)

@@ -18,6 +18,8 @@ final class CanvasView: CanvasInputTarget {
     private var cache: ScreenCache?
     private var size = Size(width: 1, height: 1)
     private var input: CanvasInput?
+    /// Pointer position in view units while over the canvas, to outline the eraser.
+    private var hoverPoint: Point?
 
     // Background rendering of a new view.
     private let renderQueue = DispatchQueue(label: "oekaki.view-render", qos: .userInitiated)
@@ -98,6 +100,22 @@ final class CanvasView: CanvasInputTarget {
             cairo_scale(cr, k, k)
         }
         cache.draw(into: CairoContext(borrowing: cr))
+        cairo_restore(cr)
+        drawEraserOutline(cr)
+    }
+
+    /// A thin circle the size of the eraser, so the user sees what it will touch.
+    private func drawEraserOutline(_ cr: OpaquePointer) {
+        guard editor.tool.isEraser, let p = hoverPoint else { return }
+        let r = max(editor.style.width * transform.zoom / 2, 1.5)
+        cairo_save(cr)
+        cairo_set_line_width(cr, 1)
+        cairo_arc(cr, p.x, p.y, r, 0, 2 * Double.pi)
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
+        cairo_stroke_preserve(cr)
+        cairo_set_dash(cr, [3, 3], 2, 0)
+        cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, 0.9)
+        cairo_stroke(cr)
         cairo_restore(cr)
     }
 
@@ -215,6 +233,15 @@ final class CanvasView: CanvasInputTarget {
     // MARK: CanvasInputTarget
 
     func toPage(_ view: Point) -> Point { transform.pagePoint(fromView: view) }
+
+    func hover(atView point: Point?) {
+        let was = hoverPoint
+        hoverPoint = point
+        if editor.tool.isEraser, was != point { redraw() }
+    }
+
+    /// The tool changed: the eraser outline appears or goes.
+    func toolChanged() { redraw() }
 
     func input(_ event: InputEvent) {
         if event.phase == .began { gtk_widget_grab_focus(widget) }

@@ -140,20 +140,32 @@ enum Documents {
         let dir = dataDirectory
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return [] }
         var found: [(path: String, date: Date)] = []
+        // Side files whose document is gone (deleted while SQLite had them open).
+        for name in names where name.hasSuffix(".oekaki-wal") || name.hasSuffix(".oekaki-shm") {
+            let main = "\(dir)/" + name.dropLast(4)
+            if !FileManager.default.fileExists(atPath: main) { try? FileManager.default.removeItem(atPath: "\(dir)/\(name)") }
+        }
         for name in names where name.hasPrefix(untitledPrefix) && name.hasSuffix(".oekaki") {
             let path = "\(dir)/\(name)"
             if path == current { continue }
-            guard let doc = try? DocumentFile.open(path: path, readOnly: true) else { continue }
+            // Opening for writing takes the writer lock: a drawing open in another Oekaki window is skipped
+            // (and never deleted), whatever it holds.
+            guard let doc = try? DocumentFile.open(path: path) else { continue }
             let empty = doc.drawing.strokes.isEmpty && !doc.history.canUndo && !doc.history.canRedo
             doc.close()
             if empty {
-                try? FileManager.default.removeItem(atPath: path)
+                remove(path)
                 continue
             }
             let date = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? nil
             found.append((path, date ?? Date.distantPast))
         }
         return found.sorted { $0.date > $1.date }.map(\.path)
+    }
+
+    /// Deletes a document with SQLite's side files (write-ahead log, shared memory).
+    static func remove(_ path: String) {
+        for p in [path, path + "-wal", path + "-shm"] { try? FileManager.default.removeItem(atPath: p) }
     }
 
     private static func create(_ path: String, drawing: Drawing, history: History = History()) throws -> DocumentFile {

@@ -19,6 +19,7 @@ final class MainWindow {
     private var redoButton: Widget!
     private var recoverButton: Widget!
     private let recoverList = Widgets.box(horizontal: false, spacing: 2)
+    private var recoverEntries: [String: Widget] = [:]
     private let banner: Banner
     private let recoveryBanner: Banner
     private var retryTimer: UInt32 = 0
@@ -133,6 +134,7 @@ final class MainWindow {
         toolbar.onWidth = { [weak self] w in
             guard let self, w.isFinite, w > 0 else { return }
             self.canvas.editor.style.width = w
+            self.canvas.toolChanged()
             self.showTool()
         }
         canvas.onChanges = { [weak self] in self?.autosave.commit($0) }
@@ -173,9 +175,11 @@ final class MainWindow {
         case .tool(let t):
             canvas.cancelStrokes()
             canvas.editor.tool = t
+            canvas.toolChanged()
             showTool()
         case .size(let s):
             canvas.editor.style.width = s.width(for: canvas.editor.tool)
+            canvas.toolChanged()
             showTool()
         case .customColor:
             FileDialogs.chooseColor(parent: window, initial: canvas.editor.style.color) { [weak self] in self?.setColor($0) }
@@ -258,7 +262,7 @@ final class MainWindow {
         let unsaved = autosave.close()
         if document.isUntitled, unsaved.isEmpty, canvas.editor.drawing.strokes.isEmpty,
            !canvas.editor.history.canUndo, !canvas.editor.history.canRedo {
-            try? FileManager.default.removeItem(atPath: document.path)
+            Documents.remove(document.path)
         }
     }
 
@@ -295,7 +299,7 @@ final class MainWindow {
             let next = try Documents.saveCopy(of: canvas.editor.drawing, history: canvas.editor.history, to: path)
             switchTo(next, keepEditor: true)
             // A named copy exists now, so the untitled original is no longer something to recover.
-            if old.isUntitled, old.path != next.path { try? FileManager.default.removeItem(atPath: old.path) }
+            if old.isUntitled, old.path != next.path { Documents.remove(old.path) }
         } catch {
             banner.show(.error, "\(error)", action: nil)
         }
@@ -323,16 +327,27 @@ final class MainWindow {
 
     // MARK: recovery
 
+    /// Opens an earlier untitled drawing; it leaves the list (it is the open document now).
+    private func recover(_ path: String) {
+        open(path)
+        guard document.path == path, let b = recoverEntries.removeValue(forKey: path) else { return }
+        gtk_box_remove(typed(recoverList, as: GtkBox.self), b)
+        recoveryBanner.hide()
+        if recoverEntries.isEmpty { gtk_widget_set_visible(recoverButton, 0) }
+    }
+
     /// Lists earlier untitled drawings without blocking: a title-bar menu and a dismissable banner.
     func offerRecovery(_ paths: [String]) {
         guard !paths.isEmpty else { return }
         for path in paths.prefix(20) {
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             let b = Widgets.button(icon: "document-open-recent-symbolic", label: name, tooltip: path) { [weak self] in
-                self?.open(path)
-                gtk_menu_button_popdown(OpaquePointer(self?.recoverButton))
+                guard let self else { return }
+                gtk_menu_button_popdown(OpaquePointer(self.recoverButton))
+                self.recover(path)
             }
             gtk_widget_add_css_class(b, "flat")
+            recoverEntries[path] = b
             Widgets.append(recoverList, b)
         }
         gtk_widget_set_visible(recoverButton, 1)
