@@ -4,7 +4,10 @@
 /// Pen and highlighter pointers draw live strokes (one per pointer id) that become an `.add` edit on release.
 /// Eraser pointers edit the drawing live; a whole eraser gesture (first eraser pointer down until the last
 /// one up) becomes one `.remove` or `.replace` edit on release, and cancel puts everything back.
+/// Cancelling any eraser pointer cancels the whole eraser gesture (all pointers erasing together).
 /// The tool is chosen when a pointer goes down, so switching tools mid-gesture does not change that pointer.
+/// Area-eraser pieces get new (higher) ids, and drawing order is id order, so a cut stroke's pieces draw above
+/// strokes made after the original; undo restores the original in its place.
 public final class Editor {
     public private(set) var drawing: Drawing
     public private(set) var history: History

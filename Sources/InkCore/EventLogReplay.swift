@@ -63,6 +63,12 @@ public struct EventLogReplay {
     private mutating func line(_ bytes: [UInt8], _ range: Range<Int>) throws {
         lineNumber += 1
         try checkLength(range.count)
+        var range = range
+        // Editors on some systems start files with a UTF-8 byte-order mark; it is not part of the JSON.
+        if lineNumber == 1, range.count >= 3, bytes[range.lowerBound] == 0xEF, bytes[range.lowerBound + 1] == 0xBB,
+           bytes[range.lowerBound + 2] == 0xBF {
+            range = (range.lowerBound + 3)..<range.upperBound
+        }
         let event: LogEvent?
         do {
             event = try EventLog.event(bytes, range)

@@ -136,6 +136,12 @@ final class EventLogTests: XCTestCase {
         XCTAssertEqual(whole.drawing.strokes[0].style, StrokeStyle(tool: .pen, color: RGBA(r: 255, g: 0, b: 0), width: 4))
     }
 
+    func testByteOrderMarkOnTheFirstLineIsSkipped() throws {
+        var r = EventLogReplay()
+        try r.feed([0xEF, 0xBB, 0xBF] + Array(#"{"type":"canvas","width":10,"height":20}"#.utf8))
+        XCTAssertEqual(try r.finish().drawing.pageSize, Size(width: 10, height: 20))
+    }
+
     func testOverlongLineIsRefusedWithoutBufferingIt() {
         var r = EventLogReplay()
         XCTAssertNoThrow(try r.feed(Array(#"{"type":"undo"}"#.utf8) + [10]))
