@@ -42,8 +42,13 @@ final class Autosave: @unchecked Sendable {
         queue.async { self.flush() }
     }
 
-    /// True when changes are waiting because writing failed.
-    var isFailing: Bool { queue.sync { !pending.isEmpty } }
+    /// Tries to write everything now and waits; returns how many changes are still not in the file.
+    func flushNow() -> Int {
+        queue.sync {
+            flush()
+            return pending.count
+        }
+    }
 
     /// Waits for every queued change, then closes the file. Returns what could not be saved.
     @discardableResult

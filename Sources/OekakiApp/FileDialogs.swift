@@ -31,7 +31,7 @@ enum FileDialogs {
     }
 
     /// Asks for a path; `done` gets it on the GTK thread (nothing when cancelled).
-    static func choose(_ purpose: Purpose, parent: Widget, suggestedName: String? = nil, done: @escaping (String) -> Void) {
+    static func choose(_ purpose: Purpose, parent: Widget, folder: String? = nil, suggestedName: String? = nil, done: @escaping (String) -> Void) {
         let action = purpose == .open ? GTK_FILE_CHOOSER_ACTION_OPEN : GTK_FILE_CHOOSER_ACTION_SAVE
         guard let dialog = gtk_file_chooser_native_new(purpose.title, typed(parent, as: GtkWindow.self), action, purpose.accept, "_Cancel") else { return }
         let chooser = dialog
@@ -42,6 +42,10 @@ enum FileDialogs {
             for p in f.patterns { gtk_file_filter_add_pattern(filter, p) }
             gtk_file_chooser_add_filter(chooser, filter)
             g_object_unref(gobject(filter))
+        }
+        if let folder, let dir = g_file_new_for_path(folder) {
+            _ = gtk_file_chooser_set_current_folder(chooser, dir, nil)
+            g_object_unref(gobject(dir))
         }
         if let name = suggestedName { gtk_file_chooser_set_current_name(chooser, name) }
         gtk_native_dialog_set_modal(native, 1)
@@ -79,5 +83,30 @@ enum FileDialogs {
             gtk_window_destroy(typed(dialog, as: GtkWindow.self))
         }
         gtk_widget_show(dialog)
+    }
+}
+
+/// A small modal question (GtkMessageDialog's constructor is variadic, so this builds a plain GtkDialog).
+enum Question {
+    /// Shows `message` with one button per answer; `done` gets the chosen index, or nil if the dialog was closed.
+    static func ask(parent: Widget, title: String, message: String, answers: [String], done: @escaping (Int?) -> Void) {
+        let dialog = gtk_dialog_new()!
+        let d = typed(dialog, as: GtkDialog.self)
+        gtk_window_set_title(typed(dialog, as: GtkWindow.self), title)
+        gtk_window_set_transient_for(typed(dialog, as: GtkWindow.self), typed(parent, as: GtkWindow.self))
+        gtk_window_set_modal(typed(dialog, as: GtkWindow.self), 1)
+        let label = gtk_label_new(message)!
+        gtk_label_set_wrap(OpaquePointer(label), 1)
+        gtk_label_set_max_width_chars(OpaquePointer(label), 60)
+        for set in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] {
+            set(label, 18)
+        }
+        gtk_box_append(typed(gtk_dialog_get_content_area(d), as: GtkBox.self), label)
+        for (i, a) in answers.enumerated() { gtk_dialog_add_button(d, a, Int32(i)) }
+        connectResponse(gobject(dialog)) { response in
+            gtk_window_destroy(typed(dialog, as: GtkWindow.self))
+            done(response >= 0 && Int(response) < answers.count ? Int(response) : nil)
+        }
+        gtk_window_present(typed(dialog, as: GtkWindow.self))
     }
 }

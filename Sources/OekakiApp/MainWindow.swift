@@ -23,6 +23,8 @@ final class MainWindow {
     private let banner: Banner
     private let recoveryBanner: Banner
     private var retryTimer: UInt32 = 0
+    /// The user chose to close although some changes could not be written.
+    private var closeConfirmed = false
     private let exportQueue = DispatchQueue(label: "oekaki.export", qos: .userInitiated)
 
     init(application: UnsafeMutablePointer<GtkApplication>, document: OpenDocument) {
@@ -35,8 +37,15 @@ final class MainWindow {
         gtk_window_set_default_size(typed(window, as: GtkWindow.self), 1180, 780)
         gtk_window_set_titlebar(typed(window, as: GtkWindow.self), makeHeaderBar())
 
+        // Banners float over the top of the canvas, so showing one never moves the ink under the pen.
+        let banners = Widgets.box(horizontal: false)
+        gtk_widget_set_valign(banners, GTK_ALIGN_START)
+        Widgets.append(banners, recoveryBanner.widget, banner.widget)
+        let overlay = gtk_overlay_new()!
+        gtk_overlay_set_child(OpaquePointer(overlay), canvas.widget)
+        gtk_overlay_add_overlay(OpaquePointer(overlay), banners)
         let content = Widgets.box(horizontal: false)
-        Widgets.append(content, toolbar.widget, recoveryBanner.widget, banner.widget, canvas.widget)
+        Widgets.append(content, toolbar.widget, overlay)
         gtk_window_set_child(typed(window, as: GtkWindow.self), content)
 
         wire()
@@ -155,8 +164,15 @@ final class MainWindow {
         gtk_widget_add_controller(window, keys)
 
         connectStop(gobject(window), "close-request") { [weak self] in
-            self?.closeDocument()
-            return false
+            guard let self else { return false }
+            if self.closeConfirmed { return false }
+            let unsaved = self.autosave.flushNow()
+            guard unsaved > 0 else {
+                self.closeDocument()
+                return false
+            }
+            self.askBeforeClosing(unsaved)
+            return true
         }
     }
 
@@ -185,14 +201,20 @@ final class MainWindow {
             FileDialogs.chooseColor(parent: window, initial: canvas.editor.style.color) { [weak self] in self?.setColor($0) }
             showTool()
         case .open:
-            FileDialogs.choose(.open, parent: window) { [weak self] path in self?.open(path) }
+            FileDialogs.choose(.open, parent: window, folder: dialogFolder) { [weak self] path in self?.open(path) }
         case .saveAs:
             let suggested = document.isUntitled ? "Drawing.oekaki" : document.name
-            FileDialogs.choose(.saveAs, parent: window, suggestedName: suggested) { [weak self] path in self?.saveAs(path) }
+            FileDialogs.choose(.saveAs, parent: window, folder: dialogFolder, suggestedName: suggested) { [weak self] path in self?.saveAs(path) }
         case .export:
             let stem = (document.name as NSString).deletingPathExtension
-            FileDialogs.choose(.export, parent: window, suggestedName: stem + ".png") { [weak self] path in self?.export(to: path) }
+            FileDialogs.choose(.export, parent: window, folder: dialogFolder, suggestedName: stem + ".png") { [weak self] path in self?.export(to: path) }
         }
+    }
+
+    /// Dialogs start next to the open drawing, or in the home folder for an untitled one.
+    private var dialogFolder: String {
+        document.isUntitled ? (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory())
+            : (document.path as NSString).deletingLastPathComponent
     }
 
     private func setColor(_ color: RGBA) {
@@ -253,6 +275,26 @@ final class MainWindow {
                         return self != nil
                     }
                 }
+            }
+        }
+    }
+
+    /// Writing failed: closing now would lose the last changes, so ask first.
+    private func askBeforeClosing(_ unsaved: Int) {
+        let what = unsaved == 1 ? "1 change" : "\(unsaved) changes"
+        Question.ask(parent: window, title: "Unsaved changes",
+                     message: "\(what) could not be written to \(document.name). Save the drawing somewhere else before closing?",
+                     answers: ["Close Without Saving", "Cancel", "Save As…"]) { [weak self] answer in
+            guard let self else { return }
+            switch answer {
+            case 0:
+                self.closeConfirmed = true
+                self.closeDocument()
+                gtk_window_close(typed(self.window, as: GtkWindow.self))
+            case 2:
+                self.perform(.saveAs)
+            default:
+                break
             }
         }
     }
