@@ -5,12 +5,12 @@ import InkCore
 /// Pen strokes carry their per-segment widths (our pressure-shaped width at each point), highlighters one width.
 public enum XoppExport {
     public static func data(_ drawing: Drawing) throws -> [UInt8] {
-        var x = ""
-        x.reserveCapacity(64 + drawing.pointCount * 24)
+        var x = XMLBytes()
+        x.bytes.reserveCapacity(256 + drawing.pointCount * 20)
         x += "<?xml version=\"1.0\" standalone=\"no\"?>\n"
         x += "<xournal creator=\"Oekaki\" fileversion=\"4\">\n"
         x += "<title>Xournal++ document - see https://github.com/xournalpp/xournalpp</title>\n"
-        x += "<page width=\"\(num(drawing.pageSize.width))\" height=\"\(num(drawing.pageSize.height))\">\n"
+        x += "<page width=\"\(exact(drawing.pageSize.width))\" height=\"\(exact(drawing.pageSize.height))\">\n"
         x += "<background type=\"solid\" color=\"\(drawing.background.hex)\" style=\"plain\"/>\n<layer>\n"
         for s in drawing.strokes where !s.points.isEmpty {
             let tool = s.style.tool == .highlighter ? "highlighter" : "pen"
@@ -19,22 +19,22 @@ public enum XoppExport {
             // Xournal++ draws a dot as a two-point stroke.
             if pts.count == 1 { pts.append(pts[0]) }
             if s.style.tool == .pen {
+                // Xournal++ keeps one width per segment: the width our shaper gives the segment's first point.
                 let o = StrokeShape.options(for: s.style)
                 for p in pts.dropLast() {
-                    x += " " + num(StrokeShape.width(nominal: s.style.width, pressure: p.pressure, thinning: o.thinning))
+                    x.space()
+                    x.number(StrokeShape.width(nominal: s.style.width, pressure: p.pressure, thinning: o.thinning))
                 }
             }
             x += "\" capStyle=\"round\">"
-            var first = true
-            for p in pts {
-                if !first { x += " " }
-                first = false
-                x += num(p.x); x += " "; x += num(p.y)
+            for (i, p) in pts.enumerated() {
+                if i > 0 { x.space() }
+                x.number(p.x); x.space(); x.number(p.y)
             }
             x += "</stroke>\n"
         }
         x += "</layer>\n</page>\n</xournal>\n"
-        return try Deflate.gzip(Array(x.utf8))
+        return try Deflate.gzip(x.bytes, level: 3)
     }
 
     public static func write(_ drawing: Drawing, to path: String) throws {
@@ -52,22 +52,38 @@ public enum XoppExport {
         return v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
     }
 
-    /// Up to 4 decimals, no trailing zeros: exact enough for 1/20-unit data, short in the file.
+    /// Up to 4 decimals, no trailing zeros (exact enough for 1/20-unit data, short in the file).
     static func num(_ v: Double) -> String {
+        var x = XMLBytes()
+        x.number(v)
+        return String(decoding: x.bytes, as: UTF8.self)
+    }
+}
+
+/// A byte buffer for writing XML quickly (numbers are formatted without going through String).
+struct XMLBytes {
+    var bytes: [UInt8] = []
+
+    static func += (x: inout XMLBytes, s: String) { x.bytes.append(contentsOf: s.utf8) }
+    mutating func space() { bytes.append(0x20) }
+
+    mutating func number(_ v: Double) {
         let scaled = (v * 10000).rounded()
-        guard scaled.isFinite, abs(scaled) < 9e15 else { return "0" }
-        let i = Int64(scaled)
-        let neg = i < 0
-        let a = neg ? -i : i
-        var s = String(a / 10000)
-        var frac = a % 10000
-        if frac != 0 {
-            var digits = String(frac)
-            digits = String(repeating: "0", count: 4 - digits.count) + digits
-            while digits.hasSuffix("0") { digits.removeLast() }
-            s += "." + digits
-            frac = 0
+        guard scaled.isFinite, abs(scaled) < 9e15 else { bytes.append(0x30); return }
+        var a = Int64(scaled)
+        if a < 0 { bytes.append(0x2D); a = -a }
+        var frac = Int(a % 10000)
+        var whole = a / 10000
+        var digits: [UInt8] = []
+        repeat { digits.append(UInt8(0x30 + whole % 10)); whole /= 10 } while whole > 0
+        bytes.append(contentsOf: digits.reversed())
+        guard frac != 0 else { return }
+        bytes.append(0x2E)
+        var div = 1000
+        while frac != 0 {
+            bytes.append(UInt8(0x30 + frac / div))
+            frac %= div
+            div /= 10
         }
-        return neg ? "-" + s : s
     }
 }

@@ -1,0 +1,102 @@
+import XCTest
+import Foundation
+import InkCore
+@testable import InkStore
+
+final class XoppTests: TempDirTestCase {
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/xournalpp")
+
+    func testFastNumberParserMatchesFoundation() {
+        var rng = SeededRandom(seed: 5)
+        var samples = ["0", "-0", "7", "-12.345", "1.5e3", "2E-2", "+4.25", "0.00000001", "123456789012345",
+                       "1234567890123456789", ".5", "5.", "nan", "-inf", "1e400", ".", "-", "1e", "1.2.3", "12a"]
+        for _ in 0..<5000 {
+            samples.append(String(format: "%.\(Int.random(in: 0...8, using: &rng))f", Double.random(in: -5000...5000, using: &rng)))
+        }
+        for s in samples {
+            let b = Array(s.utf8)
+            let fast = XoppImport.fastDouble(b, 0, b.count)
+            let slow = Double(s)
+            if let f = fast { XCTAssertEqual(f, slow, s) }
+            if slow == nil { XCTAssertNil(fast, s) }
+        }
+    }
+
+    func testExportImportRoundTripIsExactForOurOwnFiles() throws {
+        var d = PenInk.drawing(strokes: 30, seed: 8)
+        d.background = RGBA(r: 250, g: 250, b: 240)
+        let file = path("r.xopp")
+        try XoppExport.write(d, to: file)
+        let r = try XoppImport.read(path: file)
+        XCTAssertEqual(r.notes, [])
+        XCTAssertEqual(r.drawing.pageSize, d.pageSize)
+        XCTAssertEqual(r.drawing.background, d.background)
+        XCTAssertEqual(r.drawing.strokes.count, d.strokes.count)
+        for (a, b) in zip(d.strokes, r.drawing.strokes) {
+            XCTAssertEqual(a.style, b.style)
+            XCTAssertEqual(a.points.count, b.points.count)
+            for (p, q) in zip(a.points, b.points) {
+                XCTAssertEqual(p.x, q.x, accuracy: 0.0001)
+                XCTAssertEqual(p.y, q.y, accuracy: 0.0001)
+                // Xournal++ keeps one width per segment; the last point takes the previous segment's width.
+                if a.style.tool == .pen && p != a.points.last { XCTAssertEqual(p.pressure, q.pressure, accuracy: 0.001) }
+            }
+        }
+    }
+
+    func testForeignWidthsBecomePressure() throws {
+        let xml = """
+        <?xml version="1.0"?>
+        <xournal creator="Xournal++ 1.1.3" fileversion="4"><page width="100" height="100">
+        <background type="solid" color="#ffffffff" style="plain"/><layer>
+        <stroke tool="pen" color="#ff0000ff" width="2.0 0.5 1.0 1.5">0 0 10 0 20 0 30 0</stroke>
+        <stroke tool="highlighter" color="yellow" width="8">0 10 30 10</stroke>
+        <text font="Sans" size="12" x="1" y="1" color="#000000ff">hi &amp; there</text>
+        <image left="0" top="0" right="1" bottom="1">AAAA</image>
+        </layer></page></xournal>
+        """
+        let file = path("f.xopp")
+        try Deflate.gzip(Array(xml.utf8)).withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: file)) }
+        let r = try XoppImport.read(path: file)
+        let pen = r.drawing.strokes[0]
+        XCTAssertEqual(pen.style.width, 1.0, accuracy: 1e-9, "⅔ of the widest segment")
+        let shaped = pen.points.map { StrokeShape.width(nominal: pen.style.width, pressure: $0.pressure, thinning: 0.5) }
+        XCTAssertEqual(shaped[0], 0.5, accuracy: 0.01)
+        XCTAssertEqual(shaped[1], 1.0, accuracy: 0.01)
+        XCTAssertEqual(shaped[2], 1.5, accuracy: 0.01)
+        XCTAssertEqual(r.drawing.strokes[1].style.color, RGBA(r: 255, g: 255, b: 0))
+        XCTAssertEqual(r.drawing.strokes[1].style.tool, .highlighter)
+        XCTAssertEqual(r.notes, ["has elements Oekaki does not draw; skipped 1 image, 1 text"])
+    }
+
+    func testCorpusFilesImport() throws {
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.corpus.path), "corpus not present")
+        let counts = ["README-Eraser-and-padded-box.xopp": 6, "Setsquare_annotations.xopp": 14, "strokes.xopp": 12, "width_recovery.xopp": 5]
+        for (name, n) in counts {
+            let r = try XoppImport.read(path: Self.corpus.appendingPathComponent(name).path)
+            XCTAssertEqual(r.drawing.strokes.count, n, name)
+            for s in r.drawing.strokes {
+                XCTAssertTrue(s.points.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.pressure >= 0 && $0.pressure <= 1 }, name)
+                XCTAssertTrue(s.style.width > 0 && s.style.width.isFinite, name)
+            }
+        }
+    }
+
+    func testXMLParserLimits() {
+        func parse(_ s: String) -> Error? {
+            var p = XMLSubset(Array(s.utf8))
+            do { while try p.next() != nil {}; return nil } catch { return error }
+        }
+        XCTAssertNil(parse("<a x='1' y=\"&lt;&#65;&#x42;\"><b/>text<![CDATA[<raw>]]><!-- c --><?pi?></a>"))
+        XCTAssertNotNil(parse("<!DOCTYPE a [<!ENTITY x 'y'>]><a>&x;</a>"))
+        XCTAssertNotNil(parse("<a>&x;</a>"))
+        XCTAssertNotNil(parse("<a><b></a>"))
+        XCTAssertNotNil(parse("<a>"))
+        XCTAssertNotNil(parse("<a></a><b></b>"))
+        XCTAssertNotNil(parse(String(repeating: "<a>", count: 65) + String(repeating: "</a>", count: 65)))
+        XCTAssertNotNil(parse("<a " + (0..<65).map { "k\($0)='v'" }.joined(separator: " ") + "/>"))
+        XCTAssertNotNil(parse("<a x='1' x='2'/>"))
+        XCTAssertNotNil(parse(""))
+    }
+}
