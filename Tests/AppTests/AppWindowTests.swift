@@ -144,12 +144,83 @@ final class AppWindowTests: XCTestCase {
         }
     }
 
+    func testLaunchWithoutFileCreatesAnUntitledDrawingRightAway() throws {
+        try launch(arguments: [], windowName: "Untitled")
+        let size = try windowSize("Untitled")
+        XCTAssertGreaterThanOrEqual(size.width, 1024, "default window width")
+        XCTAssertGreaterThanOrEqual(size.height, 700, "default window height")
+
+        let dir = home.appendingPathComponent("data/oekaki")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".oekaki") }
+        XCTAssertEqual(files.count, 1, "one untitled drawing in $XDG_DATA_HOME/oekaki before anything is drawn")
+        guard let name = files.first else { return }
+        XCTAssertTrue(name.hasPrefix("Untitled"))
+
+        drag([(300, 400), (500, 450), (700, 400)])
+        usleep(300_000)
+        kill(app!.processIdentifier, SIGKILL)
+        app!.waitUntilExit()
+        XCTAssertEqual(try strokeCount(dir.appendingPathComponent(name).path), 1, "the untitled drawing holds the stroke")
+    }
+
+    func testEscapeCancelsTheStrokeInProgress() throws {
+        let file = home.appendingPathComponent("escape.oekaki").path
+        try launch(file)
+        xdotool(["mousemove", "300", "500"])
+        xdotool(["mousedown", "1"])
+        for x in stride(from: 320, through: 600, by: 20) { xdotool(["mousemove", "\(x)", "500"]) }
+        usleep(200_000)
+        XCTAssertTrue(try screenshot().hasInk(near: 450, 500), "the live stroke shows while drawing")
+        key("Escape")
+        xdotool(["mousemove", "700", "500"])
+        xdotool(["mouseup", "1"])
+        XCTAssertTrue(try waitFor { !$0.hasInk(near: 450, 500) && !$0.hasInk(near: 650, 500) }, "Escape removes the live stroke")
+        usleep(300_000)
+        kill(app!.processIdentifier, SIGKILL)
+        app!.waitUntilExit()
+        XCTAssertEqual(try strokeCount(file), 0, "a cancelled stroke is never stored")
+    }
+
+    func testXoppIsImportedIntoADrawingNextToIt() throws {
+        let xopp = home.appendingPathComponent("notes.xopp")
+        let xml = """
+        <?xml version="1.0" standalone="no"?>
+        <xournal creator="oekaki-tests" fileversion="4">
+        <page width="1000" height="800"><background type="solid" color="#ffffffff" style="plain"/>
+        <layer><stroke tool="pen" color="#000000ff" width="5">100 300 400 300 700 300</stroke></layer></page>
+        </xournal>
+        """
+        try xml.write(to: xopp, atomically: true, encoding: .utf8)
+        try launch(arguments: [xopp.path], windowName: "notes")
+        let imported = home.appendingPathComponent("notes.oekaki").path
+        XCTAssertTrue(FileManager.default.fileExists(atPath: imported), "the import is saved as notes.oekaki next to notes.xopp")
+        let rows = try screenshot().rowsWithDarkRun(atLeast: 500, in: 100..<700)
+        XCTAssertEqual(rows.count, 1, "the imported stroke is on screen")
+        XCTAssertEqual(try strokeCount(imported), 1)
+    }
+
     // MARK: driving the app
 
+    private func windowSize(_ name: String) throws -> (width: Int, height: Int) {
+        let r = try run(Self.tool("xdotool")!, ["search", "--onlyvisible", "--name", name, "getwindowgeometry", "%1"])
+        // "  Geometry: 1202x780"
+        guard let line = r.output.split(separator: "\n").first(where: { $0.contains("Geometry:") }),
+              let dims = line.split(separator: " ").last?.split(separator: "x"), dims.count == 2,
+              let w = Int(dims[0]), let h = Int(dims[1]) else {
+            XCTFail("no window geometry in: \(r.output)")
+            return (0, 0)
+        }
+        return (w, h)
+    }
+
     private func launch(_ file: String) throws {
+        try launch(arguments: [file], windowName: (file as NSString).lastPathComponent)
+    }
+
+    private func launch(arguments: [String], windowName name: String) throws {
         let p = Process()
         p.executableURL = try Self.oekakiBinary()
-        p.arguments = [file]
+        p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = Self.display
         env["GDK_BACKEND"] = "x11"
@@ -165,7 +236,6 @@ final class AppWindowTests: XCTestCase {
         p.standardError = FileHandle.nullDevice
         try p.run()
         app = p
-        let name = (file as NSString).lastPathComponent
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             XCTAssertTrue(p.isRunning, "oekaki exited early with status \(p.isRunning ? 0 : p.terminationStatus)")
