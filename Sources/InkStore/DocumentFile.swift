@@ -227,7 +227,9 @@ public final class DocumentFile {
         if f.isReadOnly { return StoreError.readOnly(path: path) }
         if f.isBusy { return StoreError.inUse(path: path) }
         if f.isCorrupt { return StoreError.corrupt(path: path, detail: f.message) }
-        return StoreError.io(path: path, detail: f.message)
+        if f.isWriteError { return FileCheck.freeBytes(near: path) < 1 << 20 ? StoreError.diskFull(path: path) : StoreError.writeFailed(path: path) }
+        let reason = f.systemErrno != 0 ? " (\(String(cString: strerror(f.systemErrno))))" : ""
+        return StoreError.io(path: path, detail: f.message + reason + " [code \(f.code)]")
     }
 }
 

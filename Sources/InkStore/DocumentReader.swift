@@ -136,6 +136,14 @@ enum FileCheck {
         return n > 0
     }
 
+    /// Bytes free for unprivileged writers on the filesystem holding `path` (Int.max when unknown).
+    static func freeBytes(near path: String) -> Int {
+        let dir = (path as NSString).deletingLastPathComponent
+        var st = statvfs()
+        guard statvfs(dir.isEmpty ? "." : dir, &st) == 0 else { return Int.max }
+        return Int(st.f_bavail) * Int(st.f_frsize)
+    }
+
     static func syncDirectory(of path: String) {
         let dir = (path as NSString).deletingLastPathComponent
         let fd = Foundation.open(dir.isEmpty ? "." : dir, O_RDONLY)

@@ -11,9 +11,13 @@ final class SQLiteDatabase {
     struct Failure: Error {
         var code: Int32
         var message: String
-        var isFull: Bool { code & 0xff == SQLITE_FULL }
+        /// errno of the failed system call, when there was one (tells a full disk from other I/O errors).
+        var systemErrno: Int32 = 0
+        var isFull: Bool { code & 0xff == SQLITE_FULL || systemErrno == ENOSPC || systemErrno == EFBIG || systemErrno == EDQUOT }
         var isReadOnly: Bool { code & 0xff == SQLITE_READONLY }
         var isBusy: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
+        /// The operating system refused a write (a full disk, a file-size limit, a removed drive).
+        var isWriteError: Bool { [3, 4, 6].contains(code >> 8) && code & 0xff == SQLITE_IOERR }  // IOERR_WRITE, _FSYNC, _TRUNCATE
         var isCorrupt: Bool { code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB }
         var isIOError: Bool { code & 0xff == SQLITE_IOERR || code & 0xff == SQLITE_CANTOPEN }
     }
@@ -77,7 +81,8 @@ final class SQLiteDatabase {
     }
 
     private func failure(_ rc: Int32) -> Failure {
-        Failure(code: rc, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "database is closed")
+        Failure(code: rc, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "database is closed",
+                systemErrno: db.map { sqlite3_system_errno($0) } ?? 0)
     }
 
     /// Runs one or more statements with no results.
@@ -88,7 +93,7 @@ final class SQLiteDatabase {
         if rc != SQLITE_OK {
             let msg = err.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(d))
             sqlite3_free(err)
-            throw Failure(code: rc, message: msg)
+            throw Failure(code: rc, message: msg, systemErrno: sqlite3_system_errno(d))
         }
     }
 

@@ -15,6 +15,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// Another process has the document open for writing.
     case inUse(path: String)
     case diskFull(path: String)
+    /// A write failed for another reason (file-size limit, a drive removed, an I/O error).
+    case writeFailed(path: String)
     case io(path: String, detail: String)
     /// The changes handed to `commit` do not match the document's history (a programming error in the caller).
     case outOfSync(String)
@@ -33,6 +35,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case .readOnly(let p): return "\(p): the file or its folder is read-only; save the drawing under another name"
         case .inUse(let p): return "\(p): the document is open in another Oekaki; close it there first"
         case .diskFull(let p): return "\(p): the disk is full; the change was not saved (free some space and it will be retried)"
+        case .writeFailed(let p): return "\(p): the change could not be written to the disk (full, over a size limit, or removed?); it was not saved and will be retried"
         case .io(let p, let d): return "\(p): \(d)"
         case .outOfSync(let d): return "the document history does not match the editor: \(d)"
         case .closed: return "the document is closed"

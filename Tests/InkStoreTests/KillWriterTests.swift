@@ -37,11 +37,64 @@ final class KillWriterTests: TempDirTestCase {
         let doc = start == 0 ? try DocumentFile.create(path: file, drawing: Drawing()) : try DocumentFile.open(path: file)
         let editor = Editor(drawing: doc.drawing, history: doc.history)
         var i = start
+        let fullDisk = ProcessInfo.processInfo.environment["OEKAKI_FULL_DISK"] != nil
         while true {
             i += 1
-            try doc.commit(Self.step(i, editor).changes)
+            let changes = Self.step(i, editor).changes
+            do {
+                try doc.commit(changes)
+            } catch {
+                guard fullDisk else { throw error }
+                // The file holds everything before edit i; the document's own state must not have moved either.
+                FileHandle.standardOutput.write(Data("failed \(i): \(error)\n".utf8))
+                XCTAssertThrowsError(try doc.commit(changes), "retrying while the disk is still full fails again")
+                // Space again (the soft limit lifted): the same open document takes the retried change.
+                var lim = rlimit()
+                getrlimit(Int32(RLIMIT_FSIZE.rawValue), &lim)
+                lim.rlim_cur = lim.rlim_max
+                setrlimit(Int32(RLIMIT_FSIZE.rawValue), &lim)
+                try doc.commit(changes)
+                FileHandle.standardOutput.write(Data("committed \(i)\n".utf8))
+                doc.close()
+                return
+            }
             FileHandle.standardOutput.write(Data("committed \(i)\n".utf8))
         }
+    }
+
+    /// A full disk (here: a file-size limit) fails the commit in plain words, and the file keeps every edit before it.
+    func testFullDiskLosesNothing() throws {
+        let file = path("full.oekaki")
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // SIGXFSZ ignored, so the write fails with EFBIG as it would with ENOSPC instead of killing the process.
+        child.arguments = ["-c", "trap '' XFSZ; ulimit -S -f 400; exec \"$0\" InkStoreTests.KillWriterTests/testChildWriterLoop", CommandLine.arguments[0]]
+        var env = ProcessInfo.processInfo.environment
+        env[Self.fileVar] = file
+        env["OEKAKI_FULL_DISK"] = "1"
+        child.environment = env
+        let out = Pipe()
+        child.standardOutput = out
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        let lines = text.split(separator: "\n")
+        guard let failure = lines.first(where: { $0.hasPrefix("failed ") }) else {
+            return XCTFail("the writer never hit the limit: \(text.suffix(300))")
+        }
+        XCTAssertTrue(failure.contains("could not be written to the disk") || failure.contains("the disk is full"), String(failure))
+        let committed = lines.compactMap { $0.hasPrefix("committed ") ? Int($0.dropFirst(10)) : nil }.max() ?? 0
+        XCTAssertGreaterThan(committed, 10)
+        XCTAssertEqual(committed, Int(failure.dropFirst(7).prefix { $0.isNumber }), "the failed change went in on retry")
+        let doc = try DocumentFile.open(path: file, readOnly: true)
+        let expected = Editor()
+        for i in 1...committed { _ = Self.step(i, expected) }
+        XCTAssertTrue(Self.same(doc.drawing, doc.history, as: expected), "the file holds exactly edits 1…\(committed)")
+        // And it opens for writing and takes new edits.
+        let rw = try DocumentFile.open(path: file)
+        try rw.commit(Self.step(committed + 1, expected).changes)
+        rw.close()
     }
 
     /// Strokes equal within the codec's quantization.
