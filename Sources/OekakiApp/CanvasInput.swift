@@ -39,6 +39,8 @@ final class CanvasInput {
     private var panFrom: Point?
     /// Fingers on the screen in navigate mode, by sequence.
     private var fingers: [PointerID: Point] = [:]
+    /// Where the mouse or pen last was over the canvas, in view units.
+    private var lastPointer: Point?
     /// Fingers drawing in draw mode.
     private var drawingFingers: Set<PointerID> = []
 
@@ -69,6 +71,9 @@ final class CanvasInput {
             return pointer(event, type: type, pen: source == GDK_SOURCE_PEN || isStylus(event))
         case GDK_SCROLL:
             return scroll(event)
+        case GDK_ENTER_NOTIFY:
+            lastPointer = viewPosition(event)
+            return false
         case GDK_LEAVE_NOTIFY:
             target?.hover(atView: nil)
             return false
@@ -92,6 +97,7 @@ final class CanvasInput {
         guard let target, let v = viewPosition(event) else { return false }
         let time = Double(gdk_event_get_time(event))
         let device: InputEvent.Device = pen ? .pen : .mouse
+        lastPointer = v
         target.hover(atView: v)
         switch type {
         case GDK_BUTTON_PRESS:
@@ -245,7 +251,8 @@ final class CanvasInput {
         default: gdk_scroll_event_get_deltas(event, &dx, &dy)
         }
         if control {
-            let anchor = viewPosition(event) ?? Point(0, 0)
+            // X11 scroll events may carry no position: fall back to where the pointer last moved.
+            let anchor = viewPosition(event) ?? lastPointer ?? Point(0, 0)
             target.zoom(by: pow(1.15, -dy), atView: anchor)
         } else {
             let shift = mods & GDK_SHIFT_MASK.rawValue != 0

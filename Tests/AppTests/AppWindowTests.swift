@@ -199,7 +199,51 @@ final class AppWindowTests: XCTestCase {
         XCTAssertEqual(try strokeCount(imported), 1)
     }
 
+    func testPanAndZoomKeepPageCoordinatesExact() throws {
+        let file = home.appendingPathComponent("navigate.oekaki").path
+        try launch(file)
+        // At 100 % the first stroke tells where the page's origin is on screen.
+        drag([(300, 300), (400, 300), (500, 300)])
+        xdotool(["mousemove", "600", "500", "mousedown", "2", "mousemove", "650", "520", "mousemove", "700", "550", "mouseup", "2"])
+        usleep(150_000)
+        xdotool(["keydown", "space", "mousemove", "600", "400", "mousedown", "1", "mousemove", "620", "450",
+                 "mousemove", "650", "500", "mouseup", "1", "keyup", "space"])
+        usleep(150_000)
+        xdotool(["mousemove", "500", "400", "keydown", "ctrl", "click", "4", "keyup", "ctrl"])
+        usleep(300_000)
+        drag([(300, 700), (400, 700), (500, 700)])
+        kill(app!.processIdentifier, SIGKILL)
+        app!.waitUntilExit()
+
+        let items = try strokeBounds(file)
+        XCTAssertEqual(items.count, 2, "the pans did not draw")
+        guard items.count == 2 else { return }
+        let origin = (x: 300 - items[0][0], y: 300 - items[0][1])
+        // Pans moved the page by (100, 50) and (50, 100); Ctrl+wheel zoomed ×1.15 around the pointer.
+        let pan = (x: origin.x + 150, y: origin.y + 150)
+        let zoom = 1.15
+        func page(_ sx: Double, _ sy: Double) -> (Double, Double) {
+            let anchor = (x: 500 - pan.x, y: 400 - pan.y)
+            return ((sx - pan.x - anchor.x) / zoom + anchor.x, (sy - pan.y - anchor.y) / zoom + anchor.y)
+        }
+        let start = page(300, 700), end = page(500, 700)
+        XCTAssertEqual(items[1][0], start.0, accuracy: 0.5)
+        XCTAssertEqual(items[1][1], start.1, accuracy: 0.5)
+        XCTAssertEqual(items[1][2], end.0, accuracy: 0.5)
+        XCTAssertEqual(items[1][3], end.1, accuracy: 0.5)
+    }
+
     // MARK: driving the app
+
+    /// Point bounds of every stroke, in drawing order, from `oekaki info`.
+    private func strokeBounds(_ file: String) throws -> [[Double]] {
+        let r = try run(Self.oekakiBinary(), ["info", file])
+        guard r.status == 0, let json = try? JSONSerialization.jsonObject(with: Data(r.output.utf8)) as? [String: Any],
+              let items = json["items"] as? [[String: Any]] else {
+            throw XCTSkip("`oekaki info` is not available: \(r.output)")
+        }
+        return items.compactMap { ($0["bounds"] as? [NSNumber])?.map(\.doubleValue) }
+    }
 
     private func windowSize(_ name: String) throws -> (width: Int, height: Int) {
         let r = try run(Self.tool("xdotool")!, ["search", "--onlyvisible", "--name", name, "getwindowgeometry", "%1"])
