@@ -48,6 +48,7 @@ enum BandRenderer {
                 ctx.fillPolygon(s.outline, color: s.color)
             }
         }
+        surface.markDirty()
     }
 
     /// Outlines of `strokes` in order, computed on every core.

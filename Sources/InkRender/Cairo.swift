@@ -80,6 +80,9 @@ public final class ImageSurface: @unchecked Sendable {
         return try body(cairo_image_surface_get_data(pointer)!)
     }
 
+    /// Tells cairo the pixels were changed behind its back (by band views drawing into them).
+    func markDirty() { cairo_surface_mark_dirty(pointer) }
+
     /// Straight (un-premultiplied) colour of one pixel; transparent outside the surface.
     public func pixel(x: Int, y: Int) -> RGBA {
         guard x >= 0, y >= 0, x < width, y < height else { return RGBA(r: 0, g: 0, b: 0, a: 0) }
@@ -153,6 +156,12 @@ public final class CairoContext {
         cairo_set_matrix(cr, &m)
     }
     func identity() { cairo_identity_matrix(cr) }
+
+    /// Multiplies the current matrix (keeps whatever origin the owner of a borrowed context set up).
+    func concat(scale: Double, dx: Double = 0, dy: Double = 0) {
+        var m = cairo_matrix_t(xx: scale, yx: 0, xy: 0, yy: scale, x0: dx, y0: dy)
+        cairo_transform(cr, &m)
+    }
 
     func clip(_ r: Rect) {
         cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)

@@ -125,3 +125,14 @@ private extension Array where Element == UInt8 {
         appendBigEndian(UInt32(truncatingIfNeeded: crc))
     }
 }
+
+extension ImageSurface {
+    /// Saves the raster as an RGBA PNG (for tests, diagnostics and screenshots).
+    public func writePNG(to path: String) throws {
+        let bytes: [UInt8]
+        do { bytes = try PNGEncoder.encode(self, opaque: false) } catch {
+            throw RenderError.cannotWrite(path: path, reason: "\(error)")
+        }
+        try FileOutput.write(bytes, to: path)
+    }
+}

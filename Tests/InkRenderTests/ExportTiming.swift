@@ -1,0 +1,31 @@
+import Foundation
+import InkCore
+import InkRender
+import XCTest
+
+/// Prints export and redraw times for 10,000 strokes × 100 points at 1920×1080. Not a pass/fail test:
+/// runs only with OEKAKI_RENDER_TIMING=1 (use a release build: `swift test -c release`).
+final class ExportTiming: XCTestCase {
+    func testPrintTimes() throws {
+        guard ProcessInfo.processInfo.environment["OEKAKI_RENDER_TIMING"] == "1" else { throw XCTSkip("set OEKAKI_RENDER_TIMING=1") }
+        let d = SampleInk.drawing(strokes: 10_000, pointsPerStroke: 100, seed: 42)
+        XCTAssertEqual(d.pointCount, 1_000_000)
+        func time(_ name: String, runs: Int = 5, _ body: () throws -> Void) rethrows {
+            var t: [Double] = []
+            for _ in 0..<runs {
+                let s = DispatchTime.now().uptimeNanoseconds
+                try body()
+                t.append(Double(DispatchTime.now().uptimeNanoseconds - s) / 1e6)
+            }
+            t.sort()
+            print(String(format: "%@: median %.0f ms (min %.0f, max %.0f)", name, t[t.count / 2], t[0], t[t.count - 1]))
+        }
+        let dir = ProcessInfo.processInfo.environment["OEKAKI_RENDER_OUT"] ?? NSTemporaryDirectory()
+        try time("png render only") { _ = try Exporter.render(d) }
+        try time("png export") { try Exporter.write(d, to: dir + "/bench.png", format: .png) }
+        try time("svg export") { try Exporter.write(d, to: dir + "/bench.svg", format: .svg) }
+        try time("pdf export", runs: 3) { try Exporter.write(d, to: dir + "/bench.pdf", format: .pdf) }
+        let cache = try ScreenCache(viewSize: Size(width: 1920, height: 1080), transform: .identity)
+        time("full redraw 1920x1080") { cache.render(d) }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import InkCore
+import InkRender
+import XCTest
+
+final class ScreenCacheTests: XCTestCase {
+    let view = Size(width: 300, height: 200)
+    /// Zoom 2, page origin at view (10, 20): page (x, y) → device (2x + 10, 2y + 20).
+    let zoomed = ViewTransform(zoom: 2, offset: Point(10, 20))
+
+    func testRenderMapsPageThroughTheViewTransform() throws {
+        let cache = try ScreenCache(viewSize: view, transform: zoomed)
+        cache.render(Fixture.line())
+        XCTAssertEqual(cache.pixelWidth, 300); XCTAssertEqual(cache.pixelHeight, 200)
+        XCTAssertColor(cache.pixel(x: 110, y: 120), near: Fixture.red)      // page (50, 50)
+        XCTAssertColor(cache.pixel(x: 110, y: 150), near: .white, tolerance: 0) // page (50, 65): paper
+        XCTAssertEqual(cache.pixel(x: 5, y: 100).a, 0)                        // left of the page: no paper
+        XCTAssertEqual(cache.pixel(x: 100, y: 10).a, 0)                       // above the page
+    }
+
+    func testDeviceScaleDoublesPixelsNotPageArea() throws {
+        let t = ViewTransform(zoom: 1, offset: Point(0, 0), deviceScale: 2)
+        let cache = try ScreenCache(viewSize: view, transform: t)
+        cache.render(Fixture.line())
+        XCTAssertEqual(cache.pixelWidth, 600); XCTAssertEqual(cache.pixelHeight, 400)
+        XCTAssertColor(cache.pixel(x: 200, y: 100), near: Fixture.red)
+        XCTAssertEqual(t.pagePoint(fromView: t.viewPoint(fromPage: Point(3, 4))), Point(3, 4))
+    }
+
+    func testMemoryIsBoundedByTheViewportAtAnyZoom() throws {
+        let cache = try ScreenCache(viewSize: view, transform: ViewTransform(zoom: 500, offset: Point(-20_000, -20_000)))
+        cache.render(Fixture.line())
+        XCTAssertEqual(cache.pixelWidth * cache.pixelHeight, 300 * 200)
+        XCTAssertColor(cache.pixel(x: 150, y: 100), near: .white, tolerance: 0) // page (40.3, 40.2): paper
+        XCTAssertThrowsError(try ScreenCache(viewSize: Size(width: 1e9, height: 10), transform: .identity))
+        XCTAssertThrowsError(try ScreenCache(viewSize: view, transform: ViewTransform(zoom: 0)))
+    }
+
+    func testBakeDrawsOnlyTheNewStroke() throws {
+        var d = Fixture.line()
+        let cache = try ScreenCache(viewSize: view, transform: zoomed)
+        cache.render(d)
+        let blue = RGBA(r: 0, g: 0, b: 255)
+        let s = Stroke(id: 9, style: StrokeStyle(color: blue, width: 6), points: [InkPoint(x: 100, y: 10), InkPoint(x: 100, y: 90)])
+        d.insert(s)
+        cache.bake(s)
+        XCTAssertColor(cache.pixel(x: 210, y: 60), near: blue)               // page (100, 20)
+        XCTAssertColor(cache.pixel(x: 110, y: 120), near: Fixture.red)        // the old line is still there
+        XCTAssertColor(cache.pixel(x: 250, y: 60), near: .white, tolerance: 0)
+    }
+
+    func testInvalidateRepaintsOnlyThatRegionFromTheDrawing() throws {
+        var d = Fixture.line()
+        let vertical = Stroke(id: 2, style: StrokeStyle(color: .black, width: 6), points: [InkPoint(x: 100, y: 10), InkPoint(x: 100, y: 90)])
+        d.insert(vertical)
+        let cache = try ScreenCache(viewSize: view, transform: zoomed)
+        cache.render(d)
+        XCTAssertColor(cache.pixel(x: 210, y: 60), near: .black)
+        // Undo the vertical stroke: repaint its area only. The red line crossing that area is redrawn from the index.
+        d.remove(2)
+        cache.invalidate(vertical.inkBounds, in: d)
+        XCTAssertColor(cache.pixel(x: 210, y: 60), near: .white, tolerance: 0)
+        XCTAssertColor(cache.pixel(x: 210, y: 120), near: Fixture.red)        // page (100, 50), inside the region
+        XCTAssertColor(cache.pixel(x: 60, y: 120), near: Fixture.red)         // outside the region, untouched
+        // A region edit leaves pixels outside it alone, even if the drawing says otherwise.
+        d.remove(1)
+        cache.invalidate(Rect(x: 0, y: 0, width: 40, height: 100), in: d)
+        XCTAssertColor(cache.pixel(x: 60, y: 120), near: .white, tolerance: 0)  // page (25, 50): repainted
+        XCTAssertColor(cache.pixel(x: 250, y: 120), near: Fixture.red)        // page (120, 50): not in the region
+    }
+
+    func testFrameRenderedOffThreadMatchesSynchronousRender() throws {
+        let d = SampleInk.drawing(strokes: 150, pointsPerStroke: 50, pageSize: Size(width: 300, height: 200), seed: 5)
+        let sync = try ScreenCache(viewSize: view, transform: .identity)
+        sync.render(d)
+        let done = expectation(description: "frame")
+        final class Box: @unchecked Sendable { var frame: ScreenCache.Frame? }
+        let box = Box()
+        let size = view
+        DispatchQueue.global().async {
+            box.frame = try? ScreenCache.renderFrame(d, viewSize: size, transform: .identity)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 30)
+        let frame = box.frame
+        let cache = try ScreenCache(viewSize: view, transform: zoomed)
+        cache.install(try XCTUnwrap(frame))
+        XCTAssertEqual(cache.transform, .identity)
+        var checked = 0
+        for y in Swift.stride(from: 0, to: 200, by: 7) {
+            for x in Swift.stride(from: 0, to: 300, by: 7) { XCTAssertEqual(cache.pixel(x: x, y: y), sync.pixel(x: x, y: y)); checked += 1 }
+        }
+        XCTAssertGreaterThan(checked, 1000)
+    }
+
+    /// Composites the cache with its live strokes the way the GTK draw function does.
+    func composite(_ cache: ScreenCache) throws -> ImageSurface {
+        let out = try ImageSurface(width: cache.pixelWidth, height: cache.pixelHeight)
+        cache.draw(into: CairoContext(drawingInto: out))
+        return out
+    }
+
+    func testLiveStrokeAppearsSegmentBySegmentAndLeavesWhenFinished() throws {
+        let d = Drawing(pageSize: Size(width: 300, height: 200))
+        let cache = try ScreenCache(viewSize: view, transform: .identity)
+        cache.render(d)
+        var live = Stroke(id: 1, style: StrokeStyle(color: Fixture.red, width: 8))
+        live.append(InkPoint(x: 20, y: 100))
+        cache.updateLive([live])
+        XCTAssertColor(try composite(cache).pixel(x: 20, y: 100), near: Fixture.red) // a tap shows a dot at once
+        for x in Swift.stride(from: 24.0, through: 200, by: 4) {
+            live.append(InkPoint(x: x, y: 100))
+            cache.updateLive([live])
+        }
+        let img = try composite(cache)
+        for x in [30, 100, 150, 199] { XCTAssertColor(img.pixel(x: x, y: 100), near: Fixture.red, "at x=\(x)") }
+        XCTAssertColor(img.pixel(x: 100, y: 120), near: .white, tolerance: 0)
+        XCTAssertColor(cache.pixel(x: 100, y: 100), near: .white, tolerance: 0)  // not in the finished raster
+        // Pen-up: bake, then the live layer goes.
+        cache.bake(live)
+        cache.updateLive([])
+        XCTAssertColor(cache.pixel(x: 100, y: 100), near: Fixture.red)
+        // Cancel instead: nothing remains.
+        let cancelled = try ScreenCache(viewSize: view, transform: .identity)
+        cancelled.render(d)
+        cancelled.updateLive([live])
+        cancelled.updateLive([])
+        XCTAssertColor(try composite(cancelled).pixel(x: 100, y: 100), near: .white, tolerance: 0)
+    }
+
+    func testLiveHighlighterIsFlatWhereItCrossesItself() throws {
+        let cache = try ScreenCache(viewSize: view, transform: .identity)
+        cache.render(Drawing(pageSize: Size(width: 300, height: 200)))
+        var live = Stroke(id: 1, style: StrokeStyle(tool: .highlighter, color: .highlighterYellow, width: 16))
+        for i in 0...80 {
+            let t = Double(i) / 80 * 2 * Double.pi
+            live.append(InkPoint(x: 150 + 80 * sin(t), y: 100 + 40 * sin(2 * t)))
+            cache.updateLive([live])
+        }
+        let img = try composite(cache)
+        try img.writePNG(to: Fixture.tempPath("live-highlighter.png"))
+        let single = img.pixel(x: 230, y: 100), crossing = img.pixel(x: 150, y: 100)
+        XCTAssertLessThan(single.b, 200, "highlighter should be visible")
+        XCTAssertColor(crossing, near: single, tolerance: 2, "live highlighter must not darken where it overlaps")
+    }
+
+    func testViewTransformZoomKeepsTheAnchor() {
+        let t = ViewTransform(zoom: 1.5, offset: Point(30, -10))
+        let anchor = Point(120, 80)
+        let z = t.zoomed(by: 2, around: anchor)
+        XCTAssertEqual(z.zoom, 3)
+        let before = t.pagePoint(fromView: anchor), after = z.pagePoint(fromView: anchor)
+        XCTAssertEqual(before.x, after.x, accuracy: 1e-9); XCTAssertEqual(before.y, after.y, accuracy: 1e-9)
+    }
+}
