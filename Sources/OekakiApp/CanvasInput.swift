@@ -13,7 +13,8 @@ enum TouchMode: String, CaseIterable {
 /// Receives what the input means: strokes in page coordinates, or view navigation.
 protocol CanvasInputTarget: AnyObject {
     func toPage(_ view: Point) -> Point
-    func input(_ event: InputEvent)
+    /// `eraserEnd`: the stylus is used upside down, so the stroke erases whatever tool is chosen.
+    func input(_ event: InputEvent, eraserEnd: Bool)
     func pan(byView delta: Point)
     func zoom(by factor: Double, atView anchor: Point)
     /// Where a mouse or pen points (nil when it leaves), for the eraser's outline.
@@ -30,6 +31,9 @@ final class CanvasInput {
     private let area: Widget
     weak var target: CanvasInputTarget?
     var touchMode: TouchMode = .draw
+    /// Called once, the first time a stylus touches the canvas.
+    var onPenSeen: (() -> Void)?
+    private var penSeen = false
     /// Space held: the left button pans instead of drawing.
     var spaceHeld = false
 
@@ -68,7 +72,12 @@ final class CanvasInput {
         case GDK_BUTTON_PRESS, GDK_BUTTON_RELEASE, GDK_MOTION_NOTIFY:
             // Touchscreens report their own touch events; pointer events they emulate are ignored.
             if source == GDK_SOURCE_TOUCHSCREEN { return false }
-            return pointer(event, type: type, pen: source == GDK_SOURCE_PEN || isStylus(event))
+            let pen = source == GDK_SOURCE_PEN || isStylus(event)
+            if pen, !penSeen {
+                penSeen = true
+                onPenSeen?()
+            }
+            return pointer(event, type: type, pen: pen)
         case GDK_SCROLL:
             return scroll(event)
         case GDK_ENTER_NOTIFY:
@@ -83,6 +92,11 @@ final class CanvasInput {
         default:
             return false
         }
+    }
+
+    private func isEraserEnd(_ event: OpaquePointer) -> Bool {
+        guard let tool = gdk_event_get_device_tool(event) else { return false }
+        return gdk_device_tool_get_tool_type(tool) == GDK_DEVICE_TOOL_TYPE_ERASER
     }
 
     private func isStylus(_ event: OpaquePointer) -> Bool {
@@ -111,7 +125,8 @@ final class CanvasInput {
             let id = pen ? Self.penPointer : Self.mousePointer
             drawing = (id, device)
             target.input(InputEvent(pointer: id, phase: .began, point: sample(v, event: event, time: time, pen: pen),
-                                    device: device, hasPressure: pen && pressure(of: event) != nil))
+                                    device: device, hasPressure: pen && pressure(of: event) != nil),
+                         eraserEnd: pen && isEraserEnd(event))
             return true
         case GDK_MOTION_NOTIFY:
             if let from = panFrom {
@@ -122,10 +137,10 @@ final class CanvasInput {
             guard let d = drawing else { return false }
             // GTK coalesces motion to one event per frame; its history holds the samples in between.
             for h in history(of: event) {
-                target.input(InputEvent(pointer: d.id, phase: .moved, point: h.point, device: d.device, hasPressure: d.device == .pen && h.hasPressure))
+                target.input(InputEvent(pointer: d.id, phase: .moved, point: h.point, device: d.device, hasPressure: d.device == .pen && h.hasPressure), eraserEnd: false)
             }
             let p = sample(v, event: event, time: time, pen: pen)
-            target.input(InputEvent(pointer: d.id, phase: .moved, point: p, device: d.device, hasPressure: d.device == .pen && pressure(of: event) != nil))
+            target.input(InputEvent(pointer: d.id, phase: .moved, point: p, device: d.device, hasPressure: d.device == .pen && pressure(of: event) != nil), eraserEnd: false)
             return true
         case GDK_BUTTON_RELEASE:
             let button = gdk_button_event_get_button(event)
@@ -146,9 +161,9 @@ final class CanvasInput {
         guard let d = drawing, let target else { drawing = nil; return }
         drawing = nil
         if cancelled || point == nil {
-            target.input(InputEvent(pointer: d.id, phase: .cancelled, point: point ?? InkPoint(x: 0, y: 0), device: d.device))
+            target.input(InputEvent(pointer: d.id, phase: .cancelled, point: point ?? InkPoint(x: 0, y: 0), device: d.device), eraserEnd: false)
         } else if let point {
-            target.input(InputEvent(pointer: d.id, phase: .ended, point: point, device: d.device, hasPressure: d.device == .pen))
+            target.input(InputEvent(pointer: d.id, phase: .ended, point: point, device: d.device, hasPressure: d.device == .pen), eraserEnd: false)
         }
     }
 
@@ -200,17 +215,17 @@ final class CanvasInput {
             switch type {
             case GDK_TOUCH_BEGIN:
                 drawingFingers.insert(id)
-                target.input(InputEvent(pointer: id, phase: .began, point: point, device: .touch))
+                target.input(InputEvent(pointer: id, phase: .began, point: point, device: .touch), eraserEnd: false)
             case GDK_TOUCH_UPDATE:
                 guard drawingFingers.contains(id) else { return true }
-                for h in history(of: event) { target.input(InputEvent(pointer: id, phase: .moved, point: h.point, device: .touch)) }
-                target.input(InputEvent(pointer: id, phase: .moved, point: point, device: .touch))
+                for h in history(of: event) { target.input(InputEvent(pointer: id, phase: .moved, point: h.point, device: .touch), eraserEnd: false) }
+                target.input(InputEvent(pointer: id, phase: .moved, point: point, device: .touch), eraserEnd: false)
             case GDK_TOUCH_END:
                 guard drawingFingers.remove(id) != nil else { return true }
-                target.input(InputEvent(pointer: id, phase: .ended, point: point, device: .touch))
+                target.input(InputEvent(pointer: id, phase: .ended, point: point, device: .touch), eraserEnd: false)
             default: // cancelled: the live stroke is discarded
                 guard drawingFingers.remove(id) != nil else { return true }
-                target.input(InputEvent(pointer: id, phase: .cancelled, point: point, device: .touch))
+                target.input(InputEvent(pointer: id, phase: .cancelled, point: point, device: .touch), eraserEnd: false)
             }
         case .navigate:
             let before = fingers

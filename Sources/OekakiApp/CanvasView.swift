@@ -7,9 +7,9 @@ import InkRender
 /// The drawing surface: a GtkDrawingArea compositing InkRender's screen cache (finished strokes in one
 /// raster, live strokes drawn segment by segment), feeding input to the editor and reporting every change.
 final class CanvasView: CanvasInputTarget {
-    /// Drawings up to this many strokes re-render on zoom/pan at once (faster than a frame on two cores);
+    /// Drawings up to about this many points re-render on zoom/pan at once (a frame or two on two cores);
     /// larger ones render in the background while the old raster is shown scaled.
-    static let synchronousLimit = 4000
+    static let synchronousPoints = 50_000
 
     let widget: Widget
     private(set) var editor: Editor
@@ -122,7 +122,8 @@ final class CanvasView: CanvasInputTarget {
     /// Makes the cache match the current view: at once for small drawings, in the background for large ones.
     private func prepareCache() {
         if let c = cache, c.transform == transform, c.viewSize == size { return }
-        if cache == nil || editor.drawing.strokes.count <= Self.synchronousLimit {
+        let small = isSmall(editor.drawing)
+        if cache == nil || small {
             abandonRender()
             do {
                 if let c = cache {
@@ -130,7 +131,7 @@ final class CanvasView: CanvasInputTarget {
                 } else {
                     let c = try ScreenCache(viewSize: size, transform: transform)
                     cache = c
-                    if editor.drawing.strokes.count <= Self.synchronousLimit {
+                    if small {
                         c.render(editor.drawing)
                     } else {
                         renderInBackground()
@@ -144,6 +145,11 @@ final class CanvasView: CanvasInputTarget {
             return
         }
         renderInBackground()
+    }
+
+    private func isSmall(_ d: Drawing) -> Bool {
+        // Counting points walks every stroke: only worth it when the stroke count alone does not decide.
+        d.strokes.count <= 500 || (d.strokes.count <= Self.synchronousPoints / 4 && d.pointCount <= Self.synchronousPoints)
     }
 
     private func renderInBackground() {
@@ -243,10 +249,19 @@ final class CanvasView: CanvasInputTarget {
     /// The tool changed: the eraser outline appears or goes.
     func toolChanged() { redraw() }
 
-    func input(_ event: InputEvent) {
+    var onPenSeen: (() -> Void)? {
+        get { input?.onPenSeen }
+        set { input?.onPenSeen = newValue }
+    }
+
+    func input(_ event: InputEvent, eraserEnd: Bool) {
         if event.phase == .began { gtk_widget_grab_focus(widget) }
         let erasing = editor.isErasing
+        let chosen = editor.tool
+        // The editor picks the tool when a pointer goes down, so the eraser end needs it only for that event.
+        if eraserEnd, event.phase == .began { editor.tool = .strokeEraser }
         let u = editor.handle(event)
+        editor.tool = chosen
         apply(u, drawingChanged: erasing || editor.isErasing)
     }
 

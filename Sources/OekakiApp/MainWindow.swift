@@ -25,6 +25,8 @@ final class MainWindow {
     private var retryTimer: UInt32 = 0
     /// The user chose to close although some changes could not be written.
     private var closeConfirmed = false
+    private var touchModeButtons: [TouchMode: Widget] = [:]
+    private var syncingTouchMode = false
     private let exportQueue = DispatchQueue(label: "oekaki.export", qos: .userInitiated)
 
     init(application: UnsafeMutablePointer<GtkApplication>, document: OpenDocument) {
@@ -117,12 +119,13 @@ final class MainWindow {
         let drawWith = gtk_check_button_new_with_label("Draw with fingers (each finger draws)")!
         let navigate = gtk_check_button_new_with_label("Fingers navigate (two fingers pan and pinch; the pen draws)")!
         gtk_check_button_set_group(typed(navigate, as: GtkCheckButton.self), typed(drawWith, as: GtkCheckButton.self))
-        let active = preferences.touchMode == .draw ? drawWith : navigate
-        gtk_check_button_set_active(typed(active, as: GtkCheckButton.self), 1)
+        touchModeButtons = [.draw: drawWith, .navigate: navigate]
+        showTouchMode(preferences.touchMode)
         for (b, mode) in [(drawWith, TouchMode.draw), (navigate, TouchMode.navigate)] {
             connect(gobject(b), "toggled") { [weak self] in
-                guard let self, gtk_check_button_get_active(typed(b, as: GtkCheckButton.self)) != 0 else { return }
+                guard let self, !self.syncingTouchMode, gtk_check_button_get_active(typed(b, as: GtkCheckButton.self)) != 0 else { return }
                 self.preferences.touchMode = mode
+                self.preferences.touchModeChosen = true
                 self.preferences.save()
                 self.canvas.touchMode = mode
             }
@@ -137,7 +140,19 @@ final class MainWindow {
         return button
     }
 
+    private func showTouchMode(_ mode: TouchMode) {
+        syncingTouchMode = true
+        defer { syncingTouchMode = false }
+        if let b = touchModeButtons[mode] { gtk_check_button_set_active(typed(b, as: GtkCheckButton.self), 1) }
+    }
+
     private func wire() {
+        // With a pen around, resting fingers should not draw: unless the user chose otherwise, they navigate.
+        canvas.onPenSeen = { [weak self] in
+            guard let self, !self.preferences.touchModeChosen, self.canvas.touchMode == .draw else { return }
+            self.canvas.touchMode = .navigate
+            self.showTouchMode(.navigate)
+        }
         toolbar.onCommand = { [weak self] in self?.perform($0) }
         toolbar.onColor = { [weak self] in self?.setColor($0) }
         toolbar.onWidth = { [weak self] w in

@@ -3,6 +3,8 @@ import Foundation
 /// Settings that outlive a session, kept as `key=value` lines in `$XDG_CONFIG_HOME/oekaki/settings`.
 struct Preferences {
     var touchMode: TouchMode = .draw
+    /// False until the user picks a touch mode; then a pen appearing switches fingers to navigating.
+    var touchModeChosen = false
 
     private static var path: String {
         let env = ProcessInfo.processInfo.environment
@@ -17,7 +19,7 @@ struct Preferences {
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2 else { continue }
-            if parts[0] == "touch-mode", let m = TouchMode(rawValue: parts[1]) { p.touchMode = m }
+            if parts[0] == "touch-mode", let m = TouchMode(rawValue: parts[1]) { p.touchMode = m; p.touchModeChosen = true }
         }
         return p
     }
