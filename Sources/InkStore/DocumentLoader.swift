@@ -7,7 +7,7 @@ public struct LoadedDocument {
     public var history: History
     /// "oekaki" or "xopp".
     public var format: String
-    /// The file's format version (`user_version` for .oekaki, `fileversion` 4 for .xopp).
+    /// The file's format version (`user_version` for .oekaki, the root's `fileversion` for .xopp, 4 when absent).
     public var version: Int
     /// Lines worth telling the user on stderr (other pages, skipped elements, …).
     public var notes: [String]
@@ -22,9 +22,9 @@ public enum DocumentLoader {
             if let p = page, p != 1 { throw StoreError.noSuchPage(path: path, page: p, pages: 1) }
             return LoadedDocument(drawing: doc.drawing, history: doc.history, format: "oekaki", version: doc.foundVersion, notes: [])
         }
-        if head.starts(with: XoppImport.gzipMagic) || head.starts(with: ZipPackage.magic) || head.starts(with: Array("<?xml".utf8)) {
+        if head.starts(with: XoppImport.gzipMagic) || head.starts(with: ZipPackage.magic) || head.starts(with: Array("<?xml".utf8)) || head.starts(with: Array("<xournal".utf8)) {
             let r = try XoppImport.read(path: path, page: page ?? 1)
-            return LoadedDocument(drawing: r.drawing, history: History(), format: "xopp", version: 4, notes: r.notes)
+            return LoadedDocument(drawing: r.drawing, history: History(), format: "xopp", version: r.fileVersion, notes: r.notes)
         }
         if head.allSatisfy({ $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 < 0x7F) }) {
             throw StoreError.unrecognized(path: path, reason: "a text file, not a drawing (.oekaki or .xopp)")

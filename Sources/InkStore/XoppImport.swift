@@ -20,6 +20,8 @@ public enum XoppImport {
         /// Lines for stderr: more pages, skipped elements, whiteout, repaired values.
         public var notes: [String]
         public var creator: String
+        /// The root's `fileversion` (Xournal++ 1.x writes 4); 4 when absent.
+        public var fileVersion: Int
     }
 
     static let gzipMagic: [UInt8] = [0x1F, 0x8B]
@@ -86,6 +88,7 @@ public enum XoppImport {
         var p = XMLSubset(xml)
         var pages = 0
         var creator = ""
+        var fileVersion = 4
         var inPage = false, inLayer = false
         var pageSize: Size?
         var background = RGBA.white
@@ -102,6 +105,7 @@ public enum XoppImport {
                 if root {
                     guard name == "xournal" || name == "MrWriter" else { throw ParseFailure(message: "not a Xournal++ document (root element <\(name)>)") }
                     creator = attrs["creator"] ?? ""
+                    if let v = attrs["fileversion"].flatMap({ Int($0) }), v >= 0, v < 1000 { fileVersion = v }
                     root = false
                     continue
                 }
@@ -201,7 +205,7 @@ public enum XoppImport {
         if repairedWidths > 0 { notes.append("has \(repairedWidths) invalid segment widths; used the previous width") }
         if badStrokes > 0 { notes.append("has \(badStrokes) strokes with an invalid width or no points; skipped them") }
         return Result(drawing: Drawing(pageSize: size, background: background, strokes: strokes),
-                      pageCount: pages, page: wanted, notes: notes, creator: creator)
+                      pageCount: pages, page: wanted, notes: notes, creator: creator, fileVersion: fileVersion)
     }
 
     /// "x y x y …" → points; non-finite or absurd coordinates are dropped (and counted), an odd count is an error.
@@ -218,6 +222,9 @@ public enum XoppImport {
                 guard k - s <= 64 else { throw ParseFailure(message: "a coordinate is longer than 64 characters") }
                 values.append(fastDouble(text, s, k) ?? Double(String(decoding: text[s..<k], as: UTF8.self)) ?? .nan)
             }
+        }
+        guard values.count / 2 <= PointCodec.maxPoints else {
+            throw ParseFailure(message: "a stroke has \(values.count / 2) points (at most \(PointCodec.maxPoints) are allowed)")
         }
         guard values.count % 2 == 0 else { throw ParseFailure(message: "a stroke has an odd number of coordinates (\(values.count))") }
         var out: [InkPoint] = []
