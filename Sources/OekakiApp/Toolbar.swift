@@ -29,7 +29,9 @@ enum Palette {
 
 /// The row of tools under the title bar: tools, colours, sizes, zoom.
 final class Toolbar {
+    /// The row, inside a horizontal scroller so a narrow window can still show every control.
     let widget: Widget
+    private let row: Widget
     private var toolButtons: [Tool: Widget] = [:]
     private var swatches: [Widget] = []
     private var customFace: Widget?
@@ -45,8 +47,13 @@ final class Toolbar {
     var onWidth: ((Double) -> Void)?
 
     init() {
-        widget = Widgets.box(spacing: 6)
-        gtk_widget_add_css_class(widget, "toolbar")
+        row = Widgets.box(spacing: 6)
+        gtk_widget_add_css_class(row, "toolbar")
+        widget = gtk_scrolled_window_new()
+        let scroller = OpaquePointer(widget)
+        gtk_scrolled_window_set_policy(scroller, GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
+        gtk_scrolled_window_set_propagate_natural_height(scroller, 1)
+        gtk_scrolled_window_set_child(scroller, row)
         widthSpin = OpaquePointer(gtk_spin_button_new_with_range(0.5, 200, 0.5)!)
         zoomLabel = Widgets.label("100 %")
         gtk_widget_add_css_class(zoomLabel, "zoom-label")
@@ -72,7 +79,7 @@ final class Toolbar {
         let colors = Widgets.box(spacing: 2)
         var firstSwatch: Widget?
         for (i, entry) in Palette.colors.enumerated() {
-            let s = Widgets.drawnToggle(size: 20, tooltip: entry.name, group: firstSwatch, paint: Faces.swatch(entry.color)) { [weak self] in
+            let s = Widgets.drawnToggle(size: 18, tooltip: entry.name, group: firstSwatch, paint: Faces.swatch(entry.color)) { [weak self] in
                 guard let self, !self.syncing else { return }
                 self.onColor?(entry.color)
             }
@@ -80,7 +87,7 @@ final class Toolbar {
             swatches.append(s.button)
             Widgets.append(colors, s.button)
         }
-        let custom = Widgets.drawnToggle(size: 20, tooltip: "Custom colour…", group: firstSwatch, paint: { [weak self] cr, w, h in
+        let custom = Widgets.drawnToggle(size: 18, tooltip: "Custom colour…", group: firstSwatch, paint: { [weak self] cr, w, h in
             Faces.swatch(self?.customColor ?? .black)(cr, w, h)
             // A small plus marks the chooser.
             cairo_set_source_rgb(cr, 1, 1, 1)
@@ -110,6 +117,7 @@ final class Toolbar {
             Widgets.append(sizes, b.button)
         }
         gtk_spin_button_set_digits(widthSpin, 1)
+        gtk_editable_set_width_chars(widthSpin, 4)
         gtk_widget_set_tooltip_text(asWidget(widthSpin), "Width in page units")
         connect(gobject(widthSpin), "value-changed") { [weak self] in
             guard let self, !self.syncing else { return }
@@ -129,7 +137,7 @@ final class Toolbar {
             Widgets.button(icon: "zoom-in-symbolic", tooltip: "Zoom in (Ctrl++)") { [weak self] in self?.onCommand?(.zoomIn) },
             Widgets.button(icon: "zoom-fit-best-symbolic", tooltip: "Fit the page in the window (Ctrl+0)") { [weak self] in self?.onCommand?(.zoomFit) })
 
-        Widgets.append(widget, tools, Widgets.separator(), colors, Widgets.separator(), sizes, asWidget(widthSpin), spacer, zoom)
+        Widgets.append(row, tools, Widgets.separator(), colors, Widgets.separator(), sizes, asWidget(widthSpin), spacer, zoom)
     }
 
     /// Shows the current tool, colour and width.

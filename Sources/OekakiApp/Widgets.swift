@@ -94,7 +94,7 @@ enum Widgets {
     /// Application-wide look: compact swatches, a visible selection ring.
     static func installStyle() {
         let css = """
-        .swatch { padding: 4px; min-width: 20px; min-height: 20px; }
+        .swatch { padding: 3px; min-width: 18px; min-height: 18px; }
         .toolbar { padding: 4px 6px; border-bottom: 1px solid alpha(black, 0.15); }
         .zoom-label { min-width: 48px; font-feature-settings: "tnum"; }
         """
