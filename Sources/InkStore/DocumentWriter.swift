@@ -6,6 +6,11 @@ struct DocumentWriter {
     let db: SQLiteDatabase
 
     func writePage(_ size: Size, background: RGBA, insert: Bool) throws {
+        // Never write what the reader would refuse: the file must always open again.
+        guard size.width.isFinite, size.height.isFinite, size.width > 0, size.height > 0,
+              size.width <= Schema.maxPageSide, size.height <= Schema.maxPageSide else {
+            throw StoreError.unstorable("page size \(size.width) × \(size.height) is outside 0…\(Int(Schema.maxPageSide))")
+        }
         let sql = insert
             ? "INSERT INTO document(id, page_width, page_height, background) VALUES(1, ?, ?, ?)"
             : "UPDATE document SET page_width = ?, page_height = ?, background = ? WHERE id = 1"
@@ -14,7 +19,16 @@ struct DocumentWriter {
 
     /// Writes a stroke row (replacing one with the same id).
     func upsert(_ s: Stroke, present: Bool) throws {
-        let blob = try PointCodec.encode(s.points.isEmpty ? [InkPoint(x: 0, y: 0)] : s.points)
+        guard s.style.tool == .pen || s.style.tool == .highlighter else {
+            throw StoreError.unstorable("stroke \(s.id) is drawn with the \(s.style.tool.rawValue), which leaves no ink")
+        }
+        guard s.style.width.isFinite, s.style.width > 0, s.style.width <= Schema.maxStrokeWidth else {
+            throw StoreError.unstorable("stroke \(s.id) has width \(s.style.width); widths must be in 0…\(Int(Schema.maxStrokeWidth))")
+        }
+        let blob: [UInt8]
+        do { blob = try PointCodec.encode(s.points.isEmpty ? [InkPoint(x: 0, y: 0)] : s.points) } catch let e as PointCodec.Failure {
+            throw StoreError.unstorable("stroke \(s.id): \(e)")
+        }
         try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present) VALUES(?, ?, ?, ?, ?, ?)")
             .bind(1, Int64(bitPattern: s.id)).bind(2, s.style.tool.rawValue).bind(3, Int64(s.style.color.packed))
             .bind(4, s.style.width).bind(5, blob).bind(6, Int64(present ? 1 : 0)).run()

@@ -149,11 +149,14 @@ public enum PointCodec {
         var bits = BitReader(bytes: bytes, pos: r.pos)
         var xs = [Int64](repeating: 0, count: n), ys = xs, ps = xs, ts = xs
         xs[0] = x0; ys[0] = y0; ps[0] = p0; ts[0] = t0
+        // Checked before anything uses them (and without abs, which traps on Int64.min from a hostile blob).
+        guard x0.magnitude <= UInt64(limitXY), y0.magnitude <= UInt64(limitXY), t0.magnitude <= UInt64(limitT) else {
+            throw Failure.invalid("first point out of range")
+        }
         try bits.fill(&xs, order: 2, k: ks[0], limit: limitXY, escape: escapeQuotient)
         try bits.fill(&ys, order: 2, k: ks[1], limit: limitXY, escape: escapeQuotient)
         try bits.fill(&ps, order: 1, k: ks[2], limit: 255, escape: escapeQuotient)
         try bits.fill(&ts, order: 2, k: ks[3], limit: limitT, escape: escapeQuotient)
-        guard abs(x0) <= limitXY, abs(y0) <= limitXY, abs(t0) <= limitT else { throw Failure.invalid("first point out of range") }
         for p in ps where p < 0 || p > 255 { throw Failure.invalid("pressure \(p) out of 0…255") }
         guard bits.remainingWholeBytes == 0 else { throw Failure.overlong }
 

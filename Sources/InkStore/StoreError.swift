@@ -18,6 +18,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// A write failed for another reason (file-size limit, a drive removed, an I/O error).
     case writeFailed(path: String)
     case io(path: String, detail: String)
+    /// The drawing holds something the format cannot store (a page or width out of range, a NaN point).
+    case unstorable(String)
     /// The changes handed to `commit` do not match the document's history (a programming error in the caller).
     case outOfSync(String)
     case closed
@@ -37,6 +39,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case .diskFull(let p): return "\(p): the disk is full; the change was not saved (free some space and it will be retried)"
         case .writeFailed(let p): return "\(p): the change could not be written to the disk (full, over a size limit, or removed?); it was not saved and will be retried"
         case .io(let p, let d): return "\(p): \(d)"
+        case .unstorable(let d): return "cannot save this drawing: \(d)"
         case .outOfSync(let d): return "the document history does not match the editor: \(d)"
         case .closed: return "the document is closed"
         }

@@ -65,6 +65,9 @@ public enum XoppImport {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw StoreError.notFound(path: path) }
         guard !isDir.boolValue else { throw StoreError.unrecognized(path: path, reason: "is a folder, not a drawing") }
+        // Empty first: Foundation's contents(atPath:) leaks its buffer on a 0-byte file (found by fuzzing).
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue
+        guard size != 0 else { throw StoreError.emptyFile(path: path) }
         guard let d = FileManager.default.contents(atPath: path) else { throw StoreError.io(path: path, detail: "cannot be read") }
         guard !d.isEmpty else { throw StoreError.emptyFile(path: path) }
         return [UInt8](d)

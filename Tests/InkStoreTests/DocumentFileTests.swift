@@ -126,6 +126,22 @@ final class DocumentFileTests: TempDirTestCase {
         XCTAssertEqual(back.foundVersion, Schema.currentVersion)
     }
 
+    func testUnstorableDrawingsAreRefusedNotWritten() throws {
+        XCTAssertThrowsError(try DocumentFile.create(path: path("p.oekaki"), drawing: Drawing(pageSize: Size(width: 1e12, height: 10)))) {
+            XCTAssertTrue("\($0)".contains("cannot save this drawing: page size"), "\($0)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("p.oekaki")))
+        let doc = try DocumentFile.create(path: path("w.oekaki"), drawing: Drawing())
+        let bad = Stroke(id: 1, style: StrokeStyle(tool: .pen, color: .black, width: -1), points: [InkPoint(x: 1, y: 1)])
+        XCTAssertThrowsError(try doc.commit([.did(.add([bad]))])) { XCTAssertTrue("\($0)".contains("width -1"), "\($0)") }
+        XCTAssertEqual(doc.drawing.strokes.count, 0)
+        XCTAssertEqual(doc.history.undoStack.count, 0, "a refused change leaves no trace")
+        let far = Stroke(id: 2, style: StrokeStyle(), points: [InkPoint(x: 5e9, y: 1)])
+        XCTAssertThrowsError(try doc.commit([.did(.add([far]))]))
+        doc.close()
+        XCTAssertEqual(try DocumentFile.open(path: path("w.oekaki"), readOnly: true).drawing.strokes.count, 0)
+    }
+
     func testOutOfSyncUndoIsRefusedWithoutWriting() throws {
         let file = path("s.oekaki")
         let doc = try DocumentFile.create(path: file, drawing: Drawing())

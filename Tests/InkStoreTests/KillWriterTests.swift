@@ -115,7 +115,7 @@ final class KillWriterTests: TempDirTestCase {
 
     func testKilledWriterLeavesEveryCommittedEdit() throws {
         let file = path("killed.oekaki")
-        let kills = Int(ProcessInfo.processInfo.environment["OEKAKI_KILLS"] ?? "") ?? 20
+        let kills = Int(ProcessInfo.processInfo.environment["OEKAKI_KILLS"] ?? "") ?? 50
         var rng = SeededRandom(seed: 2024)
         let expected = Editor()   // the script replayed in this process
         var done = 0              // edits verified in the file
