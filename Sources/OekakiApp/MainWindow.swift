@@ -7,27 +7,27 @@ import InkRender
 /// One window showing one document: title bar with file commands, the tool row, banners and the canvas.
 final class MainWindow {
     let window: Widget
-    private let canvas: CanvasView
-    private let toolbar = Toolbar()
-    private var document: OpenDocument
-    private var autosave: Autosave
-    private var preferences = Preferences.load()
+    let canvas: CanvasView
+    let toolbar = Toolbar()
+    var document: OpenDocument
+    var autosave: Autosave
+    var preferences = Preferences.load()
 
-    private let titleLabel = Widgets.label("")
-    private let subtitleLabel = Widgets.label("")
+    let titleLabel = Widgets.label("")
+    let subtitleLabel = Widgets.label("")
     private var undoButton: Widget!
     private var redoButton: Widget!
-    private var recoverButton: Widget!
-    private let recoverList = Widgets.box(horizontal: false, spacing: 2)
-    private var recoverEntries: [String: Widget] = [:]
-    private let banner: Banner
-    private let recoveryBanner: Banner
-    private var retryTimer: UInt32 = 0
+    var recoverButton: Widget!
+    let recoverList = Widgets.box(horizontal: false, spacing: 2)
+    var recoverEntries: [String: Widget] = [:]
+    let banner: Banner
+    let recoveryBanner: Banner
+    var retryTimer: UInt32 = 0
     /// The user chose to close although some changes could not be written.
-    private var closeConfirmed = false
+    var closeConfirmed = false
     private var touchModeButtons: [TouchMode: Widget] = [:]
     private var syncingTouchMode = false
-    private let exportQueue = DispatchQueue(label: "oekaki.export", qos: .userInitiated)
+    let exportQueue = DispatchQueue(label: "oekaki.export", qos: .userInitiated)
 
     init(application: UnsafeMutablePointer<GtkApplication>, document: OpenDocument) {
         self.document = document
@@ -227,7 +227,7 @@ final class MainWindow {
     }
 
     /// Dialogs start next to the open drawing, or in the home folder for an untitled one.
-    private var dialogFolder: String {
+    var dialogFolder: String {
         document.isUntitled ? (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory())
             : (document.path as NSString).deletingLastPathComponent
     }
@@ -240,179 +240,12 @@ final class MainWindow {
         showTool()
     }
 
-    private func showTool() {
+    func showTool() {
         toolbar.show(tool: canvas.editor.tool, style: canvas.editor.style)
     }
 
-    private func updateHistoryButtons() {
+    func updateHistoryButtons() {
         gtk_widget_set_sensitive(undoButton, canvas.editor.history.canUndo ? 1 : 0)
         gtk_widget_set_sensitive(redoButton, canvas.editor.history.canRedo ? 1 : 0)
-    }
-
-    // MARK: documents
-
-    private func showDocument() {
-        let name = document.name
-        gtk_window_set_title(typed(window, as: GtkWindow.self), "\(name) — Oekaki")
-        Widgets.setLabel(titleLabel, name)
-        let folder = (document.path as NSString).deletingLastPathComponent
-        let subtitle: String
-        if let note = document.note {
-            subtitle = note
-        } else if document.isUntitled {
-            subtitle = "Not yet named: kept safe in \(abbreviated(folder)); use Save As to name it"
-        } else {
-            subtitle = abbreviated(folder)
-        }
-        Widgets.setLabel(subtitleLabel, subtitle)
-        gtk_widget_set_tooltip_text(subtitleLabel, document.path)
-    }
-
-    private func abbreviated(_ path: String) -> String {
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
-        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
-    }
-
-    private func watch(_ autosave: Autosave) {
-        autosave.onStatus = { [weak self, weak autosave] status in
-            guard let self, let autosave, autosave === self.autosave else { return }
-            switch status {
-            case .saved:
-                self.banner.hide()
-                if self.retryTimer != 0 { g_source_remove(self.retryTimer); self.retryTimer = 0 }
-            case .failing(let reason):
-                self.banner.show(.warning,
-                                 "Cannot save to \(self.document.name): \(reason). Your drawing is safe in memory; retrying every 5 seconds.",
-                                 action: ("Save As…", { [weak self] in self?.perform(.saveAs) }))
-                if self.retryTimer == 0 {
-                    self.retryTimer = every(milliseconds: 5000) { [weak self] in
-                        self?.autosave.retry()
-                        return self != nil
-                    }
-                }
-            }
-        }
-    }
-
-    /// Writing failed: closing now would lose the last changes, so ask first.
-    private func askBeforeClosing(_ unsaved: Int) {
-        let what = unsaved == 1 ? "1 change" : "\(unsaved) changes"
-        Question.ask(parent: window, title: "Unsaved changes",
-                     message: "\(what) could not be written to \(document.name). Save the drawing somewhere else before closing?",
-                     answers: ["Close Without Saving", "Cancel", "Save As…"]) { [weak self] answer in
-            guard let self else { return }
-            switch answer {
-            case 0:
-                self.closeConfirmed = true
-                self.closeDocument()
-                gtk_window_close(typed(self.window, as: GtkWindow.self))
-            case 2:
-                self.perform(.saveAs)
-            default:
-                break
-            }
-        }
-    }
-
-    /// Flushes the autosave and forgets an untitled drawing that never got any ink.
-    private func closeDocument() {
-        let unsaved = autosave.close()
-        if document.isUntitled, unsaved.isEmpty, canvas.editor.drawing.strokes.isEmpty,
-           !canvas.editor.history.canUndo, !canvas.editor.history.canRedo {
-            Documents.remove(document.path)
-        }
-    }
-
-    private func switchTo(_ next: OpenDocument, keepEditor: Bool = false) {
-        closeDocument()
-        if retryTimer != 0 { g_source_remove(retryTimer); retryTimer = 0 }
-        banner.hide()
-        document = next
-        autosave = Autosave(file: next.file)
-        watch(autosave)
-        if !keepEditor {
-            let editor = Editor(drawing: next.file.drawing, history: next.file.history)
-            editor.tool = canvas.editor.tool
-            editor.styles = canvas.editor.styles
-            canvas.show(editor)
-        }
-        showDocument()
-        updateHistoryButtons()
-    }
-
-    func open(_ path: String) {
-        if path == document.path { return }
-        do {
-            switchTo(try Documents.open(path))
-        } catch {
-            banner.show(.error, "\(error)", action: nil)
-        }
-    }
-
-    private func saveAs(_ path: String) {
-        canvas.cancelStrokes()
-        let old = document
-        do {
-            let next = try Documents.saveCopy(of: canvas.editor.drawing, history: canvas.editor.history, to: path)
-            switchTo(next, keepEditor: true)
-            // A named copy exists now, so the untitled original is no longer something to recover.
-            if old.isUntitled, old.path != next.path { Documents.remove(old.path) }
-        } catch {
-            banner.show(.error, "\(error)", action: nil)
-        }
-    }
-
-    private func export(to path: String) {
-        let target = ExportFormat(path: path) == nil ? path + ".png" : path
-        guard let format = ExportFormat(path: target) else { return }
-        let drawing = MainLoopHandoff(value: canvas.editor.drawing)
-        banner.show(.info, "Exporting \((target as NSString).lastPathComponent)…", action: nil)
-        exportQueue.async { [weak self] in
-            var failure: String?
-            do { try Exporter.write(drawing.value, to: target, format: format) } catch { failure = "\(error)" }
-            let message = MainLoopHandoff(value: failure)
-            onMainLoop { [weak self] in
-                guard let self else { return }
-                if let m = message.value {
-                    self.banner.show(.error, "Export failed: \(m)", action: nil)
-                } else {
-                    self.banner.show(.info, "Exported to \(self.abbreviated(target))", action: nil, autoHide: true)
-                }
-            }
-        }
-    }
-
-    // MARK: recovery
-
-    /// Opens an earlier untitled drawing; it leaves the list (it is the open document now).
-    private func recover(_ path: String) {
-        open(path)
-        guard document.path == path, let b = recoverEntries.removeValue(forKey: path) else { return }
-        gtk_box_remove(typed(recoverList, as: GtkBox.self), b)
-        recoveryBanner.hide()
-        if recoverEntries.isEmpty { gtk_widget_set_visible(recoverButton, 0) }
-    }
-
-    /// Lists earlier untitled drawings without blocking: a title-bar menu and a dismissable banner.
-    func offerRecovery(_ paths: [String]) {
-        guard !paths.isEmpty else { return }
-        for path in paths.prefix(20) {
-            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-            let b = Widgets.button(icon: "document-open-recent-symbolic", label: name, tooltip: path) { [weak self] in
-                guard let self else { return }
-                gtk_menu_button_popdown(OpaquePointer(self.recoverButton))
-                self.recover(path)
-            }
-            gtk_widget_add_css_class(b, "flat")
-            recoverEntries[path] = b
-            Widgets.append(recoverList, b)
-        }
-        gtk_widget_set_visible(recoverButton, 1)
-        let count = paths.count == 1 ? "1 drawing" : "\(paths.count) drawings"
-        recoveryBanner.show(.info, "\(count) from earlier sessions never saved under a name. Recover from the title bar.",
-                            action: ("Show", { [weak self] in
-                                guard let self else { return }
-                                gtk_menu_button_popup(OpaquePointer(self.recoverButton))
-                            }))
     }
 }

@@ -1,0 +1,138 @@
+import CGtk
+import Foundation
+import InkCore
+import InkRender
+
+/// The window's document: its title, autosave status, open / save as / export, and closing safely.
+extension MainWindow {
+    func showDocument() {
+        let name = document.name
+        gtk_window_set_title(typed(window, as: GtkWindow.self), "\(name) — Oekaki")
+        Widgets.setLabel(titleLabel, name)
+        let folder = (document.path as NSString).deletingLastPathComponent
+        let subtitle: String
+        if let note = document.note {
+            subtitle = note
+        } else if document.isUntitled {
+            subtitle = "Not yet named: kept safe in \(abbreviated(folder)); use Save As to name it"
+        } else {
+            subtitle = abbreviated(folder)
+        }
+        Widgets.setLabel(subtitleLabel, subtitle)
+        gtk_widget_set_tooltip_text(subtitleLabel, document.path)
+    }
+
+    func abbreviated(_ path: String) -> String {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
+    }
+
+    func watch(_ autosave: Autosave) {
+        autosave.onStatus = { [weak self, weak autosave] status in
+            guard let self, let autosave, autosave === self.autosave else { return }
+            switch status {
+            case .saved:
+                self.banner.hide()
+                if self.retryTimer != 0 { g_source_remove(self.retryTimer); self.retryTimer = 0 }
+            case .failing(let reason):
+                self.banner.show(.warning,
+                                 "Cannot save to \(self.document.name): \(reason). Your drawing is safe in memory; retrying every 5 seconds.",
+                                 action: ("Save As…", { [weak self] in self?.perform(.saveAs) }))
+                if self.retryTimer == 0 {
+                    self.retryTimer = every(milliseconds: 5000) { [weak self] in
+                        self?.autosave.retry()
+                        return self != nil
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writing failed: closing now would lose the last changes, so ask first.
+    func askBeforeClosing(_ unsaved: Int) {
+        let what = unsaved == 1 ? "1 change" : "\(unsaved) changes"
+        Question.ask(parent: window, title: "Unsaved changes",
+                     message: "\(what) could not be written to \(document.name). Save the drawing somewhere else before closing?",
+                     answers: ["Close Without Saving", "Cancel", "Save As…"]) { [weak self] answer in
+            guard let self else { return }
+            switch answer {
+            case 0:
+                self.closeConfirmed = true
+                self.closeDocument()
+                gtk_window_close(typed(self.window, as: GtkWindow.self))
+            case 2:
+                self.perform(.saveAs)
+            default:
+                break
+            }
+        }
+    }
+
+    /// Flushes the autosave and forgets an untitled drawing that never got any ink.
+    func closeDocument() {
+        let unsaved = autosave.close()
+        if document.isUntitled, unsaved.isEmpty, canvas.editor.drawing.strokes.isEmpty,
+           !canvas.editor.history.canUndo, !canvas.editor.history.canRedo {
+            Documents.remove(document.path)
+        }
+    }
+
+    func switchTo(_ next: OpenDocument, keepEditor: Bool = false) {
+        closeDocument()
+        if retryTimer != 0 { g_source_remove(retryTimer); retryTimer = 0 }
+        banner.hide()
+        document = next
+        autosave = Autosave(file: next.file)
+        watch(autosave)
+        if !keepEditor {
+            let editor = Editor(drawing: next.file.drawing, history: next.file.history)
+            editor.tool = canvas.editor.tool
+            editor.styles = canvas.editor.styles
+            canvas.show(editor)
+        }
+        showDocument()
+        updateHistoryButtons()
+    }
+
+    func open(_ path: String) {
+        if path == document.path { return }
+        do {
+            switchTo(try Documents.open(path))
+        } catch {
+            banner.show(.error, "\(error)", action: nil)
+        }
+    }
+
+    func saveAs(_ path: String) {
+        canvas.cancelStrokes()
+        let old = document
+        do {
+            let next = try Documents.saveCopy(of: canvas.editor.drawing, history: canvas.editor.history, to: path)
+            switchTo(next, keepEditor: true)
+            // A named copy exists now, so the untitled original is no longer something to recover.
+            if old.isUntitled, old.path != next.path { Documents.remove(old.path) }
+        } catch {
+            banner.show(.error, "\(error)", action: nil)
+        }
+    }
+
+    func export(to path: String) {
+        let target = ExportFormat(path: path) == nil ? path + ".png" : path
+        guard let format = ExportFormat(path: target) else { return }
+        let drawing = MainLoopHandoff(value: canvas.editor.drawing)
+        banner.show(.info, "Exporting \((target as NSString).lastPathComponent)…", action: nil)
+        exportQueue.async { [weak self] in
+            var failure: String?
+            do { try Exporter.write(drawing.value, to: target, format: format) } catch { failure = "\(error)" }
+            let message = MainLoopHandoff(value: failure)
+            onMainLoop { [weak self] in
+                guard let self else { return }
+                if let m = message.value {
+                    self.banner.show(.error, "Export failed: \(m)", action: nil)
+                } else {
+                    self.banner.show(.info, "Exported to \(self.abbreviated(target))", action: nil, autoHide: true)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import CGtk
+import Foundation
+
+/// Untitled drawings from earlier sessions: listed in a title-bar menu and a dismissable banner, never blocking.
+extension MainWindow {
+    /// Opens an earlier untitled drawing; it leaves the list (it is the open document now).
+    func recover(_ path: String) {
+        open(path)
+        guard document.path == path, let b = recoverEntries.removeValue(forKey: path) else { return }
+        gtk_box_remove(typed(recoverList, as: GtkBox.self), b)
+        recoveryBanner.hide()
+        if recoverEntries.isEmpty { gtk_widget_set_visible(recoverButton, 0) }
+    }
+
+    /// Lists earlier untitled drawings without blocking: a title-bar menu and a dismissable banner.
+    func offerRecovery(_ paths: [String]) {
+        guard !paths.isEmpty else { return }
+        for path in paths.prefix(20) {
+            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            let b = Widgets.button(icon: "document-open-recent-symbolic", label: name, tooltip: path) { [weak self] in
+                guard let self else { return }
+                gtk_menu_button_popdown(OpaquePointer(self.recoverButton))
+                self.recover(path)
+            }
+            gtk_widget_add_css_class(b, "flat")
+            recoverEntries[path] = b
+            Widgets.append(recoverList, b)
+        }
+        gtk_widget_set_visible(recoverButton, 1)
+        let count = paths.count == 1 ? "1 drawing" : "\(paths.count) drawings"
+        recoveryBanner.show(.info, "\(count) from earlier sessions never saved under a name. Recover from the title bar.",
+                            action: ("Show", { [weak self] in
+                                guard let self else { return }
+                                gtk_menu_button_popup(OpaquePointer(self.recoverButton))
+                            }))
+    }
+}
