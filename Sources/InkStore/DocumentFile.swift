@@ -202,10 +202,24 @@ public final class DocumentFile {
                 throw StoreError.newerFormat(path: path, version: version, supported: Schema.currentVersion)
             }
             guard version >= 1 else { throw StoreError.corrupt(path: path, detail: "format version \(version) is not valid") }
+            try checkSchema(db, path: path)
             let check = try db.text("PRAGMA quick_check(1)") ?? "no result"
             guard check == "ok" else { throw StoreError.corrupt(path: path, detail: "integrity check failed (\(check))") }
             return version
         } catch { throw map(error, path: path) }
+    }
+
+    /// Only our own tables and indexes: a hostile file could put a (recursive, never-ending) view or a trigger
+    /// where a table should be, and reading it must not run somebody else's SQL.
+    private static func checkSchema(_ db: SQLiteDatabase, path: String) throws {
+        let q = try db.statement("SELECT type, name FROM sqlite_schema")
+        defer { q.reset() }
+        while try q.step() {
+            let type = q.text(0) ?? "", name = q.text(1) ?? ""
+            let ok = (type == "table" && Schema.tables.contains(name))
+                || (type == "index" && (Schema.indexes.contains(name) || name.hasPrefix("sqlite_autoindex_")))
+            guard ok else { throw StoreError.corrupt(path: path, detail: "unexpected \(type) '\(name)' in the database") }
+        }
     }
 
     private static func migrate(_ db: SQLiteDatabase, from version: Int, path: String) throws {

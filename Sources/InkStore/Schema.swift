@@ -42,6 +42,10 @@ enum Schema {
         """,
     ]
 
+    /// Every table and index any version creates; a file holding anything else is not trusted.
+    static let tables: Set<String> = ["document", "strokes", "edits", "edit_strokes"]
+    static let indexes: Set<String> = ["edits_by_position", "edit_strokes_by_stroke"]
+
     enum Stack: Int64 { case undo = 0, redo = 1 }
     enum Role: Int64 { case removed = 0, added = 1 }
     enum EditKind: Int64 { case add = 0, remove = 1, replace = 2, clear = 3 }

@@ -51,6 +51,15 @@ oekaki("blob-claims-a-million-points.oekaki", strokes=[(1, "pen", 0x000000FF, 3.
 oekaki("blob-claims-2e40-points.oekaki", strokes=[(1, "pen", 0x000000FF, 3.0, bytes([1]) + varint(1 << 40) + bytes(12))])
 oekaki("blob-random.oekaki", strokes=[(1, "pen", 0x000000FF, 3.0, bytes(random.getrandbits(8) for _ in range(64)))])
 oekaki("history-missing-stroke.oekaki", strokes=[(1, "pen", 0x000000FF, 3.0, ONE_POINT)], edits=[(1, 1, 0, 99)])
+# `strokes` as a recursive view that never ends: reading it would hang without the schema check.
+p = path("endless-view.oekaki")
+if os.path.exists(p): os.remove(p)
+db = sqlite3.connect(p)
+db.executescript("\n".join(l for l in SCHEMA.splitlines() if "CREATE TABLE strokes(" not in l))
+db.execute("INSERT INTO document VALUES(1, 100, 100, 4294967295)")
+db.execute("CREATE VIEW strokes AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "
+           "SELECT i AS id, 'pen' AS tool, 255 AS rgba, 1.0 AS width, x'00' AS points, 1 AS present FROM n")
+db.execute(f"PRAGMA application_id = {OEKI}"); db.execute("PRAGMA user_version = 2"); db.commit(); db.close()
 # A real-sized database cut in half.
 oekaki("truncated.oekaki", strokes=[(i, "pen", 0x000000FF, 3.0, ONE_POINT + bytes(0)) for i in range(1, 3000)])
 data = open(path("truncated.oekaki"), "rb").read()
