@@ -16,7 +16,7 @@ extension MainWindow {
         } else if document.isUntitled {
             subtitle = "Not yet named: kept safe in \(abbreviated(folder)); use Save As to name it"
         } else {
-            subtitle = abbreviated(folder)
+            subtitle = "\(abbreviated(folder)) · every stroke is saved as you draw"
         }
         Widgets.setLabel(subtitleLabel, subtitle)
         gtk_widget_set_tooltip_text(subtitleLabel, document.path)

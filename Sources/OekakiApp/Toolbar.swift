@@ -18,7 +18,8 @@ enum Palette {
         ("Black", RGBA(r: 0, g: 0, b: 0)),
         ("Red", RGBA(r: 0xe0, g: 0x1b, b: 0x24)),
         ("Blue", RGBA(r: 0x1c, g: 0x71, b: 0xd8)),
-        ("Yellow", RGBA(r: 0xf6, g: 0xd3, b: 0x2d)),
+        // The highlighter's own yellow, so its default colour shows as a palette choice.
+        ("Yellow", RGBA(r: RGBA.highlighterYellow.r, g: RGBA.highlighterYellow.g, b: RGBA.highlighterYellow.b)),
         ("Green", RGBA(r: 0x2e, g: 0xc2, b: 0x7e)),
         ("Orange", RGBA(r: 0xff, g: 0x78, b: 0x00)),
         ("Purple", RGBA(r: 0x91, g: 0x41, b: 0xac)),
