@@ -259,7 +259,7 @@ final class DocumentFileTests: TempDirTestCase {
         }
         // Corrupt pages in the middle: caught by the integrity check or row validation, never a crash.
         var rng = SeededRandom(seed: 11)
-        for round in 0..<20 {
+        for round in 0..<100 {
             var m = [UInt8](bytes)
             for _ in 0..<8 { m[Int.random(in: 100..<m.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng) }
             let f = path("mut\(round).oekaki")

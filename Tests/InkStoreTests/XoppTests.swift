@@ -83,6 +83,33 @@ final class XoppTests: TempDirTestCase {
         }
     }
 
+    /// Corpus XML with random byte changes and cuts: every result is an error or a drawing with finite,
+    /// in-range values — never a crash or a hang.
+    func testMutatedCorpusXML() throws {
+        let file = Self.corpus.appendingPathComponent("strokes.xopp").path
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: file), "corpus not present")
+        let xml = try Deflate.inflate(XoppImport.readFile(file), container: .gzip, limit: 1 << 24)
+        var rng = SeededRandom(seed: 31)
+        let alphabet = Array("<>/=\"' &;#x0123456789.-eEnaif\n".utf8)
+        var accepted = 0
+        for round in 0..<500 {
+            var m = xml
+            if round % 5 == 0 { m = Array(m.prefix(Int.random(in: 0..<m.count, using: &rng))) }
+            for _ in 0..<Int.random(in: 1...6, using: &rng) where !m.isEmpty {
+                let i = Int.random(in: 0..<m.count, using: &rng)
+                m[i] = Bool.random(using: &rng) ? alphabet.randomElement(using: &rng)! : UInt8.random(in: 0...255, using: &rng)
+            }
+            guard let r = try? XoppImport.parse(m, page: 1) else { continue }
+            accepted += 1
+            XCTAssertTrue(r.drawing.pageSize.width > 0 && r.drawing.pageSize.width <= Schema.maxPageSide)
+            for s in r.drawing.strokes {
+                XCTAssertTrue(s.style.width.isFinite && s.style.width > 0)
+                XCTAssertTrue(s.points.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.pressure >= 0 && $0.pressure <= 1 })
+            }
+        }
+        XCTAssertGreaterThan(accepted, 0, "some mutations only touch numbers and still import")
+    }
+
     func testXMLParserLimits() {
         func parse(_ s: String) -> Error? {
             var p = XMLSubset(Array(s.utf8))
