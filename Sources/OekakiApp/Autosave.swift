@@ -37,6 +37,15 @@ final class Autosave: @unchecked Sendable {
         }
     }
 
+    /// Waits (at most `timeout` seconds) until every change queued so far has been tried, so a finished
+    /// stroke is in the file before the next one begins. Normally this returns at once: commits take
+    /// milliseconds and a person takes longer to start the next stroke. A hanging disk never freezes input.
+    func waitForQueued(timeout: Double) {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        _ = done.wait(timeout: .now() + timeout)
+    }
+
     /// Tries the queued changes again (after a failure).
     func retry() {
         queue.async { self.flush() }

@@ -31,6 +31,8 @@ final class CanvasView: CanvasInputTarget {
 
     /// Changes to persist, in order (wired to autosave).
     var onChanges: (([Change]) -> Void)?
+    /// A pointer goes down: the place to make sure earlier strokes are durable.
+    var onStrokeBegins: (() -> Void)?
     /// The drawing or its history changed (undo/redo availability).
     var onEdit: (() -> Void)?
     /// The zoom changed.
@@ -255,7 +257,10 @@ final class CanvasView: CanvasInputTarget {
     }
 
     func input(_ event: InputEvent, eraserEnd: Bool) {
-        if event.phase == .began { gtk_widget_grab_focus(widget) }
+        if event.phase == .began {
+            gtk_widget_grab_focus(widget)
+            onStrokeBegins?()
+        }
         let erasing = editor.isErasing
         let chosen = editor.tool
         // The editor picks the tool when a pointer goes down, so the eraser end needs it only for that event.

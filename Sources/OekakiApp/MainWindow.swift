@@ -162,6 +162,7 @@ final class MainWindow {
             self.showTool()
         }
         canvas.onChanges = { [weak self] in self?.autosave.commit($0) }
+        canvas.onStrokeBegins = { [weak self] in self?.autosave.waitForQueued(timeout: 0.25) }
         canvas.onEdit = { [weak self] in self?.updateHistoryButtons() }
         canvas.onZoom = { [weak self] in self?.toolbar.show(zoom: $0) }
         watch(autosave)
