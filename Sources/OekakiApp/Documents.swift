@@ -169,6 +169,16 @@ enum Documents {
     }
 
     private static func create(_ path: String, drawing: Drawing, history: History = History()) throws -> DocumentFile {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDir: ObjCBool = false
+        if !folder.isEmpty {
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
+                throw DocumentError.cannotCreate(path: path, reason: "the folder \(folder) does not exist")
+            }
+            guard FileManager.default.isWritableFile(atPath: folder) else {
+                throw DocumentError.cannotCreate(path: path, reason: "the folder \(folder) is not writable")
+            }
+        }
         do {
             return try DocumentFile.create(path: path, drawing: drawing, history: history)
         } catch {
