@@ -233,6 +233,29 @@ final class AppWindowTests: XCTestCase {
         XCTAssertEqual(items[1][3], end.1, accuracy: 0.5)
     }
 
+    func testAtScale2StrokesLandExactlyAndStayCrisp() throws {
+        let file = home.appendingPathComponent("hidpi.oekaki").path
+        try launch(arguments: [file], windowName: "hidpi.oekaki", extraEnvironment: ["GDK_SCALE": "2"])
+        drag([(300, 400), (400, 400), (500, 400)])
+        drag([(400, 700), (600, 700), (800, 700)])
+        let shot = try screenshot()
+        // Width 3 at scale 2 is 6 device pixels: a crisp line is dark over about that many rows, not smeared.
+        let dark = (680...720).filter { shot.brightness(600, $0) < 128 }.count
+        XCTAssertTrue((4...8).contains(dark), "line is \(dark) device pixels thick, expected about 6")
+        kill(app!.processIdentifier, SIGKILL)
+        app!.waitUntilExit()
+
+        let items = try strokeBounds(file)
+        XCTAssertEqual(items.count, 2)
+        guard items.count == 2 else { return }
+        // One page unit is two screen pixels; the first stroke fixes where the page's origin is.
+        let origin = (x: 300 - 2 * items[0][0], y: 400 - 2 * items[0][1])
+        XCTAssertEqual(items[0][2], (500 - origin.x) / 2, accuracy: 0.5)
+        XCTAssertEqual(items[1][0], (400 - origin.x) / 2, accuracy: 0.5)
+        XCTAssertEqual(items[1][1], (700 - origin.y) / 2, accuracy: 0.5)
+        XCTAssertEqual(items[1][2], (800 - origin.x) / 2, accuracy: 0.5)
+    }
+
     // MARK: driving the app
 
     /// Point bounds of every stroke, in drawing order, from `oekaki info`.
@@ -261,7 +284,7 @@ final class AppWindowTests: XCTestCase {
         try launch(arguments: [file], windowName: (file as NSString).lastPathComponent)
     }
 
-    private func launch(arguments: [String], windowName name: String) throws {
+    private func launch(arguments: [String], windowName name: String, extraEnvironment: [String: String] = [:]) throws {
         let p = Process()
         p.executableURL = try Self.oekakiBinary()
         p.arguments = arguments
@@ -275,6 +298,7 @@ final class AppWindowTests: XCTestCase {
         env["GSETTINGS_BACKEND"] = "memory"
         env["GTK_A11Y"] = "none"
         env.removeValue(forKey: "WAYLAND_DISPLAY")
+        env.merge(extraEnvironment) { $1 }
         p.environment = env
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
