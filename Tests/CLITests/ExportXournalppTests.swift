@@ -1,0 +1,105 @@
+import Foundation
+import XCTest
+
+/// The `.xopp` we write opens in Xournal++ and looks like our own PNG of the same drawing: Xournal++ renders
+/// it under a private Xvfb, and the two images must put ink in the same places. Skipped where Xournal++,
+/// Xvfb or ImageMagick are not installed.
+final class ExportXournalppTests: XCTestCase {
+    var tmp: URL!
+    override func setUpWithError() throws {
+        for tool in ["/usr/bin/xournalpp", "/usr/bin/Xvfb", "/usr/bin/convert"] {
+            try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: tool), "\(tool) is not installed")
+        }
+        tmp = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("xpp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+    }
+    override func tearDownWithError() throws {
+        if let tmp, ProcessInfo.processInfo.environment["OEKAKI_KEEP_TMP"] == nil { try? FileManager.default.removeItem(at: tmp) }
+    }
+
+    /// Smooth pen curves with real pressure, and a highlighter, on a 400 × 300 page.
+    func eventLog() -> String {
+        var lines = [#"{"type":"canvas","width":400,"height":300}"#]
+        for k in 0..<4 {
+            if k == 3 { lines.append(##"{"type":"tool","tool":"highlighter","color":"#ffcc0080","width":16}"##) }
+            else { lines.append(##"{"type":"tool","tool":"pen","color":"#1030a0ff","width":\##(2 + k * 2)}"##) }
+            let n = 80
+            for i in 0..<n {
+                let u = Double(i) / Double(n - 1)
+                let x = 30 + 340 * u, y = 50 + Double(k) * 65 + 25 * sin(u * 2 * .pi + Double(k))
+                let p = 0.2 + 0.6 * sin(u * .pi)
+                let phase = i == 0 ? "began" : (i == n - 1 ? "ended" : "moved")
+                lines.append(#"{"type":"touch","phase":"\#(phase)","id":1,"x":\#(x),"y":\#(y),"pressure":\#(p),"device":"pen","t":\#(i * 8)}"#)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func run(_ exe: String, _ args: [String], env: [String: String] = [:]) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = args
+        var e = ProcessInfo.processInfo.environment
+        for (k, v) in env { e[k] = v }
+        p.environment = e
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    /// 8-bit grey pixels of an image flattened on white and scaled to w × h.
+    func grey(_ png: String, _ w: Int, _ h: Int) throws -> [UInt8] {
+        let raw = tmp.appendingPathComponent(UUID().uuidString + ".gray").path
+        XCTAssertEqual(try run("/usr/bin/convert", [png, "-background", "white", "-flatten", "-resize", "\(w)x\(h)!",
+                                                   "-colorspace", "gray", "-depth", "8", "gray:\(raw)"]), 0)
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+    }
+
+    func testXournalppRendersOurXoppLikeOurPNG() throws {
+        let log = tmp.appendingPathComponent("d.jsonl")
+        try Data(eventLog().utf8).write(to: log)
+        let doc = tmp.appendingPathComponent("d.oekaki").path, xopp = tmp.appendingPathComponent("d.xopp").path
+        let ours = tmp.appendingPathComponent("ours.png").path, theirs = tmp.appendingPathComponent("xpp.png").path
+        XCTAssertEqual(try OekakiBinary.run(["replay", log.path, "-o", doc]).status, 0)
+        XCTAssertEqual(try OekakiBinary.run(["export", doc, xopp]).status, 0)
+        XCTAssertEqual(try OekakiBinary.run(["export", doc, ours]).status, 0)
+
+        let display = ":\(Int.random(in: 150...250))"
+        let xvfb = Process()
+        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        xvfb.arguments = [display, "-screen", "0", "800x600x24", "-nolisten", "tcp"]
+        xvfb.standardOutput = FileHandle.nullDevice
+        xvfb.standardError = FileHandle.nullDevice
+        try xvfb.run()
+        defer { xvfb.terminate(); xvfb.waitUntilExit() }
+        usleep(500_000)
+        _ = try run("/usr/bin/xournalpp", ["--export-png-dpi=72", "--create-img=\(theirs)", xopp],
+                    env: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: theirs), "Xournal++ could not run here")
+
+        let w = 400, h = 300
+        let a = try grey(ours, w, h), b = try grey(theirs, w, h)
+        XCTAssertEqual(a.count, w * h); XCTAssertEqual(b.count, w * h)
+        let inkA = a.filter { $0 < 200 }.count, inkB = b.filter { $0 < 200 }.count
+        XCTAssertGreaterThan(inkA, 2000, "our PNG has ink")
+        XCTAssertGreaterThan(inkB, 2000, "Xournal++ drew our strokes")
+        let ratio = Double(inkA) / Double(max(inkB, 1))
+        XCTAssertTrue(ratio > 0.6 && ratio < 1.6, "ink amounts differ: ours \(inkA) px, Xournal++ \(inkB) px")
+        // The same 8 × 8 tiles hold ink in both.
+        let t = 8
+        var agree = 0, total = 0
+        for ty in 0..<(h / t) {
+            for tx in 0..<(w / t) {
+                var inA = false, inB = false
+                for y in (ty * t)..<(ty * t + t) {
+                    for x in (tx * t)..<(tx * t + t) { inA = inA || a[y * w + x] < 200; inB = inB || b[y * w + x] < 200 }
+                }
+                if inA || inB { total += 1; if inA == inB { agree += 1 } }
+            }
+        }
+        print("xournalpp comparison: ink ours \(inkA) px, Xournal++ \(inkB) px; \(agree) of \(total) inked tiles agree")
+        XCTAssertGreaterThan(Double(agree) / Double(max(total, 1)), 0.85, "\(agree) of \(total) inked tiles agree")
+    }
+}
