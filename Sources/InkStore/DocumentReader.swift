@@ -124,8 +124,10 @@ enum FileCheck {
         }
         let pages = Int(head[28]) << 24 | Int(head[29]) << 16 | Int(head[30]) << 8 | Int(head[31])
         let size = Int((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.int64Value ?? 0)
+        // The header's page count is valid only when the change counter matches "version valid for".
+        let sizeValid = head[24..<28] == head[92..<96]
         // A live WAL can hold pages the main file does not have yet; only a clean file must be whole.
-        if !hasLiveWAL(path: path), pages > 0, size < pages * pageSize {
+        if sizeValid, !hasLiveWAL(path: path), pages > 0, size < pages * pageSize {
             throw StoreError.corrupt(path: path, detail: "truncated: \(size) bytes of \(pages * pageSize)")
         }
     }

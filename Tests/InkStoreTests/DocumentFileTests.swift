@@ -93,6 +93,25 @@ final class DocumentFileTests: TempDirTestCase {
         XCTAssertEqual(third.history.redoStack.count, 0)
     }
 
+    /// The autosave pattern: the editor runs on the UI thread; its changes are committed in order on one serial
+    /// queue that alone touches the DocumentFile; closing waits for the queue.
+    func testCommitsOnABackgroundSerialQueue() throws {
+        let file = path("q.oekaki")
+        let editor = Editor()
+        let doc = try DocumentFile.create(path: file, drawing: editor.drawing, history: editor.history)
+        let queue = DispatchQueue(label: "autosave")
+        var failures: [Error] = []
+        for k in 0..<30 {
+            let changes = (k % 5 == 4 ? editor.undo() : pen(editor, from: Point(Double(k) * 10, 50), seed: UInt64(k))).changes
+            queue.async { do { try doc.commit(changes) } catch { failures.append(error) } }
+        }
+        queue.sync { doc.close() }
+        XCTAssertTrue(failures.isEmpty, "\(failures)")
+        let back = try DocumentFile.open(path: file, readOnly: true)
+        assertSameStrokes(back.drawing.strokes, editor.drawing.strokes)
+        assertSameHistory(back.history, editor.history)
+    }
+
     func testReplaceEditsAndPageSettings() throws {
         let file = path("r.oekaki")
         let editor = Editor()
