@@ -30,7 +30,9 @@ final class CanvasInput {
 
     private let area: Widget
     weak var target: CanvasInputTarget?
-    var touchMode: TouchMode = .draw
+    var touchMode: TouchMode = .draw {
+        didSet { fingers.reset() }
+    }
     /// Called once, the first time a stylus touches the canvas.
     var onPenSeen: (() -> Void)?
     private var penSeen = false
@@ -42,7 +44,7 @@ final class CanvasInput {
     /// Last view position while panning with a button.
     private var panFrom: Point?
     /// Fingers on the screen in navigate mode, by sequence.
-    private var fingers: [PointerID: Point] = [:]
+    private var fingers = FingerNavigation()
     /// Where the mouse or pen last was over the canvas, in view units.
     private var lastPointer: Point?
     /// Fingers drawing in draw mode.
@@ -228,24 +230,13 @@ final class CanvasInput {
                 target.input(InputEvent(pointer: id, phase: .cancelled, point: point, device: .touch), eraserEnd: false)
             }
         case .navigate:
-            let before = fingers
             switch type {
-            case GDK_TOUCH_BEGIN, GDK_TOUCH_UPDATE: fingers[id] = v
-            default: fingers[id] = nil
-            }
-            guard type == GDK_TOUCH_UPDATE, before.count == fingers.count, let old = before[id] else { return true }
-            if fingers.count == 1 {
-                target.pan(byView: v - old)
-            } else if fingers.count >= 2 {
-                // Pan by the move of the centroid, zoom by the change of spread, anchored at the centroid.
-                let others = fingers.filter { $0.key != id }.map(\.value)
-                let n = Double(fingers.count)
-                let sum = others.reduce(Point(0, 0), +)
-                let c0 = (sum + old) * (1 / n), c1 = (sum + v) * (1 / n)
-                let spread0 = others.reduce(0.0) { $0 + $1.distance(to: c0) } + old.distance(to: c0)
-                let spread1 = others.reduce(0.0) { $0 + $1.distance(to: c1) } + v.distance(to: c1)
-                target.pan(byView: c1 - c0)
-                if spread0 > 1, spread1 > 1 { target.zoom(by: spread1 / spread0, atView: c1) }
+            case GDK_TOUCH_BEGIN: fingers.down(id, at: v)
+            case GDK_TOUCH_UPDATE:
+                guard let step = fingers.move(id, to: v) else { return true }
+                target.pan(byView: step.pan)
+                if step.zoom != 1 { target.zoom(by: step.zoom, atView: step.anchor) }
+            default: fingers.up(id)
             }
         }
         return true

@@ -2,7 +2,7 @@ import CGtk
 import InkCore
 
 /// Every command a button, a key or a menu can trigger.
-enum Command {
+enum Command: Equatable {
     case undo, redo, clear
     case open, saveAs, export
     case zoomIn, zoomOut, zoomFit, zoomReset
