@@ -1,2 +1,71 @@
-import InkCore
-print("oekaki-bench: not implemented yet")
+import Foundation
+
+// oekaki-bench: measures input latency, redraw, load, save, file size and PNG export against Xournal++ and
+// rsvg-convert, and prints a table, JSON, or rewrites BENCHMARKS.md. Run a release build.
+
+let usage = """
+usage: oekaki-bench [--quick] [--json] [--write FILE]
+  (no options)   full suite, readable table on stdout
+  --quick        fewer repetitions (under a minute); every key is still reported
+  --json         one JSON object with every key on stdout (progress goes to stderr)
+  --write FILE   full suite, then rewrite the generated section of FILE (BENCHMARKS.md)
+"""
+
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("oekaki-bench: \(message)\n".utf8))
+    exit(code)
+}
+
+var args = Array(CommandLine.arguments.dropFirst())
+var quick = false, json = false
+var writePath: String?
+
+if args.first == "--export-child" {
+    // Internal: what `oekaki export IN OUT.png` does, used when the oekaki CLI is not built beside the bench.
+    guard args.count == 3 else { fail("--export-child needs IN and OUT", code: 2) }
+    do { try ExportBench.exportChild(args[1], args[2]) } catch { fail("\(error)", code: 1) }
+    exit(0)
+}
+
+if args.first == "--launch" {
+    // Internal: a small process that starts, times and measures a peer (see ChildProcess.measure).
+    guard args.count >= 4, let timeout = Double(args[2]) else { fail("--launch needs RESULT TIMEOUT PROGRAM [ARGS]", code: 2) }
+    do { try ChildProcess.launch(result: args[1], timeout: timeout, args[3], Array(args.dropFirst(4))) } catch { fail("\(error)", code: 1) }
+    exit(0)
+}
+
+var i = 0
+while i < args.count {
+    switch args[i] {
+    case "--quick": quick = true
+    case "--json": json = true
+    case "--write":
+        guard i + 1 < args.count else { fail("--write needs a FILE\n\(usage)", code: 2) }
+        writePath = args[i + 1]
+        i += 1
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        fail("unknown argument '\(args[i])'\n\(usage)", code: 2)
+    }
+    i += 1
+}
+if writePath != nil && quick { fail("--write records the full suite; drop --quick", code: 2) }
+
+#if DEBUG
+FileHandle.standardError.write(Data("oekaki-bench: warning: debug build; numbers are only meaningful from `swift build -c release`\n".utf8))
+#endif
+
+let command = CommandLine.arguments.joined(separator: " ")
+do {
+    let m = try Suite(quick: quick, command: command).run()
+    let report = Report(m)
+    if let path = writePath {
+        try BenchmarksFile.update(path, with: report.markdown())
+        FileHandle.standardError.write(Data("oekaki-bench: wrote \(path)\n".utf8))
+    }
+    print(json ? report.json() : report.table(), terminator: "")
+} catch {
+    fail("\(error)", code: 1)
+}

@@ -1,0 +1,214 @@
+import Foundation
+import InkCore
+
+/// Everything one run measured, before it is turned into keys, goals and ratios.
+struct Measurements {
+    var quick = false
+    var command = ""
+    var started = Date()
+    var seconds = 0.0
+    var machine: Machine?
+    var inputEmpty = InputBench.Result()
+    var input1k = InputBench.Result()
+    var input100k = InputBench.Result()
+    var naive100k = Samples()
+    var redraw1m = Samples()
+    var load1m = Samples()
+    var load100kPoints = Samples()
+    var save1m = Samples()
+    var saveEmpty = Samples()
+    var points1m = 0
+    var oekakiBytes = 0
+    var oekakiNoHistoryBytes = 0
+    var xoppBytes = 0
+    var svgBytes = 0
+    var export = ExportBench.Result()
+    var writeMs: [String: Double] = [:]
+    var notes: [String] = []
+}
+
+/// One reported figure: where its key's value comes from, its spread, and its goal.
+struct Row {
+    enum Statistic: String { case p99, median, max, value }
+    var key: String
+    var label: String
+    var unit: String
+    var samples: Samples
+    var statistic: Statistic
+    var goal: String? = nil
+    var met: Bool? = nil
+
+    var value: Double? {
+        switch statistic {
+        case .p99: return samples.p99
+        case .median, .value: return samples.median
+        case .max: return samples.max
+        }
+    }
+}
+
+struct Ratio {
+    var key: String
+    var label: String
+    var value: Double?
+    var goal: String? = nil
+    var met: Bool? = nil
+}
+
+/// The issue's keys (in its order), the extras, the side-by-side ratios and the goals of one run.
+struct Report {
+    static let requiredKeys = ["input_p99_us_empty", "input_p99_us_100k", "input_naive_p99_us_100k", "redraw_ms_1m",
+                               "load_ms_1m", "save_stroke_ms", "bytes_per_point", "export_png_ms_1m",
+                               "xournalpp_png_ms_1m", "rsvg_png_ms_1m", "peak_rss_mib_1m"]
+
+    let m: Measurements
+    private(set) var rows: [Row] = []
+    private(set) var extras: [Row] = []
+    private(set) var ratios: [Ratio] = []
+
+    init(_ m: Measurements) {
+        self.m = m
+        let e = m.export
+        let xpp = e.xournalpp, rsvg = e.rsvg
+        func div(_ a: Double?, _ b: Double?) -> Double? {
+            guard let a, let b, b > 0 else { return nil }
+            return a / b
+        }
+        let emptyP99 = m.inputEmpty.moved.p99, largeP99 = m.input100k.moved.p99
+        let oursPNG = e.ours.runs.median
+        let flat = div(m.save1m.median, m.saveEmpty.median)
+        let xppRatio = div(xpp?.runs.median, oursPNG), rsvgRatio = div(rsvg?.runs.median, oursPNG)
+        let bpp = m.points1m > 0 ? Double(m.oekakiBytes) / Double(m.points1m) : nil
+        let oursRSS = e.ours.peakRSSMiB.max, xppRSS = xpp?.peakRSSMiB.max
+
+        rows = [
+            Row(key: "input_p99_us_empty", label: "pen sample, empty drawing (p99)", unit: "µs", samples: m.inputEmpty.moved, statistic: .p99,
+                goal: "≤ 250 µs", met: emptyP99.map { $0 <= 250 }),
+            Row(key: "input_p99_us_100k", label: "pen sample, 100,000-stroke drawing (p99)", unit: "µs", samples: m.input100k.moved, statistic: .p99,
+                goal: "≤ 250 µs and ≤ 1.2 × empty",
+                met: largeP99.flatMap { l in emptyP99.map { l <= 250 && l <= 1.2 * $0 } }),
+            Row(key: "input_naive_p99_us_100k", label: "pen sample the seeds' way, 100,000 strokes (p99)", unit: "µs", samples: m.naive100k, statistic: .p99,
+                goal: "baseline"),
+            Row(key: "redraw_ms_1m", label: "full re-render 1M points at 1920×1080, 2 cores", unit: "ms", samples: m.redraw1m, statistic: .median,
+                goal: "as low as possible"),
+            Row(key: "load_ms_1m", label: "open 1M-point .oekaki → Editor ready", unit: "ms", samples: m.load1m, statistic: .median,
+                goal: "≤ 300 ms", met: m.load1m.median.map { $0 <= 300 }),
+            Row(key: "save_stroke_ms", label: "commit one 100-point stroke into 1M points", unit: "ms", samples: m.save1m, statistic: .median,
+                goal: "≤ 2 ms, flat (≤ 1.5 × into an empty document)",
+                met: m.save1m.median.flatMap { v in flat.map { v <= 2 && $0 <= 1.5 } }),
+            Row(key: "bytes_per_point", label: ".oekaki bytes per point (10,000 strokes, with history)", unit: "B", samples: Samples(bpp.map { [$0] } ?? []), statistic: .value,
+                goal: "≤ 3", met: bpp.map { $0 <= 3 }),
+            Row(key: "export_png_ms_1m", label: "PNG export 1M points: `\(e.oursCommand)` process", unit: "ms", samples: e.ours.runs, statistic: .median,
+                goal: "≥ 5× faster than Xournal++, ≥ 3× than rsvg-convert",
+                met: xppRatio.flatMap { x in rsvgRatio.map { x >= 5 && $0 >= 3 } }),
+            Row(key: "xournalpp_png_ms_1m", label: "PNG export 1M points: xournalpp --create-img", unit: "ms", samples: xpp?.runs ?? Samples(), statistic: .median),
+            Row(key: "rsvg_png_ms_1m", label: "PNG export 1M points: rsvg-convert on the SVG", unit: "ms", samples: rsvg?.runs ?? Samples(), statistic: .median),
+            Row(key: "peak_rss_mib_1m", label: "peak RSS of our export process (max of runs)", unit: "MiB", samples: e.ours.peakRSSMiB, statistic: .max,
+                goal: "≤ Xournal++'s", met: oursRSS.flatMap { o in xppRSS.map { o <= $0 } }),
+        ]
+
+        func single(_ v: Double?) -> Samples { Samples(v.map { [$0] } ?? []) }
+        let pts = Double(max(m.points1m, 1))
+        extras = [
+            Row(key: "input_p99_us_1k", label: "pen sample, 1,000-stroke drawing (p99)", unit: "µs", samples: m.input1k.moved, statistic: .p99),
+            Row(key: "input_median_us_empty", label: "pen sample, empty drawing (median)", unit: "µs", samples: m.inputEmpty.moved, statistic: .median),
+            Row(key: "input_median_us_100k", label: "pen sample, 100,000 strokes (median)", unit: "µs", samples: m.input100k.moved, statistic: .median),
+            Row(key: "pen_down_p99_us_100k", label: "pen down (new live layer), 100,000 strokes (p99)", unit: "µs", samples: m.input100k.began, statistic: .p99),
+            Row(key: "pen_up_p99_us_100k", label: "pen up (edit + bake into cache), 100,000 strokes (p99)", unit: "µs", samples: m.input100k.ended, statistic: .p99),
+            Row(key: "frame_composite_ms", label: "screen frame: composite cache + live layer (median)", unit: "ms", samples: m.input100k.composite, statistic: .median),
+            Row(key: "load_ms_100k_points", label: "open 1,000-stroke .oekaki → Editor ready", unit: "ms", samples: m.load100kPoints, statistic: .median),
+            Row(key: "save_stroke_ms_empty", label: "commit one 100-point stroke into an empty document", unit: "ms", samples: m.saveEmpty, statistic: .median),
+            Row(key: "export_png_inprocess_ms_1m", label: "PNG export 1M points inside this process (load + render + encode + write)", unit: "ms", samples: e.oursInProcess, statistic: .median),
+            Row(key: "xournalpp_peak_rss_mib_1m", label: "peak RSS of xournalpp exporting the same ink (max of runs)", unit: "MiB", samples: xpp?.peakRSSMiB ?? Samples(), statistic: .max),
+            Row(key: "rsvg_peak_rss_mib_1m", label: "peak RSS of rsvg-convert (max of runs)", unit: "MiB", samples: rsvg?.peakRSSMiB ?? Samples(), statistic: .max),
+            Row(key: "bytes_per_point_no_history", label: ".oekaki bytes per point, saved without history", unit: "B", samples: single(m.oekakiNoHistoryBytes > 0 ? Double(m.oekakiNoHistoryBytes) / pts : nil), statistic: .value),
+            Row(key: "xopp_bytes_per_point", label: ".xopp bytes per point (same ink)", unit: "B", samples: single(m.xoppBytes > 0 ? Double(m.xoppBytes) / pts : nil), statistic: .value),
+            Row(key: "svg_bytes_per_point", label: ".svg bytes per point (same ink, outlines)", unit: "B", samples: single(m.svgBytes > 0 ? Double(m.svgBytes) / pts : nil), statistic: .value),
+        ] + m.writeMs.sorted { $0.key < $1.key }.map {
+            Row(key: $0.key, label: "write the 1M-point file once (\($0.key.split(separator: "_").first ?? ""))", unit: "ms", samples: single($0.value), statistic: .value)
+        }
+
+        ratios = [
+            Ratio(key: "input_100k_over_empty", label: "pen sample p99: 100,000 strokes / empty", value: div(largeP99, emptyP99), goal: "≤ 1.2", met: div(largeP99, emptyP99).map { $0 <= 1.2 }),
+            Ratio(key: "naive_over_fast_100k", label: "pen sample p99 at 100,000 strokes: seeds' way / ours", value: div(m.naive100k.p99, largeP99)),
+            Ratio(key: "save_1m_over_empty", label: "stroke commit median: 1M-point document / empty", value: flat, goal: "≤ 1.5 (flat)", met: flat.map { $0 <= 1.5 }),
+            Ratio(key: "xournalpp_over_ours_png", label: "PNG export median: Xournal++ / ours (both processes)", value: xppRatio, goal: "≥ 5", met: xppRatio.map { $0 >= 5 }),
+            Ratio(key: "rsvg_over_ours_png", label: "PNG export median: rsvg-convert / ours (both processes)", value: rsvgRatio, goal: "≥ 3", met: rsvgRatio.map { $0 >= 3 }),
+            Ratio(key: "xournalpp_over_ours_png_inprocess", label: "PNG export median: Xournal++ / ours in-process", value: div(xpp?.runs.median, e.oursInProcess.median)),
+            Ratio(key: "rsvg_over_ours_png_inprocess", label: "PNG export median: rsvg-convert / ours in-process", value: div(rsvg?.runs.median, e.oursInProcess.median)),
+            Ratio(key: "ours_over_xournalpp_peak_rss", label: "peak RSS exporting: ours / Xournal++", value: div(oursRSS, xppRSS), goal: "≤ 1", met: div(oursRSS, xppRSS).map { $0 <= 1 }),
+            Ratio(key: "xopp_over_oekaki_bytes", label: "file size: .xopp / .oekaki (same ink)", value: m.oekakiBytes > 0 && m.xoppBytes > 0 ? Double(m.xoppBytes) / Double(m.oekakiBytes) : nil),
+        ]
+    }
+
+    var allNotes: [String] {
+        var n = m.notes + m.export.notes
+        for t in [m.export.ours] + [m.export.xournalpp, m.export.rsvg].compactMap({ $0 }) where !t.failures.isEmpty {
+            n.append("\(t.name): \(t.failures.count) failed run(s): \(Set(t.failures).sorted().joined(separator: "; "))")
+        }
+        return n
+    }
+
+    var missed: [Row] { rows.filter { $0.met == false } }
+
+    // MARK: JSON
+
+    func json() -> String {
+        var top: [(String, JSON)] = rows.map { ($0.key, .number($0.value)) }
+        top += extras.map { ($0.key, .number($0.value)) }
+        top.append(("ratios", .object(ratios.map { ($0.key, .number($0.value)) })))
+        top.append(("goals", .object((rows + []).compactMap { r in
+            guard let g = r.goal, r.met != nil || g != "baseline" else { return nil }
+            return (r.key, .object([("goal", .string(g)), ("value", .number(r.value)), ("met", r.met.map(JSON.bool) ?? .null)]))
+        })))
+        top.append(("figures", .object((rows + extras).map { r in
+            (r.key, .object([("unit", .string(r.unit)), ("statistic", .string(r.statistic.rawValue)), ("median", .number(r.samples.median)),
+                             ("p99", .number(r.samples.p99)), ("min", .number(r.samples.min)), ("max", .number(r.samples.max)),
+                             ("n", .integer(r.samples.count))]))
+        })))
+        var run: [(String, JSON)] = [("mode", .string(m.quick ? "quick" : "full")), ("command", .string(m.command)),
+                                     ("date", .string(Self.iso(m.started))), ("seconds", .number(m.seconds)),
+                                     ("export_command", .string(m.export.oursCommand)),
+                                     ("points_1m", .integer(m.points1m)),
+                                     ("input_samples_empty", .integer(m.inputEmpty.moved.count)),
+                                     ("input_samples_100k", .integer(m.input100k.moved.count)),
+                                     ("input_naive_samples_100k", .integer(m.naive100k.count))]
+        run.append(("notes", .array(allNotes.map(JSON.string))))
+        top.append(("run", .object(run)))
+        if let mc = m.machine {
+            top.append(("machine", .object([("cpu", .string(mc.cpuModel)), ("cores", .integer(mc.cores)),
+                                             ("memory_gib", .number(mc.memoryGiB)), ("system", .string(mc.system)),
+                                             ("kernel", .string(mc.kernel)),
+                                             ("xournalpp", mc.xournalppVersion.map(JSON.string) ?? .null),
+                                             ("rsvg_convert", mc.rsvgVersion.map(JSON.string) ?? .null)])))
+        }
+        return JSON.object(top).text() + "\n"
+    }
+
+    static func iso(_ d: Date) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        return f.string(from: d)
+    }
+}
+
+/// Number formatting shared by the table and the Markdown.
+enum Format {
+    static func number(_ v: Double?, unit: String = "") -> String {
+        guard let v, v.isFinite else { return "—" }
+        let digits = abs(v) >= 100 ? 0 : abs(v) >= 10 ? 1 : 2
+        let s = String(format: "%.\(digits)f", v)
+        return unit.isEmpty ? s : "\(s) \(unit)"
+    }
+    static func spread(_ s: Samples, unit: String) -> String {
+        guard let lo = s.min, let hi = s.max else { return "—" }
+        return s.count == 1 ? "(one run)" : "\(number(lo))–\(number(hi)) \(unit)"
+    }
+    static func ratio(_ v: Double?) -> String {
+        guard let v, v.isFinite else { return "—" }
+        return String(format: v >= 10 ? "%.0f×" : "%.2f×", v)
+    }
+    static func met(_ m: Bool?) -> String { m.map { $0 ? "yes" : "**no**" } ?? "" }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A private Xvfb server for Xournal++ (it needs an X display even to export), on a display number
+/// nobody else uses; stopped by its pid when the bench ends.
+final class VirtualDisplay {
+    let number: Int
+    private let pid: pid_t
+
+    var name: String { ":\(number)" }
+
+    private init(number: Int, pid: pid_t) { self.number = number; self.pid = pid }
+
+    /// Starts Xvfb on the first free display from :90 and waits (up to 10 s) for its socket.
+    static func start(log: String) throws -> VirtualDisplay {
+        guard let xvfb = Executables.find("Xvfb") else { throw ChildProcess.Failure(description: "Xvfb is not installed") }
+        let fm = FileManager.default
+        for n in 90..<190 where !fm.fileExists(atPath: "/tmp/.X11-unix/X\(n)") && !fm.fileExists(atPath: "/tmp/.X\(n)-lock") {
+            let pid = try ChildProcess.start(xvfb, [":\(n)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-noreset"],
+                                             environment: ["PATH": Executables.path], log: log)
+            for _ in 0..<200 {
+                if fm.fileExists(atPath: "/tmp/.X11-unix/X\(n)") { return VirtualDisplay(number: n, pid: pid) }
+                guard ChildProcess.isRunning(pid) else { break }
+                usleep(50_000)
+            }
+            ChildProcess.stop(pid)
+        }
+        throw ChildProcess.Failure(description: "could not start Xvfb on any display :90…:189")
+    }
+
+    func stop() { ChildProcess.stop(pid) }
+}
+
+/// Programs found on PATH.
+enum Executables {
+    static var path: String { ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin" }
+
+    static func find(_ name: String) -> String? {
+        for dir in (path + ":/usr/bin:/bin").split(separator: ":") {
+            let p = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return nil
+    }
+}
