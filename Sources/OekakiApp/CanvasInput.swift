@@ -82,6 +82,8 @@ final class CanvasInput {
             return pointer(event, type: type, pen: pen)
         case GDK_SCROLL:
             return scroll(event)
+        case GDK_TOUCHPAD_PINCH:
+            return pinch(event)
         case GDK_ENTER_NOTIFY:
             lastPointer = viewPosition(event)
             return false
@@ -238,6 +240,28 @@ final class CanvasInput {
                 if step.zoom != 1 { target.zoom(by: step.zoom, atView: step.anchor) }
             default: fingers.up(id)
             }
+        }
+        return true
+    }
+
+    // MARK: touchpad
+
+    /// Scale of the touchpad pinch so far (it is reported relative to the gesture's start).
+    private var pinchScale = 1.0
+
+    private func pinch(_ event: OpaquePointer) -> Bool {
+        guard let target else { return false }
+        let scale = gdk_touchpad_event_get_pinch_scale(event)
+        switch gdk_touchpad_event_get_gesture_phase(event) {
+        case GDK_TOUCHPAD_GESTURE_PHASE_BEGIN:
+            pinchScale = 1
+        case GDK_TOUCHPAD_GESTURE_PHASE_UPDATE:
+            guard scale.isFinite, scale > 0, pinchScale > 0 else { return true }
+            let anchor = viewPosition(event) ?? lastPointer ?? Point(0, 0)
+            target.zoom(by: scale / pinchScale, atView: anchor)
+            pinchScale = scale
+        default:
+            pinchScale = 1
         }
         return true
     }
