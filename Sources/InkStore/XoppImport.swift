@@ -68,6 +68,9 @@ public enum XoppImport {
         // Empty first: Foundation's contents(atPath:) leaks its buffer on a 0-byte file (found by fuzzing).
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue
         guard size != 0 else { throw StoreError.emptyFile(path: path) }
+        if let size, size > maxXMLBytes {
+            throw StoreError.badXopp(path: path, detail: "the file is \(size >> 20) MiB; at most \(maxXMLBytes >> 20) MiB are read")
+        }
         guard let d = FileManager.default.contents(atPath: path) else { throw StoreError.io(path: path, detail: "cannot be read") }
         guard !d.isEmpty else { throw StoreError.emptyFile(path: path) }
         return [UInt8](d)
