@@ -94,12 +94,22 @@ extension MainWindow {
         updateHistoryButtons()
     }
 
-    func open(_ path: String) {
+    /// Loads a drawing in the background (a big file takes a moment), then shows it; `opened` runs after.
+    func open(_ path: String, opened: (() -> Void)? = nil) {
         if path == document.path { return }
-        do {
-            switchTo(try Documents.open(path))
-        } catch {
-            banner.show(.error, "\(error)", action: nil)
+        banner.show(.info, "Opening \((path as NSString).lastPathComponent)…", action: nil)
+        backgroundQueue.async { [weak self] in
+            let result = MainLoopHandoff(value: Result { try Documents.open(path) })
+            onMainLoop { [weak self] in
+                guard let self else { return }
+                switch result.value {
+                case .success(let doc):
+                    self.switchTo(doc)
+                    opened?()
+                case .failure(let error):
+                    self.banner.show(.error, "\(error)", action: nil)
+                }
+            }
         }
     }
 
@@ -121,7 +131,7 @@ extension MainWindow {
         guard let format = ExportFormat(path: target) else { return }
         let drawing = MainLoopHandoff(value: canvas.editor.drawing)
         banner.show(.info, "Exporting \((target as NSString).lastPathComponent)…", action: nil)
-        exportQueue.async { [weak self] in
+        backgroundQueue.async { [weak self] in
             var failure: String?
             do { try Exporter.write(drawing.value, to: target, format: format) } catch { failure = "\(error)" }
             let message = MainLoopHandoff(value: failure)

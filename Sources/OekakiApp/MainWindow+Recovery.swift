@@ -5,11 +5,12 @@ import Foundation
 extension MainWindow {
     /// Opens an earlier untitled drawing; it leaves the list (it is the open document now).
     func recover(_ path: String) {
-        open(path)
-        guard document.path == path, let b = recoverEntries.removeValue(forKey: path) else { return }
-        gtk_box_remove(typed(recoverList, as: GtkBox.self), b)
-        recoveryBanner.hide()
-        if recoverEntries.isEmpty { gtk_widget_set_visible(recoverButton, 0) }
+        open(path) { [weak self] in
+            guard let self, let b = self.recoverEntries.removeValue(forKey: path) else { return }
+            gtk_box_remove(typed(self.recoverList, as: GtkBox.self), b)
+            self.recoveryBanner.hide()
+            if self.recoverEntries.isEmpty { gtk_widget_set_visible(self.recoverButton, 0) }
+        }
     }
 
     /// Lists earlier untitled drawings without blocking: a title-bar menu and a dismissable banner.

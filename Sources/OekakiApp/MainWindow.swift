@@ -27,7 +27,8 @@ final class MainWindow {
     var closeConfirmed = false
     private var touchModeButtons: [TouchMode: Widget] = [:]
     private var syncingTouchMode = false
-    let exportQueue = DispatchQueue(label: "oekaki.export", qos: .userInitiated)
+    /// Opening and exporting files, off the GTK thread.
+    let backgroundQueue = DispatchQueue(label: "oekaki.files", qos: .userInitiated)
 
     init(application: UnsafeMutablePointer<GtkApplication>, document: OpenDocument) {
         self.document = document
