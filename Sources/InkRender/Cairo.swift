@@ -144,12 +144,6 @@ public final class CairoContext {
         self.cr = cr; owned = false; target = nil
     }
 
-    init(adopting cr: OpaquePointer) {
-        self.cr = cr; owned = true; target = nil
-        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GRAY)
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
-    }
-
     deinit { if owned { cairo_destroy(cr) } }
 
     var status: cairo_status_t { cairo_status(cr) }
@@ -235,35 +229,5 @@ public final class CairoContext {
     func endLayer(alpha: Double) {
         cairo_pop_group_to_source(cr)
         cairo_paint_with_alpha(cr, alpha)
-    }
-}
-
-/// A one-page vector PDF of `size` points, collected in memory and handed back as bytes.
-final class PDFDocument {
-    private final class Sink { var bytes: [UInt8] = [] }
-    private let sink = Sink()
-    private let surface: OpaquePointer
-    let context: CairoContext
-
-    init(size: Size) {
-        let write: cairo_write_func_t = { closure, data, length in
-            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
-            let sink = Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue()
-            sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
-            return CAIRO_STATUS_SUCCESS
-        }
-        surface = cairo_pdf_surface_create_for_stream(write, Unmanaged.passUnretained(sink).toOpaque(), size.width, size.height)!
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Oekaki")
-        context = CairoContext(adopting: cairo_create(surface)!)
-    }
-
-    /// Ends the page and returns the file's bytes.
-    func finish() throws -> [UInt8] {
-        cairo_show_page(context.cr)
-        cairo_surface_finish(surface)
-        let st = cairo_surface_status(surface)
-        cairo_surface_destroy(surface)
-        guard st == CAIRO_STATUS_SUCCESS else { throw CairoFailure(status: st) }
-        return sink.bytes
     }
 }

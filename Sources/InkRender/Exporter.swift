@@ -91,17 +91,7 @@ public enum Exporter {
         guard page.width <= maxPDFPoints, page.height <= maxPDFPoints else {
             throw RenderError.pageTooLarge("page of \(fmt(page.width))×\(fmt(page.height)) pt is larger than PDF allows (\(fmt(maxPDFPoints)) pt a side)")
         }
-        let doc = PDFDocument(size: page)
-        let ctx = doc.context
-        if !transparent, drawing.background.a > 0 {
-            ctx.replace(Rect(x: 0, y: 0, width: page.width, height: page.height), with: drawing.background)
-        }
-        for s in drawing.strokes where s.style.color.a > 0 {
-            Painter.fill(s, in: ctx, deviceScale: SVGWriter.shapingScale)
-        }
-        do { return try doc.finish() } catch {
-            throw RenderError.pageTooLarge("cannot produce the PDF: \(error)")
-        }
+        return try PDFWriter.document(drawing, transparent: transparent)
     }
 
     private static func checkPage(_ page: Size) throws {

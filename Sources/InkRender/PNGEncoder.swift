@@ -1,14 +1,8 @@
-import CZlib
 import InkCore
 
-/// Writes an ARGB32 surface as PNG through zlib directly, pigz-style: row stripes are filtered and
-/// deflated on every core as raw deflate streams (sync-flushed, the last one finished), joined behind
-/// one zlib header with the Adler-32s combined. This file and Cairo.swift are the C boundary.
+/// Writes an ARGB32 surface as PNG without cairo's writer: row stripes are un-premultiplied, Sub-filtered
+/// and deflated at level 1 on every core (`ParallelDeflate`), one IDAT chunk per stripe.
 enum PNGEncoder {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// `opaque` writes RGB (smaller, faster); otherwise straight RGBA. `level` is zlib's 1…9.
     static func encode(_ surface: ImageSurface, opaque: Bool, level: Int32 = 1) throws -> [UInt8] {
         let w = surface.width, h = surface.height
@@ -16,7 +10,7 @@ enum PNGEncoder {
         let rowBytes = 1 + w * channels
         let stripes = max(1, min(h, Parallel.cores * 4))
 
-        let parts: [Result<(data: [UInt8], adler: UInt, length: Int), Failure>] = surface.withPixels { base in
+        let results: [Result<ParallelDeflate.Piece, Error>] = surface.withPixels { base in
             let base = UnsafePointer(base)
             return Parallel.map(count: h, parts: stripes) { rows in
                 var raw = [UInt8](repeating: 0, count: rows.count * rowBytes)
@@ -25,31 +19,19 @@ enum PNGEncoder {
                         filterRow(base + y * surface.stride, width: w, channels: channels, into: out.baseAddress! + i * rowBytes)
                     }
                 }
-                let isLast = rows.upperBound == h
-                return deflateRaw(raw, level: level, finish: isLast).map { data in
-                    (data, raw.withUnsafeBufferPointer { adler32(1, $0.baseAddress, uInt($0.count)) }, raw.count)
-                }
+                return Result { try ParallelDeflate.piece(raw, last: rows.upperBound == h, level: level) }
             }
         }
+        let pieces = try results.map { try $0.get() }
 
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var ihdr: [UInt8] = []
         ihdr.appendBigEndian(UInt32(w)); ihdr.appendBigEndian(UInt32(h))
         ihdr += [8, opaque ? 2 : 6, 0, 0, 0]
         png.appendChunk("IHDR", ihdr)
-
-        var adler: UInt = 1
-        var first = true
-        for part in parts {
-            let p = try part.get()
-            adler = first ? p.adler : adler32_combine(adler, p.adler, off_t(p.length))
-            // The zlib header rides in the first IDAT; chunks concatenate into one zlib stream.
-            png.appendChunk("IDAT", first ? [0x78, 0x01] + p.data : p.data)
-            first = false
-        }
-        var trailer: [UInt8] = []
-        trailer.appendBigEndian(UInt32(truncatingIfNeeded: adler))
-        png.appendChunk("IDAT", trailer)
+        // The zlib header rides in the first IDAT and the Adler-32 in the last; IDATs concatenate into one stream.
+        for (i, p) in pieces.enumerated() { png.appendChunk("IDAT", i == 0 ? ParallelDeflate.header + p.data : p.data) }
+        png.appendChunk("IDAT", ParallelDeflate.trailer(pieces))
         png.appendChunk("IEND", [])
         return png
     }
@@ -82,30 +64,6 @@ enum PNGEncoder {
             }
         }
     }
-
-    /// Raw deflate of one stripe; sync-flushed so the next stripe can follow byte-aligned, or finished.
-    private static func deflateRaw(_ input: [UInt8], level: Int32, finish: Bool) -> Result<[UInt8], Failure> {
-        var strm = z_stream()
-        guard deflateInit2_(&strm, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            return .failure(Failure(description: "zlib could not start compressing"))
-        }
-        defer { deflateEnd(&strm) }
-        var out = [UInt8](repeating: 0, count: Int(deflateBound(&strm, uLong(input.count))) + 64)
-        let written: Int32 = input.withUnsafeBufferPointer { inp in
-            out.withUnsafeMutableBufferPointer { o in
-                strm.next_in = UnsafeMutablePointer(mutating: inp.baseAddress)
-                strm.avail_in = uInt(inp.count)
-                strm.next_out = o.baseAddress
-                strm.avail_out = uInt(o.count)
-                let rc = deflate(&strm, finish ? Z_FINISH : Z_SYNC_FLUSH)
-                let ok = finish ? rc == Z_STREAM_END : (rc == Z_OK && strm.avail_in == 0)
-                return ok ? Int32(o.count - Int(strm.avail_out)) : -1
-            }
-        }
-        guard written >= 0 else { return .failure(Failure(description: "zlib could not compress the image")) }
-        out.removeLast(out.count - Int(written))
-        return .success(out)
-    }
 }
 
 private extension Array where Element == UInt8 {
@@ -119,10 +77,7 @@ private extension Array where Element == UInt8 {
         let start = count
         append(contentsOf: Array(type.utf8))
         append(contentsOf: data)
-        let crc = self.withUnsafeBufferPointer { buf in
-            crc32(0, buf.baseAddress! + start, uInt(buf.count - start))
-        }
-        appendBigEndian(UInt32(truncatingIfNeeded: crc))
+        appendBigEndian(ParallelDeflate.crc(self[start...]))
     }
 }
 

@@ -27,5 +27,22 @@ final class ExportTiming: XCTestCase {
         try time("pdf export", runs: 3) { try Exporter.write(d, to: dir + "/bench.pdf", format: .pdf) }
         let cache = try ScreenCache(viewSize: Size(width: 1920, height: 1080), transform: .identity)
         time("full redraw 1920x1080") { cache.render(d) }
+
+        // One pen sample: append to the live stroke and draw its new segment into the 1920×1080 cache.
+        var live = Stroke(id: 1_000_000, style: StrokeStyle(color: .black, width: 3))
+        var rng = SampleInk.Generator(seed: 9)
+        let path = SampleInk.stroke(id: 1, points: 2000, pageSize: d.pageSize, rng: &rng).points
+        var us: [Double] = []
+        for p in path {
+            let s = DispatchTime.now().uptimeNanoseconds
+            live.append(p)
+            cache.updateLive([live])
+            us.append(Double(DispatchTime.now().uptimeNanoseconds - s) / 1e3)
+        }
+        us.sort()
+        print(String(format: "live segment per sample: p50 %.1f µs, p99 %.1f µs (stroke of %d points)", us[us.count / 2], us[us.count * 99 / 100], path.count))
+        let target = try ImageSurface(width: 1920, height: 1080)
+        let ctx = CairoContext(drawingInto: target)
+        time("composite cache + live (per frame)", runs: 20) { cache.draw(into: ctx) }
     }
 }

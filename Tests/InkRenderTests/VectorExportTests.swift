@@ -49,9 +49,13 @@ final class VectorExportTests: XCTestCase {
         try Exporter.write(Fixture.line(), to: pdf, format: .pdf)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: pdf))
         XCTAssertEqual(String(decoding: bytes.prefix(5), as: UTF8.self), "%PDF-")
-        XCTAssertTrue(String(decoding: bytes, as: UTF8.self).contains("/MediaBox [ 0 0 200 100 ]"))
+        XCTAssertTrue(String(decoding: bytes, as: UTF8.self).contains("/MediaBox [0 0 200 100]"))
         guard let pdftoppm = Fixture.tool("pdftoppm") else { throw XCTSkip("pdftoppm is not installed") }
         let prefix = Fixture.tempPath("line-pdf")
+        if let pdfinfo = Fixture.tool("pdfinfo") {
+            // pdfinfo parses the xref and page tree; its exit status is the structural check.
+            XCTAssertEqual(try Fixture.run(pdfinfo, [pdf]), 0)
+        }
         // 72 dpi: one PDF point per pixel, the same geometry as our PNG at scale 1.
         XCTAssertEqual(try Fixture.run(pdftoppm, ["-png", "-r", "72", "-singlefile", pdf, prefix]), 0)
         let img = try ImageSurface.load(png: prefix + ".png")
@@ -63,6 +67,24 @@ final class VectorExportTests: XCTestCase {
         try Exporter.write(d, to: pdf, format: .pdf)
         XCTAssertEqual(try Fixture.run(pdftoppm, ["-png", "-r", "72", "-singlefile", pdf, prefix]), 0)
         XCTAssertLessThan(differingFraction(try ImageSurface.load(png: prefix + ".png"), try Exporter.render(d)), 0.03)
+    }
+
+    func testTranslucentHighlighterMatchesOurPNGInSVGAndPDF() throws {
+        let d = Fixture.line(color: .highlighterYellow, width: 16, tool: .highlighter)
+        let ours = try Exporter.render(d).pixel(x: 100, y: 50)
+        XCTAssertColor(ours, near: RGBA(r: 255, g: 242, b: 153), tolerance: 3)
+        if let rsvg = Fixture.tool("rsvg-convert") {
+            let svg = Fixture.tempPath("hl.svg"), png = Fixture.tempPath("hl-rsvg.png")
+            try Exporter.write(d, to: svg, format: .svg)
+            XCTAssertEqual(try Fixture.run(rsvg, ["-o", png, svg]), 0)
+            XCTAssertColor(try ImageSurface.load(png: png).pixel(x: 100, y: 50), near: ours, tolerance: 3)
+        }
+        if let pdftoppm = Fixture.tool("pdftoppm") {
+            let pdf = Fixture.tempPath("hl.pdf"), prefix = Fixture.tempPath("hl-pdf")
+            try Exporter.write(d, to: pdf, format: .pdf)
+            XCTAssertEqual(try Fixture.run(pdftoppm, ["-png", "-r", "72", "-singlefile", pdf, prefix]), 0)
+            XCTAssertColor(try ImageSurface.load(png: prefix + ".png").pixel(x: 100, y: 50), near: ours, tolerance: 3)
+        }
     }
 
     /// Fraction of pixels whose colours differ by more than a small antialiasing tolerance.
