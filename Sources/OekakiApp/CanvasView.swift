@@ -227,9 +227,10 @@ final class CanvasView: CanvasInputTarget {
         return s.id >= last.id
     }
 
-    func undo() { cancelStrokes(); apply(editor.undo()) }
-    func redo() { cancelStrokes(); apply(editor.redo()) }
-    func clear() { cancelStrokes(); apply(editor.clear()) }
+    // Strokes in progress keep drawing through undo, redo and clear; only Escape discards them.
+    func undo() { apply(editor.undo()) }
+    func redo() { apply(editor.redo()) }
+    func clear() { apply(editor.clear()) }
 
     /// Escape: strokes in progress vanish and an eraser gesture is put back; nothing is recorded.
     func cancelStrokes() {

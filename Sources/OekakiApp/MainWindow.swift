@@ -206,7 +206,7 @@ final class MainWindow {
         case .zoomFit: canvas.zoomToFit()
         case .zoomReset: canvas.resetZoom()
         case .tool(let t):
-            canvas.cancelStrokes()
+            // A stroke in progress keeps its tool (the editor picks it at pointer-down).
             canvas.editor.tool = t
             canvas.toolChanged()
             showTool()
