@@ -15,7 +15,7 @@ enum CLI {
     static let usage = """
     usage: oekaki [FILE]                      open FILE (.oekaki, or .xopp to import) in the app
            oekaki replay LOG [-o OUT.oekaki]  replay a JSON Lines event log, print the summary
-           oekaki info FILE                   print a document's summary as JSON
+           oekaki info FILE [--page K]        print a document's summary as JSON
            oekaki export IN OUT [--scale S] [--transparent] [--page K]
                                               IN: .oekaki or .xopp; OUT: .png .svg .pdf .oekaki .xopp
            oekaki --help | --version
