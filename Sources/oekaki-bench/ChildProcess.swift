@@ -13,6 +13,8 @@ struct ChildRun {
     var wallMs: Double
     /// Peak resident set of the child, from wait4's rusage (ru_maxrss).
     var peakRSSMiB: Double
+    /// User + system CPU time of the child (all its threads).
+    var cpuMs: Double
     var succeeded: Bool { !timedOut && exitStatus == 0 }
 }
 
@@ -45,7 +47,7 @@ enum ChildProcess {
         let (status, usage, killed) = reap(pid, timeout: timeout)
         let end = DispatchTime.now().uptimeNanoseconds
         return ChildRun(exitStatus: decode(status), timedOut: killed, wallMs: Double(end - start) / 1e6,
-                        peakRSSMiB: Double(usage.ru_maxrss) / 1024)
+                        peakRSSMiB: Double(usage.ru_maxrss) / 1024, cpuMs: cpuMs(usage))
     }
 
     /// Runs a program like `run`, but through a small launcher process (this binary with `--launch`), because
@@ -62,10 +64,10 @@ enum ChildProcess {
             throw Failure(description: "the launcher for \(path) reported nothing (exit status \(outer.exitStatus))")
         }
         let f = text.split(separator: " ").map(String.init)
-        guard f.count == 4, let status = Int32(f[0]), let ms = Double(f[2]), let kib = Double(f[3]) else {
+        guard f.count == 5, let status = Int32(f[0]), let ms = Double(f[2]), let kib = Double(f[3]), let cpu = Double(f[4]) else {
             throw Failure(description: "the launcher for \(path) reported '\(text)'")
         }
-        return ChildRun(exitStatus: status, timedOut: f[1] == "1", wallMs: ms, peakRSSMiB: kib / 1024)
+        return ChildRun(exitStatus: status, timedOut: f[1] == "1", wallMs: ms, peakRSSMiB: kib / 1024, cpuMs: cpu)
     }
 
     /// The launcher's side of `measure`: runs `path args…` with this process's environment and output, and
@@ -83,7 +85,7 @@ enum ChildProcess {
         guard rc == 0 else { throw Failure(description: "cannot start \(path): \(String(cString: strerror(rc)))") }
         let (status, usage, killed) = reap(pid, timeout: timeout)
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        let line = "\(decode(status)) \(killed ? 1 : 0) \(ms) \(usage.ru_maxrss)"
+        let line = "\(decode(status)) \(killed ? 1 : 0) \(ms) \(usage.ru_maxrss) \(cpuMs(usage))"
         try line.write(toFile: result, atomically: true, encoding: .utf8)
     }
 
@@ -98,6 +100,10 @@ enum ChildProcess {
         repeat { r = wait4(pid, &status, 0, &usage) } while r == -1 && errno == EINTR
         watchdog.cancel()
         return (status, usage, killed.isSet)
+    }
+
+    private static func cpuMs(_ u: rusage) -> Double {
+        Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000 + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000
     }
 
     /// Exit code, or 128 + signal (WIFEXITED / WEXITSTATUS are macros Swift cannot import).

@@ -10,6 +10,7 @@ enum ExportBench {
         var name: String
         var runs = Samples()
         var peakRSSMiB = Samples()
+        var cpuMs = Samples()
         var failures: [String] = []
     }
 
@@ -68,6 +69,7 @@ enum ExportBench {
                 if size != (1920, 1080) { tool.failures.append("PNG is \(size.0)×\(size.1), not 1920×1080") }
                 tool.runs.add(c.wallMs)
                 tool.peakRSSMiB.add(c.peakRSSMiB)
+                tool.cpuMs.add(c.cpuMs)
             } catch {
                 tool.failures.append("\(error)")
             }

@@ -64,6 +64,13 @@ enum InputBench {
         }
     }
 
+    /// True when the cache shows ink under the middle of `stroke` (a guard against timing a path that draws nothing).
+    static func showsInk(_ cache: ScreenCache, along stroke: Stroke) -> Bool {
+        let p = stroke.points[stroke.points.count / 2]
+        let px = cache.pixel(x: Int(p.x), y: Int(p.y))
+        return px.a > 0 && px != RGBA.white
+    }
+
     /// What the app does with an editor update: bake a finished stroke on top, else repaint; then the live segment.
     private static func apply(_ u: Update, to cache: ScreenCache, editor: Editor) {
         for change in u.changes {

@@ -63,6 +63,9 @@ struct Suite {
         let empty = try InputBench.setUp(Drawing()), small = try InputBench.setUp(w.small)
         let r = try InputBench.fastPath([(empty.0, empty.1), (small.0, small.1), (large.0, large.1)], strokes: pen)
         (m.inputEmpty, m.input1k, m.input100k) = (r[0], r[1], r[2])
+        if let last = pen.last, !InputBench.showsInk(empty.1, along: last) {
+            m.notes.append("sanity check failed: the screen cache shows no ink under the last pen stroke (the input figures may time a path that draws nothing)")
+        }
         m.seconds = Double(Clock.nanoseconds() - t0) / 1e9
         return m
     }

@@ -35,7 +35,7 @@ extension Report {
         s += "Measured \(Report.iso(m.started)) on \(mc?.cpuModel ?? "unknown CPU") × \(mc?.cores ?? 0) cores"
         s += mc.map { ", \(String(format: "%.1f", $0.memoryGiB)) GiB RAM, \($0.system), Linux \($0.kernel)" } ?? ""
         s += ".\nPeers: \(mc?.xournalppVersion ?? "Xournal++ not installed"); \(mc?.rsvgVersion ?? "rsvg-convert not installed").\n"
-        s += "Command: `make bench` = `\(m.command)` (\(m.quick ? "quick" : "full") suite, \(String(format: "%.0f", m.seconds)) s). "
+        s += "Command: `\(m.command)` (\(m.quick ? "quick" : "full") suite, \(String(format: "%.0f", m.seconds)) s; `make bench` runs the same with `.build/release/oekaki-bench --write BENCHMARKS.md`). "
         s += "Our export is timed as the process `\(m.export.oursCommand) ink-1m.oekaki out.png`.\n\n"
 
         s += "| key | what | value | median | spread (min–max) | n | goal | met |\n|---|---|---:|---:|---:|---:|---|---|\n"
@@ -48,15 +48,16 @@ extension Report {
 
         let e = m.export
         s += "\n### PNG export runs (interleaved: ours, Xournal++, rsvg-convert, ours in-process; wall time spawn → exit)\n\n"
-        s += "| program | median | spread (min–max) | runs | peak RSS (max) |\n|---|---:|---:|---:|---:|\n"
+        s += "| program | median | spread (min–max) | runs | CPU time (median, all threads) | peak RSS (max) |\n|---|---:|---:|---:|---:|---:|\n"
         func exportRow(_ name: String, _ t: ExportBench.Tool?) {
-            guard let t, !t.runs.isEmpty else { s += "| \(name) | not run (peer missing) | | | |\n"; return }
-            s += "| \(name) | \(Format.number(t.runs.median, unit: "ms")) | \(Format.spread(t.runs, unit: "ms")) | \(t.runs.count) | \(Format.number(t.peakRSSMiB.max, unit: "MiB")) |\n"
+            guard let t, !t.runs.isEmpty else { s += "| \(name) | not run (peer missing) | | | | |\n"; return }
+            s += "| \(name) | \(Format.number(t.runs.median, unit: "ms")) | \(Format.spread(t.runs, unit: "ms")) | \(t.runs.count) | "
+            s += "\(Format.number(t.cpuMs.median, unit: "ms")) | \(Format.number(t.peakRSSMiB.max, unit: "MiB")) |\n"
         }
         exportRow("`\(e.oursCommand)`", e.ours)
         exportRow("`xournalpp --export-png-dpi=72 --create-img`", e.xournalpp)
         exportRow("`rsvg-convert -o out.png ink-1m.svg`", e.rsvg)
-        s += "| ours in-process (no process start) | \(Format.number(e.oursInProcess.median, unit: "ms")) | \(Format.spread(e.oursInProcess, unit: "ms")) | \(e.oursInProcess.count) | |\n"
+        s += "| ours in-process (no process start) | \(Format.number(e.oursInProcess.median, unit: "ms")) | \(Format.spread(e.oursInProcess, unit: "ms")) | \(e.oursInProcess.count) | | |\n"
 
         s += "\n### More figures\n\n| key | what | value | median | spread (min–max) | n |\n|---|---|---:|---:|---:|---:|\n"
         for r in extras {
