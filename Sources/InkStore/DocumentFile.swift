@@ -68,6 +68,10 @@ public final class DocumentFile {
             if case .busy = WriterLock.acquire(path: path) { throw StoreError.inUse(path: path) }
         }
         let dir = (path as NSString).deletingLastPathComponent
+        // Say it in the user's terms (the folder is read-only) rather than SQLite's about our temp file.
+        if access(dir.isEmpty ? "." : dir, W_OK) != 0 && (errno == EACCES || errno == EROFS || errno == EPERM) {
+            throw StoreError.readOnly(path: path)
+        }
         let tmp = (dir.isEmpty ? "." : dir) + "/.\((path as NSString).lastPathComponent).\(getpid()).creating"
         removeSidecars(tmp, includingMain: true)
         do {

@@ -10,7 +10,13 @@ struct DocumentReader {
     private func bad(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
 
     func read() throws -> (Drawing, History) {
-        do { return try readChecked() } catch { throw DocumentFile.map(error, path: path) }
+        do {
+            // One read transaction: another process may commit between our SELECTs, and the drawing and the
+            // history must come from the same commit (found by FaultInjectionTests: torn reads otherwise).
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
+            return try readChecked()
+        } catch { throw DocumentFile.map(error, path: path) }
     }
 
     private func readChecked() throws -> (Drawing, History) {

@@ -30,6 +30,8 @@ enum ReplayCommand {
             do {
                 let doc = try DocumentFile.create(path: out, drawing: editor.drawing, history: editor.history)
                 doc.close()
+            } catch let e as StoreError {
+                throw CommandFailure.input(e.description)   // already names the file
             } catch {
                 throw CommandFailure.input("\(out): \(error)")
             }

@@ -1,0 +1,44 @@
+// libFuzzer harness: the event-log parser and its replay into an Editor (the path `oekaki replay` takes).
+// Built by Fuzz/fuzz.sh against InkCore; not part of the SwiftPM package.
+import InkCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    // Feed in two chunks split at a data-chosen point, so lines that straddle chunks are exercised too.
+    let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+    var replay = EventLogReplay()
+    do {
+        try replay.feed(Array(bytes[..<cut]))
+        try replay.feed(Array(bytes[cut...]))
+        let editor = try replay.finish()
+        check(editor)
+    } catch is EventLogError {
+        // A bad line is an expected outcome; the editor must still be consistent up to it.
+        check(replay.editor)
+    } catch {
+        fatalError("unexpected error type: \(error)")
+    }
+    return 0
+}
+
+/// Invariants of any editor state: strokes in id order, each with finite points, undo-all/redo-all round trip.
+private func check(_ editor: Editor) {
+    _ = editor.cancelAll()
+    let strokes = editor.drawing.strokes
+    for (a, b) in zip(strokes, strokes.dropFirst()) where !(a.id < b.id) { fatalError("strokes out of id order") }
+    for s in strokes {
+        if s.points.isEmpty { fatalError("stroke \(s.id) has no points") }
+        for p in s.points where !(p.x.isFinite && p.y.isFinite) { fatalError("stroke \(s.id) has a non-finite point") }
+    }
+    // A replay starts from an empty page, so undoing every edit empties it; redoing as many edits as were
+    // undone brings back exactly the same strokes (ids and points).
+    let before = strokes.map { ($0.id, $0.points.count) }
+    let undoable = editor.history.undoStack.count
+    for _ in 0..<undoable { _ = editor.undo() }
+    if editor.history.canUndo || !editor.drawing.strokes.isEmpty { fatalError("undo all did not empty the page") }
+    for _ in 0..<undoable { _ = editor.redo() }
+    let after = editor.drawing.strokes.map { ($0.id, $0.points.count) }
+    if !after.elementsEqual(before, by: { $0 == $1 }) { fatalError("undo all + redo all changed the drawing") }
+    _ = DrawingSummary(editor.drawing).json()
+}

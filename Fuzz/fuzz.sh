@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses and runs each for FUZZ_SECONDS (default 60).
+#   Fuzz/fuzz.sh [build|run|all] [target…]     targets: eventlog pointcodec document xopp
+# Environment: FUZZ_SECONDS, FUZZ_BUILD (default .build/fuzz), FUZZ_SANITIZE (default fuzzer,address).
+# New inputs found while running go to $FUZZ_BUILD/corpus/<target> (the committed seeds stay unchanged);
+# crashes go to $FUZZ_BUILD/crashes/<target>/ and fail the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH=/opt/swift/usr/bin:$PATH
+SECONDS_EACH=${FUZZ_SECONDS:-60}
+B=${FUZZ_BUILD:-.build/fuzz}
+SAN=${FUZZ_SANITIZE:-fuzzer,address}
+# Swift's own crash backtracer fights ASan's reports; libFuzzer prints the stack instead.
+export SWIFT_BACKTRACE=enable=no
+ALL=(eventlog pointcodec document xopp)
+mode=${1:-all}; shift || true
+targets=("$@"); [ ${#targets[@]} -eq 0 ] && targets=("${ALL[@]}")
+FLAGS=(-sanitize="$SAN" -parse-as-library -O -swift-version 5 -suppress-warnings)
+# ld.gold warns about every ASan helper symbol; keep the log readable.
+quiet() { grep -v -e 'Cannot export local symbol' -e '^$' || true; }
+
+build() {
+    mkdir -p "$B"
+    local stamp="$B/.sources" now
+    now=$(cat Sources/InkCore/*.swift Sources/InkStore/*.swift Fuzz/*.swift | cksum)
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$now" ] && [ -x "$B/fuzz-xopp" ]; then echo "fuzz: harnesses up to date"; return; fi
+    echo "fuzz: building InkCore ($SAN)"
+    swiftc "${FLAGS[@]}" -module-name InkCore -emit-module -emit-module-path "$B/InkCore.swiftmodule" \
+        -emit-library -static -o "$B/libInkCore.a" Sources/InkCore/*.swift 2>&1 | quiet
+    echo "fuzz: building InkStore ($SAN)"
+    swiftc "${FLAGS[@]}" -module-name InkStore -I "$B" -I Sources/CSQLite -I Sources/CZlib \
+        -emit-module -emit-module-path "$B/InkStore.swiftmodule" \
+        -emit-library -static -o "$B/libInkStore.a" Sources/InkStore/*.swift 2>&1 | quiet
+    echo "fuzz: linking harnesses"
+    swiftc "${FLAGS[@]}" -I "$B" Fuzz/EventLogFuzz.swift -L "$B" -lInkCore -o "$B/fuzz-eventlog" 2>&1 | quiet
+    for t in pointcodec document xopp; do
+        local src
+        case $t in pointcodec) src=PointCodecFuzz;; document) src=DocumentFuzz;; xopp) src=XoppFuzz;; esac
+        swiftc "${FLAGS[@]}" -I "$B" -I Sources/CSQLite -I Sources/CZlib Fuzz/$src.swift \
+            -L "$B" -lInkStore -lInkCore -lsqlite3 -lz -o "$B/fuzz-$t" 2>&1 | quiet
+    done
+    echo "$now" > "$stamp"
+}
+
+run() {
+    local t=$1 maxlen
+    case $t in document) maxlen=65536;; xopp) maxlen=16384;; *) maxlen=4096;; esac
+    mkdir -p "$B/corpus/$t" "$B/crashes/$t"
+    echo "fuzz: $t for ${SECONDS_EACH}s"
+    local log="$B/$t.log" rc=0
+    # The committed seeds come second: libFuzzer reads both and writes new inputs only to the first.
+    "$B/fuzz-$t" "$B/corpus/$t" "Fuzz/corpus/$t" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=10 \
+        -max_len=$maxlen -print_final_stats=1 -artifact_prefix="$B/crashes/$t/" $( [ -f Fuzz/$t.dict ] && echo -dict=Fuzz/$t.dict) \
+        >"$log" 2>&1 || rc=$?
+    grep -E '^#[0-9]+[[:space:]]+(INITED|DONE|pulse)' "$log" | tail -n 3 || true
+    grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|^Done ' "$log" || true
+    if [ $rc -ne 0 ]; then
+        echo "fuzz: $t FAILED (exit $rc); see $log and $B/crashes/$t/"
+        grep -E 'ERROR|Fatal error|SUMMARY|Test unit written' "$log" | head -5 || true
+        return 1
+    fi
+}
+
+case $mode in
+    build) build ;;
+    run) fails=0; for t in "${targets[@]}"; do run "$t" || fails=1; done; exit $fails ;;
+    all) build; fails=0; for t in "${targets[@]}"; do run "$t" || fails=1; done; exit $fails ;;
+    *) echo "usage: Fuzz/fuzz.sh [build|run|all] [target…]" >&2; exit 2 ;;
+esac
