@@ -10,7 +10,7 @@ enum FileDialogs {
             switch self {
             case .open: return "Open a drawing"
             case .saveAs: return "Save the drawing as"
-            case .export: return "Export as PNG, SVG or PDF"
+            case .export: return "Export as PNG, SVG, PDF or .xopp (by the name's extension)"
             }
         }
         var accept: String {
@@ -24,8 +24,8 @@ enum FileDialogs {
             switch self {
             case .open: return [("Drawings (.oekaki, .xopp)", ["*.oekaki", "*.xopp"]), ("All files", ["*"])]
             case .saveAs: return [("Oekaki drawing (.oekaki)", ["*.oekaki"])]
-            case .export: return [("PNG, SVG or PDF", ["*.png", "*.svg", "*.pdf"]), ("PNG image", ["*.png"]),
-                                  ("SVG image", ["*.svg"]), ("PDF document", ["*.pdf"])]
+            case .export: return [("PNG, SVG, PDF or Xournal++", ["*.png", "*.svg", "*.pdf", "*.xopp"]), ("PNG image", ["*.png"]),
+                                  ("SVG image", ["*.svg"]), ("PDF document", ["*.pdf"]), ("Xournal++ notes", ["*.xopp"])]
             }
         }
     }

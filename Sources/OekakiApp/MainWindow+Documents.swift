@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import InkCore
 import InkRender
+import InkStore
 
 /// The window's document: its title, autosave status, open / save as / export, and closing safely.
 extension MainWindow {
@@ -127,13 +128,21 @@ extension MainWindow {
     }
 
     func export(to path: String) {
-        let target = ExportFormat(path: path) == nil ? path + ".png" : path
-        guard let format = ExportFormat(path: target) else { return }
+        // The extension picks the format; Xournal++ users can take the drawing back as .xopp.
+        let isXopp = (path as NSString).pathExtension.lowercased() == "xopp"
+        let target = ExportFormat(path: path) == nil && !isXopp ? path + ".png" : path
+        let format = ExportFormat(path: target)
         let drawing = MainLoopHandoff(value: canvas.editor.drawing)
         banner.show(.info, "Exporting \((target as NSString).lastPathComponent)…", action: nil)
         backgroundQueue.async { [weak self] in
             var failure: String?
-            do { try Exporter.write(drawing.value, to: target, format: format) } catch { failure = "\(error)" }
+            do {
+                if let format {
+                    try Exporter.write(drawing.value, to: target, format: format)
+                } else {
+                    try XoppExport.write(drawing.value, to: target)
+                }
+            } catch { failure = "\(error)" }
             let message = MainLoopHandoff(value: failure)
             onMainLoop { [weak self] in
                 guard let self else { return }

@@ -73,7 +73,7 @@ final class MainWindow {
         Widgets.append(start,
             Widgets.button(icon: "document-open-symbolic", label: "Open", tooltip: "Open a drawing or import a .xopp (Ctrl+O)") { [weak self] in self?.perform(.open) },
             Widgets.button(icon: "document-save-as-symbolic", label: "Save As", tooltip: "Save under a new name (Ctrl+S)") { [weak self] in self?.perform(.saveAs) },
-            Widgets.button(icon: "document-send-symbolic", label: "Export", tooltip: "Export as PNG, SVG or PDF (Ctrl+E)") { [weak self] in self?.perform(.export) })
+            Widgets.button(icon: "document-send-symbolic", label: "Export", tooltip: "Export as PNG, SVG, PDF or Xournal++ .xopp (Ctrl+E)") { [weak self] in self?.perform(.export) })
         gtk_header_bar_pack_start(header, start)
 
         recoverButton = gtk_menu_button_new()
