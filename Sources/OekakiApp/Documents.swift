@@ -74,7 +74,9 @@ enum Documents {
     }
 
     /// Opens FILE: an existing drawing, a new one if missing, or a `.xopp` imported into a new drawing.
-    static func open(_ path: String) throws -> OpenDocument {
+    static func open(_ given: String) throws -> OpenDocument {
+        // Absolute, so the title bar can say which folder the drawing lives in.
+        let path = URL(fileURLWithPath: given).standardizedFileURL.path
         let ext = (path as NSString).pathExtension.lowercased()
         if ["png", "svg", "pdf"].contains(ext) { throw DocumentError.unsupported(path: path) }
         if ext == "xopp" { return try importXopp(path) }
