@@ -179,6 +179,10 @@ final class MainWindow {
             if Shortcuts.isSpace(key) { self?.canvas.spaceHeld = false }
         })
         gtk_widget_add_controller(window, keys)
+        // Space released while another window had the focus never reaches us: forget it on focus loss.
+        let focus = gtk_event_controller_focus_new()!
+        connect(gobject(focus), "leave") { [weak self] in self?.canvas.spaceHeld = false }
+        gtk_widget_add_controller(window, focus)
 
         connectStop(gobject(window), "close-request") { [weak self] in
             guard let self else { return false }
