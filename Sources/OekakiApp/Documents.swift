@@ -150,6 +150,15 @@ enum Documents {
         for name in names where name.hasPrefix(untitledPrefix) && name.hasSuffix(".oekaki") {
             let path = "\(dir)/\(name)"
             if path == current { continue }
+            let date = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? nil
+            // A big file certainly holds ink: list it without loading it, so launching stays quick.
+            let bytes = [path, path + "-wal"].reduce(0) { sum, p in
+                sum + ((try? FileManager.default.attributesOfItem(atPath: p)[.size] as? Int) ?? nil ?? 0)
+            }
+            if bytes > 256 * 1024 {
+                found.append((path, date ?? Date.distantPast))
+                continue
+            }
             // Opening for writing takes the writer lock: a drawing open in another Oekaki window is skipped
             // (and never deleted), whatever it holds.
             guard let doc = try? DocumentFile.open(path: path) else { continue }
@@ -159,7 +168,6 @@ enum Documents {
                 remove(path)
                 continue
             }
-            let date = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? nil
             found.append((path, date ?? Date.distantPast))
         }
         return found.sorted { $0.date > $1.date }.map(\.path)

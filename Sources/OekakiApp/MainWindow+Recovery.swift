@@ -14,7 +14,7 @@ extension MainWindow {
     }
 
     /// Lists earlier untitled drawings without blocking: a title-bar menu and a dismissable banner.
-    func offerRecovery(_ paths: [String]) {
+    func offerRecovery(_ paths: [String], withBanner: Bool) {
         guard !paths.isEmpty else { return }
         for path in paths.prefix(20) {
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -28,6 +28,7 @@ extension MainWindow {
             Widgets.append(recoverList, b)
         }
         gtk_widget_set_visible(recoverButton, 1)
+        guard withBanner else { return }
         let count = paths.count == 1 ? "1 drawing" : "\(paths.count) drawings"
         recoveryBanner.show(.info, "\(count) from earlier sessions never saved under a name. Recover from the title bar.",
                             action: ("Show", { [weak self] in

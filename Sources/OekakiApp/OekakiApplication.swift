@@ -20,8 +20,7 @@ public enum OekakiApplication {
             FileHandle.standardError.write(Data("oekaki: \(error)\n".utf8))
             return 1
         }
-        // Only a launch without FILE offers earlier untitled drawings, so scripted launches stay quiet.
-        let recoverable = file == nil ? Documents.unsavedDrawings(excluding: document.path) : []
+        let recoverable = Documents.unsavedDrawings(excluding: document.path)
 
         // NON_UNIQUE: every launch is its own process with its own file (no D-Bus hand-over).
         let app = gtk_application_new("org.oekaki.Oekaki", G_APPLICATION_NON_UNIQUE)!
@@ -30,7 +29,9 @@ public enum OekakiApplication {
             let w = MainWindow(application: app, document: document)
             window = w
             w.present()
-            w.offerRecovery(recoverable)
+            // The title-bar menu is always there; the banner only when no FILE was asked for,
+            // so a launch with a file shows that file and nothing over it.
+            w.offerRecovery(recoverable, withBanner: file == nil)
         }
         let status = g_application_run(UnsafeMutableRawPointer(app).assumingMemoryBound(to: GApplication.self), 0, nil)
         window = nil
