@@ -16,19 +16,15 @@ struct DeviceMapping: Hashable, Sendable {
     }
 }
 
-/// Rasterizes a whole drawing on every core: strokes are shaped in parallel, then the surface is cut into
-/// horizontal bands, each a separate cairo surface over its own rows, and each band fills only the strokes
-/// whose outline touches it.
+/// Rasterizes a whole drawing on every core: the surface is cut into horizontal bands, each a separate cairo
+/// surface over its own rows of one buffer, and each band shapes and fills only the strokes the spatial index
+/// finds in it. Shaping per band (not all strokes up front) re-shapes strokes that cross a band edge, a few
+/// percent more CPU, but never holds every outline at once: peak memory stays the drawing plus the raster.
 enum BandRenderer {
     /// Repaints all of `surface`: transparent, then `background` over `backgroundArea` (device pixels;
     /// nil = everywhere), then the strokes of `drawing` that are visible.
     static func render(_ drawing: Drawing, into surface: ImageSurface, mapping: DeviceMapping,
                        background: RGBA?, backgroundArea: Rect? = nil) {
-        let full = Rect(minX: 0, minY: 0, maxX: Double(surface.width), maxY: Double(surface.height))
-        let visible = mapping.pageRect(ofDevice: full.insetBy(-1))
-        let strokes = drawing.strokes(in: visible)
-        let shaped = shape(strokes, deviceScale: mapping.scale)
-
         // More bands than cores balances uneven ink; each band re-tessellates the strokes crossing it, so not too many.
         let bandCount = max(1, min(Parallel.cores * 4, surface.height / 32))
         let rowsPerBand = (surface.height + bandCount - 1) / bandCount
@@ -44,17 +40,10 @@ enum BandRenderer {
             }
             ctx.setTransform(scale: mapping.scale, dx: mapping.dx, dy: mapping.dy - Double(y0))
             let bandPage = mapping.pageRect(ofDevice: Rect(minX: -1, minY: Double(y0) - 1, maxX: Double(surface.width) + 1, maxY: Double(y1) + 1))
-            for s in shaped where s.bounds.intersects(bandPage) {
-                ctx.fillPolygon(s.outline, color: s.color)
+            for s in drawing.strokes(in: bandPage) where s.style.color.a > 0 {
+                Painter.fill(s, in: ctx, deviceScale: mapping.scale)
             }
         }
         surface.markDirty()
-    }
-
-    /// Outlines of `strokes` in order, computed on every core.
-    static func shape(_ strokes: [Stroke], deviceScale: Double) -> [ShapedStroke] {
-        Parallel.map(count: strokes.count, parts: Parallel.cores * 8) { range in
-            range.compactMap { ShapedStroke(strokes[$0], deviceScale: deviceScale) }
-        }.flatMap { $0 }
     }
 }

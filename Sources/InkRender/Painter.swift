@@ -19,16 +19,3 @@ enum Painter {
         ctx.fillPolygon(outline(of: stroke, deviceScale: deviceScale), color: stroke.style.color)
     }
 }
-
-/// A stroke already shaped for one device scale, with the page area it covers.
-struct ShapedStroke: Sendable {
-    var outline: [Point]
-    var color: RGBA
-    var bounds: Rect
-
-    init?(_ stroke: Stroke, deviceScale: Double) {
-        let o = Painter.outline(of: stroke, deviceScale: deviceScale)
-        guard let b = Rect(bounding: o), stroke.style.color.a > 0 else { return nil }
-        outline = o; color = stroke.style.color; bounds = b
-    }
-}
