@@ -26,6 +26,10 @@ public final class ScreenCache {
     private var context: CairoContext
     private var live: [StrokeID: LiveTrace] = [:]
     private var liveOrder: [StrokeID] = []
+    /// Cleared layers kept for the next stroke, so starting a stroke never allocates (a viewport of memory
+    /// each; at most `maxSpareLayers`).
+    private var spareLayers: [ImageSurface] = []
+    private static let maxSpareLayers = 2
 
     /// Largest raster side, in device pixels (a 4K screen at scale 2 is 7680).
     public static let maxPixelsPerSide = 16384
@@ -34,6 +38,7 @@ public final class ScreenCache {
         let s = try Self.makeSurface(viewSize: viewSize, transform: transform)
         self.viewSize = viewSize; self.transform = transform
         surface = s; context = Self.context(for: s, transform: transform)
+        keepSpareLayer()
     }
 
     /// A rendered raster for one view, made off the GTK thread if wanted; immutable once returned.
@@ -55,9 +60,11 @@ public final class ScreenCache {
 
     /// Adopts a frame from `renderFrame` as the cache; live strokes are redrawn for its view on the next update.
     public func install(_ frame: Frame) {
-        if frame.transform != transform { resetLive() }
+        if frame.transform != transform || frame.surface.width != surface.width || frame.surface.height != surface.height { resetLive() }
         transform = frame.transform; viewSize = frame.viewSize
         surface = frame.surface; context = Self.context(for: surface, transform: transform)
+        spareLayers.removeAll { $0.width != surface.width || $0.height != surface.height }
+        keepSpareLayer()
     }
 
     /// Full re-render at the current view, on every core.
@@ -101,15 +108,28 @@ public final class ScreenCache {
     /// and drops layers of strokes that are no longer live (finished or cancelled).
     public func updateLive(_ strokes: [Stroke]) {
         let ids = Set(strokes.map(\.id))
-        for id in liveOrder where !ids.contains(id) { live[id] = nil }
+        for id in liveOrder where !ids.contains(id) {
+            if let trace = live.removeValue(forKey: id) { recycle(trace) }
+        }
         liveOrder = strokes.map(\.id)
         for s in strokes {
             if live[s.id] == nil {
-                guard let layer = try? ImageSurface(width: surface.width, height: surface.height) else { continue }
+                guard let layer = spareLayers.popLast() ?? (try? ImageSurface(width: surface.width, height: surface.height)) else { continue }
                 live[s.id] = LiveTrace(layer: layer, style: s.style, mapping: transform.deviceMapping)
             }
             live[s.id]?.update(s)
         }
+    }
+
+    private func recycle(_ trace: LiveTrace) {
+        let layer = trace.clearedLayer()
+        guard spareLayers.count < Self.maxSpareLayers, layer.width == surface.width, layer.height == surface.height else { return }
+        spareLayers.append(layer)
+    }
+
+    private func keepSpareLayer() {
+        guard spareLayers.isEmpty, let layer = try? ImageSurface(width: surface.width, height: surface.height) else { return }
+        spareLayers.append(layer)
     }
 
     /// Composites the raster and the live strokes onto `target` (GTK's context: logical pixels, origin at the widget).
@@ -126,6 +146,7 @@ public final class ScreenCache {
     public var pixelWidth: Int { surface.width }
     public var pixelHeight: Int { surface.height }
 
+    /// After a view change the layers' pixels are for the old view: drop them; the next `updateLive` redraws.
     private func resetLive() { live = [:]; liveOrder = [] }
 
     private static func makeSurface(viewSize: Size, transform: ViewTransform) throws -> ImageSurface {
@@ -170,6 +191,8 @@ final class LiveTrace {
     private var settled = 0
     private var lastSettled: Point?
     private var tail: [SpinePoint] = []
+    /// Device pixels the layer has ink in, so recycling clears only those.
+    private var inked: Rect?
 
     init(layer: ImageSurface, style: StrokeStyle, mapping: DeviceMapping) {
         self.layer = layer; self.mapping = mapping
@@ -183,20 +206,40 @@ final class LiveTrace {
     /// Draws the spine points that became final since the last call. Cost: the new segment(s), plus
     /// re-shaping this one stroke; never the rest of the drawing.
     func update(_ stroke: Stroke) {
-        let spine = StrokeShape.spine(of: stroke, options: options)
-        // All but the last spine point are final (the last one is the raw pen position until the next sample).
-        let stable = max(spine.count - 1, 0)
+        // The shaper says how many leading spine points later samples can no longer move (smoothing and
+        // curves look a little ahead); the rest is the tail, redrawn at composite time.
+        let (spine, final) = StrokeShape.liveSpine(of: stroke, options: options)
+        let stable = min(final, max(spine.count - 1, 0))
         if settled > 0, settled > stable || spine[settled - 1].point != lastSettled {
-            context.save(); context.identity(); context.clearAll(); context.restore()
+            clearInk()
             settled = 0
         }
         if stable > settled {
-            for i in settled..<stable { Self.addPiece(spine, i, to: context) }
+            for i in settled..<stable {
+                Self.addPiece(spine, i, to: context)
+                let r = mapping.deviceRect(ofPage: Rect(around: spine[i].point, radius: spine[i].radius)).insetBy(-2)
+                inked = inked.map { $0.union(r) } ?? r
+            }
             context.fill(opaque)
             settled = stable
             lastSettled = spine[stable - 1].point
         }
         tail = settled > 0 ? Array(spine[(settled - 1)...]) : spine
+    }
+
+    /// The layer, transparent again, for the next stroke.
+    func clearedLayer() -> ImageSurface {
+        clearInk()
+        return layer
+    }
+
+    private func clearInk() {
+        guard let r = inked else { return }
+        context.save(); context.identity()
+        context.clip(Rect(minX: r.minX.rounded(.down), minY: r.minY.rounded(.down), maxX: r.maxX.rounded(.up), maxY: r.maxY.rounded(.up)))
+        context.clearAll()
+        context.restore()
+        inked = nil
     }
 
     /// Adds the dot at point `i`, joined to point `i-1` by the tangent band between their circles.

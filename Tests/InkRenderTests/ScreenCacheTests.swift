@@ -126,6 +126,15 @@ final class ScreenCacheTests: XCTestCase {
         cancelled.updateLive([live])
         cancelled.updateLive([])
         XCTAssertColor(try composite(cancelled).pixel(x: 100, y: 100), near: .white, tolerance: 0)
+        // The next strokes reuse recycled layers: none of the old ink may show through.
+        var next = Stroke(id: 2, style: StrokeStyle(color: .black, width: 4))
+        next.append(InkPoint(x: 20, y: 20)); next.append(InkPoint(x: 60, y: 20))
+        var third = Stroke(id: 3, style: StrokeStyle(color: .black, width: 4))
+        third.append(InkPoint(x: 20, y: 180)); third.append(InkPoint(x: 60, y: 180))
+        cancelled.updateLive([next, third])
+        let again = try composite(cancelled)
+        XCTAssertColor(again.pixel(x: 100, y: 100), near: .white, tolerance: 0)
+        XCTAssertColor(again.pixel(x: 150, y: 100), near: .white, tolerance: 0)
     }
 
     func testLiveHighlighterIsFlatWhereItCrossesItself() throws {
