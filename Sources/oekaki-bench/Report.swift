@@ -17,6 +17,7 @@ struct Measurements {
     var load100kPoints = Samples()
     var save1m = Samples()
     var saveEmpty = Samples()
+    var fsync = Samples()
     var points1m = 0
     var oekakiBytes = 0
     var oekakiNoHistoryBytes = 0
@@ -118,6 +119,7 @@ struct Report {
             Row(key: "frame_composite_ms", label: "screen frame: composite cache + live layer (median)", unit: "ms", samples: m.input100k.composite, statistic: .median),
             Row(key: "load_ms_100k_points", label: "open 1,000-stroke .oekaki → Editor ready", unit: "ms", samples: m.load100kPoints, statistic: .median),
             Row(key: "save_stroke_ms_empty", label: "commit one 100-point stroke into an empty document", unit: "ms", samples: m.saveEmpty, statistic: .median),
+            Row(key: "fsync_ms", label: "this disk: append 4 KiB + fsync, the floor of a durable commit", unit: "ms", samples: m.fsync, statistic: .median),
             Row(key: "export_png_inprocess_ms_1m", label: "PNG export 1M points inside this process (load + render + encode + write)", unit: "ms", samples: e.oursInProcess, statistic: .median),
             Row(key: "export_png_cpu_ms_1m", label: "CPU time of our export process (user + system, both cores)", unit: "ms", samples: e.ours.cpuMs, statistic: .median),
             Row(key: "xournalpp_png_cpu_ms_1m", label: "CPU time of xournalpp exporting", unit: "ms", samples: xpp?.cpuMs ?? Samples(), statistic: .median),
