@@ -40,24 +40,29 @@ public enum Exporter {
     public static let maxPDFPoints = 14400.0
 
     public static func write(_ drawing: Drawing, to path: String, format: ExportFormat, options: ExportOptions = ExportOptions()) throws {
-        let bytes = try data(drawing, format: format, options: options)
-        try FileOutput.write(bytes, to: path)
+        try FileOutput.write(try runs(drawing, format: format, options: options), to: path)
     }
 
     /// The exported file's bytes.
     public static func data(_ drawing: Drawing, format: ExportFormat, options: ExportOptions = ExportOptions()) throws -> [UInt8] {
+        let parts = try runs(drawing, format: format, options: options)
+        return parts.count == 1 ? parts[0] : Array(parts.joined())
+    }
+
+    /// The file as consecutive byte runs, so large SVGs are written without joining them into one copy.
+    private static func runs(_ drawing: Drawing, format: ExportFormat, options: ExportOptions) throws -> [[UInt8]] {
         try checkPage(drawing.pageSize)
         switch format {
         case .png:
             let image = try render(drawing, scale: options.scale, transparent: options.transparent)
             let opaque = !options.transparent && drawing.background.a == 255
-            do { return try PNGEncoder.encode(image, opaque: opaque) } catch {
+            do { return [try PNGEncoder.encode(image, opaque: opaque)] } catch {
                 throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")
             }
         case .svg:
             return SVGWriter.document(drawing, transparent: options.transparent)
         case .pdf:
-            return try pdf(drawing, transparent: options.transparent)
+            return [try pdf(drawing, transparent: options.transparent)]
         }
     }
 

@@ -23,7 +23,8 @@ enum PDFWriter {
             state.set(bg, alphaStates: useAlpha, into: &head)
             head.append("0 0 "); head.appendNumber(page.width); head.append(" "); head.appendNumber(page.height); head.append(" re f\n")
         }
-        let body = Parallel.map(count: strokes.count, parts: Parallel.cores * 8) { range -> [UInt8] in
+        // Each slice of strokes is formatted and deflated in one go, so the text never exists all at once.
+        let body = Parallel.map(count: strokes.count, parts: Parallel.cores * 8) { range -> Result<ParallelDeflate.Piece, Error> in
             var out: [UInt8] = []
             out.reserveCapacity(range.count * 2500)
             var st = GraphicsState()
@@ -37,12 +38,13 @@ enum PDFWriter {
                 for p in pts.dropFirst() { out.appendNumber(p.x); out.append(" "); out.appendNumber(p.y); out.append(" l\n") }
                 out.append("h f\n")
             }
-            return out
+            return Result { try ParallelDeflate.piece(out, last: range.upperBound == strokes.count) }
         }
-        let content: [UInt8]
-        do { content = try ParallelDeflate.zlib([head] + body) } catch {
+        let pieces: [ParallelDeflate.Piece]
+        do { pieces = try [ParallelDeflate.piece(head, last: strokes.isEmpty)] + body.map { try $0.get() } } catch {
             throw RenderError.pageTooLarge("cannot compress the PDF: \(error)")
         }
+        let contentLength = ParallelDeflate.header.count + pieces.reduce(0) { $0 + $1.data.count } + 4
 
         var pdf: [UInt8] = []
         var offsets: [Int] = []
@@ -65,8 +67,10 @@ enum PDFWriter {
             o.append(" >> >> >>")
         }
         object { o in
-            o.append("<< /Length "); o.appendInt(content.count, negative: false); o.append(" /Filter /FlateDecode >>\nstream\n")
-            o.append(contentsOf: content)
+            o.append("<< /Length "); o.appendInt(contentLength, negative: false); o.append(" /Filter /FlateDecode >>\nstream\n")
+            o.append(contentsOf: ParallelDeflate.header)
+            for p in pieces { o.append(contentsOf: p.data) }
+            o.append(contentsOf: ParallelDeflate.trailer(pieces))
             o.append("\nendstream")
         }
         object { $0.append("<< /Producer (Oekaki) /Creator (Oekaki) >>") }

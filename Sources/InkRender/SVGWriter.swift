@@ -7,7 +7,8 @@ enum SVGWriter {
     /// Vector output may be zoomed, so only points closer than ~1/20 unit are dropped.
     static let shapingScale = 8.0
 
-    static func document(_ drawing: Drawing, transparent: Bool) -> [UInt8] {
+    /// The document as consecutive byte runs (header, strokes in slices, footer), to be written in order.
+    static func document(_ drawing: Drawing, transparent: Bool) -> [[UInt8]] {
         var out: [UInt8] = []
         let w = drawing.pageSize.width, h = drawing.pageSize.height
         out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
@@ -27,9 +28,9 @@ enum SVGWriter {
             for i in range { appendPath(strokes[i], to: &buf) }
             return buf
         }
-        for p in parts { out.append(contentsOf: p) }
-        out.append("</g>\n</svg>\n")
-        return out
+        var end: [UInt8] = []
+        end.append("</g>\n</svg>\n")
+        return [out] + parts + [end]
     }
 
     private static func appendPath(_ stroke: Stroke, to out: inout [UInt8]) {

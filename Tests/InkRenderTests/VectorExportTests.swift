@@ -87,6 +87,25 @@ final class VectorExportTests: XCTestCase {
         }
     }
 
+    func testEmptyDrawingExportsAPlainPageInEveryFormat() throws {
+        let d = Drawing(pageSize: Size(width: 120, height: 80), background: RGBA(r: 250, g: 245, b: 230))
+        let png = try ImageSurface.load(png: { let p = Fixture.tempPath("empty.png"); try Exporter.write(d, to: p, format: .png); return p }())
+        XCTAssertEqual(png.width, 120)
+        XCTAssertColor(png.pixel(x: 60, y: 40), near: RGBA(r: 250, g: 245, b: 230), tolerance: 0)
+        if let rsvg = Fixture.tool("rsvg-convert") {
+            let svg = Fixture.tempPath("empty.svg"), out = Fixture.tempPath("empty-rsvg.png")
+            try Exporter.write(d, to: svg, format: .svg)
+            XCTAssertEqual(try Fixture.run(rsvg, ["-o", out, svg]), 0)
+            XCTAssertColor(try ImageSurface.load(png: out).pixel(x: 60, y: 40), near: RGBA(r: 250, g: 245, b: 230), tolerance: 1)
+        }
+        if let pdftoppm = Fixture.tool("pdftoppm") {
+            let pdf = Fixture.tempPath("empty.pdf"), prefix = Fixture.tempPath("empty-pdf")
+            try Exporter.write(d, to: pdf, format: .pdf)
+            XCTAssertEqual(try Fixture.run(pdftoppm, ["-png", "-r", "72", "-singlefile", pdf, prefix]), 0)
+            XCTAssertColor(try ImageSurface.load(png: prefix + ".png").pixel(x: 60, y: 40), near: RGBA(r: 250, g: 245, b: 230), tolerance: 1)
+        }
+    }
+
     /// Fraction of pixels whose colours differ by more than a small antialiasing tolerance.
     func differingFraction(_ a: ImageSurface, _ b: ImageSurface) -> Double {
         XCTAssertEqual(a.width, b.width); XCTAssertEqual(a.height, b.height)
