@@ -167,6 +167,20 @@ final class MainWindow {
         canvas.onEdit = { [weak self] in self?.updateHistoryButtons() }
         canvas.onZoom = { [weak self] in self?.toolbar.show(zoom: $0) }
         watch(autosave)
+        // The canvas spans the window: its width decides whether the tool names fit beside their icons.
+        connectResize(gobject(canvas.widget)) { [weak self] width, _ in
+            // After this layout pass, not inside it.
+            onMainLoop {
+                guard let self else { return }
+                self.toolbar.fit(width: width)
+                if LayoutReport.path != nil {
+                    every(milliseconds: 150) { [weak self] in
+                        if let self { LayoutReport.write(self.window) }
+                        return false
+                    }
+                }
+            }
+        }
 
         let keys = gtk_event_controller_key_new()!
         connectKeys(keys, pressed: { [weak self] key in

@@ -30,9 +30,11 @@ enum Palette {
 
 /// The row of tools under the title bar: tools, colours, sizes, zoom.
 final class Toolbar {
-    /// The row, inside a horizontal scroller so a narrow window can still show every control.
+    /// The row, inside a horizontal scroller: only windows narrower than 1024 px ever need to scroll it,
+    /// since the tool names give way to icons when the window is narrow.
     let widget: Widget
-    private let row: Widget
+    let row: Widget
+    private let labels = CollapsibleLabels()
     private var toolButtons: [Tool: Widget] = [:]
     private var swatches: [Widget] = []
     private var customFace: Widget?
@@ -68,7 +70,8 @@ final class Toolbar {
         ]
         var first: Widget?
         for (tool, icon, label, tip) in toolSpecs {
-            let b = Widgets.toggle(icon: icon, label: label, tooltip: tip, group: first) { [weak self] in
+            let face = icon == nil ? Widgets.face(Faces.highlighter) : nil
+            let b = Widgets.toggle(icon: icon, face: face, label: label, tooltip: tip, group: first, collapsible: labels) { [weak self] in
                 guard let self, !self.syncing else { return }
                 self.onCommand?(.tool(tool))
             }
@@ -159,6 +162,11 @@ final class Toolbar {
         gtk_spin_button_set_value(widthSpin, style.width)
         let colorable = !tool.isEraser
         for s in swatches { gtk_widget_set_sensitive(s, colorable ? 1 : 0) }
+    }
+
+    /// Fits the row into a window `width` logical pixels wide: tool names show only if everything fits with them.
+    func fit(width: Int32) {
+        labels.fit(row, into: width)
     }
 
     func show(zoom: Double) {

@@ -5,24 +5,26 @@ import InkCore
 
 enum Widgets {
     /// A button showing a symbolic icon, optionally with a text label after it.
-    static func button(icon: String?, label: String? = nil, tooltip: String, action: @escaping () -> Void) -> Widget {
+    /// With `collapsible`, the label gives way when the window is narrow (the icon and tooltip stay).
+    static func button(icon: String?, label: String? = nil, tooltip: String, collapsible: CollapsibleLabels? = nil,
+                       action: @escaping () -> Void) -> Widget {
         let b = gtk_button_new()!
         // Buttons never take the keyboard focus: Space and the tool keys stay with the canvas.
         gtk_widget_set_focus_on_click(b, 0)
         gtk_widget_set_focusable(b, 0)
-        setContent(of: b, icon: icon, label: label)
+        setContent(of: b, icon: icon, label: label, collapsible: collapsible)
         gtk_widget_set_tooltip_text(b, tooltip)
         connect(gobject(b), "clicked", action)
         return b
     }
 
     /// A toggle button; `action` runs when it becomes active.
-    static func toggle(icon: String? = nil, label: String? = nil, tooltip: String, group: Widget?,
-                       action: @escaping () -> Void) -> Widget {
+    static func toggle(icon: String? = nil, face: Widget? = nil, label: String? = nil, tooltip: String, group: Widget?,
+                       collapsible: CollapsibleLabels? = nil, action: @escaping () -> Void) -> Widget {
         let b = gtk_toggle_button_new()!
         gtk_widget_set_focus_on_click(b, 0)
         gtk_widget_set_focusable(b, 0)
-        setContent(of: b, icon: icon, label: label)
+        setContent(of: b, icon: icon, face: face, label: label, collapsible: collapsible)
         gtk_widget_set_tooltip_text(b, tooltip)
         if let group { gtk_toggle_button_set_group(typed(b, as: GtkToggleButton.self), typed(group, as: GtkToggleButton.self)) }
         connect(gobject(b), "toggled") {
@@ -75,17 +77,30 @@ enum Widgets {
         gtk_label_set_text(OpaquePointer(label), text)
     }
 
-    private static func setContent(of button: Widget, icon: String?, label: String?) {
+    /// A drawn 16 px face for buttons whose tool has no icon in the theme (the highlighter).
+    static func face(_ paint: @escaping (OpaquePointer, Double, Double) -> Void) -> Widget {
+        let face = gtk_drawing_area_new()!
+        gtk_drawing_area_set_content_width(typed(face, as: GtkDrawingArea.self), 16)
+        gtk_drawing_area_set_content_height(typed(face, as: GtkDrawingArea.self), 16)
+        gtk_widget_set_valign(face, GTK_ALIGN_CENTER)
+        setDrawFunction(face) { cr, w, h in paint(cr, Double(w), Double(h)) }
+        return face
+    }
+
+    private static func setContent(of button: Widget, icon: String?, face: Widget? = nil, label: String?, collapsible: CollapsibleLabels?) {
         let b = typed(button, as: GtkButton.self)
-        switch (icon, label) {
-        case let (i?, nil):
-            gtk_button_set_icon_name(b, i)
+        let picture = face ?? icon.map { gtk_image_new_from_icon_name($0)! }
+        switch (picture, label) {
+        case let (p?, nil):
+            if let icon, face == nil { gtk_button_set_icon_name(b, icon) } else { gtk_button_set_child(b, p) }
         case let (nil, l?):
             gtk_button_set_label(b, l)
-        case let (i?, l?):
+        case let (p?, l?):
             let row = box(spacing: 6)
-            append(row, gtk_image_new_from_icon_name(i), gtk_label_new(l))
+            let text = gtk_label_new(l)!
+            append(row, p, text)
             gtk_button_set_child(b, row)
+            collapsible?.add(text)
         default:
             break
         }
@@ -119,6 +134,25 @@ enum Faces {
             cairo_set_line_width(cr, 1)
             cairo_stroke(cr)
         }
+    }
+
+    /// A chisel-tip marker laying down a translucent yellow band.
+    static func highlighter(_ cr: OpaquePointer, _ w: Double, _ h: Double) {
+        cairo_save(cr)
+        cairo_set_source_rgba(cr, 0.96, 0.83, 0.0, 0.75)
+        cairo_rectangle(cr, 0, h * 0.72, w * 0.62, h * 0.26)
+        cairo_fill(cr)
+        // The marker body, slanted, its tip resting on the band's right end.
+        cairo_translate(cr, w * 0.62, h * 0.72)
+        cairo_rotate(cr, -Double.pi / 4)
+        cairo_set_source_rgb(cr, 0.2, 0.2, 0.22)
+        cairo_rectangle(cr, 0, -h * 0.16, w * 0.72, h * 0.32)
+        cairo_fill(cr)
+        cairo_move_to(cr, 0, -h * 0.16); cairo_line_to(cr, -w * 0.18, -h * 0.08)
+        cairo_line_to(cr, -w * 0.18, h * 0.08); cairo_line_to(cr, 0, h * 0.16)
+        cairo_close_path(cr)
+        cairo_fill(cr)
+        cairo_restore(cr)
     }
 
     static func dot(diameter: Double) -> (OpaquePointer, Double, Double) -> Void {

@@ -256,6 +256,35 @@ final class AppWindowTests: XCTestCase {
         XCTAssertEqual(items[1][2], (800 - origin.x) / 2, accuracy: 0.5)
     }
 
+    func testEveryControlIsOnScreenAt1024By700() throws {
+        let report = home.appendingPathComponent("layout.txt")
+        let file = home.appendingPathComponent("narrow.oekaki").path
+        try launch(arguments: [file], windowName: "narrow.oekaki", extraEnvironment: ["OEKAKI_LAYOUT_REPORT": report.path])
+        // Wide: the tool buttons carry their names.
+        let wide = try layout(report) { $0.window.width > 1100 }
+        let widePen = try XCTUnwrap(wide.controls.first { $0.tip.hasPrefix("Pen") })
+        XCTAssertGreaterThan(widePen.rect.width, 50, "a wide window shows the tool's name beside its icon")
+
+        xdotool(["search", "--onlyvisible", "--name", "narrow\\.oekaki", "windowsize", "%1", "1024", "700"])
+        let narrow = try layout(report) { $0.window.width <= 1024 }
+        for tip in ["Pen (P)", "Highlighter", "Stroke eraser", "Area eraser", "Black", "Red", "Blue", "Yellow", "Green",
+                    "Custom colour", "Fine (1)", "Medium (2)", "Bold (3)", "Width", "Zoom out", "Zoom to 100", "Zoom in",
+                    "Fit the page", "Open", "Save under", "Export", "Undo", "Redo", "Clear", "Preferences"] {
+            XCTAssertTrue(narrow.controls.contains { $0.tip.hasPrefix(tip) }, "a control for \(tip) is shown")
+        }
+        for c in narrow.controls {
+            XCTAssertTrue(c.rect.minX >= 0 && c.rect.maxX <= Double(narrow.window.width) && c.rect.minY >= 0
+                          && c.rect.maxY <= Double(narrow.window.height),
+                          "\(c.tip) at \(c.rect) is inside the \(narrow.window.width)×\(narrow.window.height) window")
+        }
+        // Controls of one row never overlap (nothing squeezed on top of another).
+        let toolRow = narrow.controls.filter { $0.rect.minY > 40 && $0.rect.maxY < 100 }.sorted { $0.rect.minX < $1.rect.minX }
+        XCTAssertGreaterThanOrEqual(toolRow.count, 20)
+        for (a, b) in zip(toolRow, toolRow.dropFirst()) {
+            XCTAssertLessThanOrEqual(a.rect.maxX, b.rect.minX + 0.5, "\(a.tip) and \(b.tip) do not overlap")
+        }
+    }
+
     // MARK: driving the app
 
     /// Point bounds of every stroke, in drawing order, from `oekaki info`.
@@ -266,6 +295,21 @@ final class AppWindowTests: XCTestCase {
             throw XCTSkip("`oekaki info` is not available: \(r.output)")
         }
         return items.compactMap { ($0["bounds"] as? [NSNumber])?.map(\.doubleValue) }
+    }
+
+    /// Waits (up to 5 s) for the window's layout report to satisfy `condition`.
+    private func layout(_ report: URL, where condition: (Layout) -> Bool) throws -> Layout {
+        let deadline = Date().addingTimeInterval(5)
+        var last: Layout?
+        repeat {
+            if let text = try? String(contentsOf: report, encoding: .utf8), let l = Layout(text) {
+                last = l
+                if condition(l) { return l }
+            }
+            usleep(100_000)
+        } while Date() < deadline
+        XCTFail("no matching layout report; last: \(String(describing: last))")
+        throw XCTSkip("no layout report")
     }
 
     private func windowSize(_ name: String) throws -> (width: Int, height: Int) {
@@ -475,5 +519,27 @@ struct Screenshot {
             }
         }
         return found
+    }
+}
+
+/// The window's report of where its controls are (`OEKAKI_LAYOUT_REPORT`).
+struct Layout {
+    struct Control { let rect: CGRect; let tip: String }
+    let window: (width: Int, height: Int)
+    let controls: [Control]
+
+    init?(_ text: String) {
+        var window: (Int, Int)?
+        var controls: [Control] = []
+        for line in text.split(separator: "\n") {
+            let f = line.split(separator: " ", maxSplits: 5)
+            if f.first == "window", f.count == 3, let w = Int(f[1]), let h = Int(f[2]) { window = (w, h) }
+            if f.first == "control", f.count == 6, let x = Double(f[1]), let y = Double(f[2]), let w = Double(f[3]), let h = Double(f[4]) {
+                controls.append(Control(rect: CGRect(x: x, y: y, width: w, height: h), tip: String(f[5])))
+            }
+        }
+        guard let window else { return nil }
+        self.window = window
+        self.controls = controls
     }
 }
