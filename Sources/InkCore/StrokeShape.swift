@@ -1,7 +1,7 @@
 import Foundation
 
-/// Turns stored samples into the filled outline the renderer draws (after perfect-freehand:
-/// streamline the points, map pressure to width, offset both sides, round joins and caps).
+/// Turns stored samples into the filled outline the renderer draws: smooth the centre line (StrokeSpine.swift),
+/// map pressure to width, offset both sides, round joins and caps (after perfect-freehand).
 /// The outline is one closed polygon meant for the non-zero fill rule: where it overlaps itself
 /// (inner side of a sharp turn, a line crossing itself) every loop winds the same way, so it stays filled
 /// with one flat colour.
@@ -9,18 +9,43 @@ public enum StrokeShape {
     public struct Options: Hashable, Sendable {
         /// How strongly pressure changes the width: 0 = constant width, 1 = from 0 to 2× nominal.
         public var thinning: Double = 0.5
-        /// 0…1: how far each point is pulled towards the previous smoothed point.
-        public var streamline: Double = 0.35
+        /// 0…1: how far each point moves towards the centred average of its neighbours within the smoothing
+        /// reach (0 = the raw input). Centred, so the line does not lag behind the pen or shift sparse shapes.
+        public var streamline: Double = 1
         /// Segments used for each round cap (a half circle); joins use the same angular step.
         public var capSegments: Int = 8
         /// Points closer than this (page units) to the previous kept one are skipped.
         public var minSpacing: Double = 0
         /// Turns sharper than this (radians) get a round join on the outer side; gentler ones a mitred point.
         public var roundJoinAngle: Double = 0.35
-        public init(thinning: Double = 0.5, streamline: Double = 0.35, capSegments: Int = 8, minSpacing: Double = 0,
-                    roundJoinAngle: Double = 0.35) {
+        /// Half-length (arc length, in nominal pen widths) of the smoothing window. Jitter is small-scale:
+        /// samples farther apart than this are deliberate and never pulled towards each other.
+        public var smoothingReach: Double = 2
+        /// Smallest window half-length (page units): device jitter (a pixel or so) is there even for hairlines.
+        public var minimumSmoothingReach: Double = 4
+        /// Largest window half-length (page units): jitter never spans more, so fat pens keep their corners.
+        public var maximumSmoothingReach: Double = 8
+        /// A sample where the line turns by more than this (radians) is a corner: segments meet there straight.
+        /// Gentler turns (a circle drawn with 8 or more samples) get a curve through the samples.
+        public var cornerAngle: Double = 1.0
+        /// Largest distance (page units) a curved segment may stray from its drawn chords; finer curves get
+        /// more in-between points. About a quarter pixel at 100 %.
+        public var curveTolerance: Double = 0.25
+        /// At most this many in-between points per input segment (bounds the cost of fast, sparse strokes);
+        /// 0 draws straight segments between the samples.
+        public var maxCurvePoints: Int = 6
+        /// No curve points beyond this coordinate (page units): doubles there are too coarse for a curve.
+        public var curveCoordinateLimit: Double = 1e9
+        public init(thinning: Double = 0.5, streamline: Double = 1, capSegments: Int = 8, minSpacing: Double = 0,
+                    roundJoinAngle: Double = 0.35, smoothingReach: Double = 2, minimumSmoothingReach: Double = 4,
+                    maximumSmoothingReach: Double = 8, cornerAngle: Double = 1.0, curveTolerance: Double = 0.25,
+                    maxCurvePoints: Int = 6, curveCoordinateLimit: Double = 1e9) {
             self.thinning = thinning; self.streamline = streamline; self.capSegments = capSegments
             self.minSpacing = minSpacing; self.roundJoinAngle = roundJoinAngle
+            self.smoothingReach = smoothingReach; self.minimumSmoothingReach = minimumSmoothingReach
+            self.maximumSmoothingReach = maximumSmoothingReach; self.cornerAngle = cornerAngle
+            self.curveTolerance = curveTolerance; self.maxCurvePoints = maxCurvePoints
+            self.curveCoordinateLimit = curveCoordinateLimit
         }
         public static let pen = Options()
         /// Highlighters have one flat width, like a felt marker.
@@ -49,33 +74,6 @@ public enum StrokeShape {
         public var point: Point
         public var radius: Double
         public init(point: Point, radius: Double) { self.point = point; self.radius = radius }
-    }
-
-    /// Streamlined centre line with a radius per point. Consecutive points are distinct and finite apart.
-    public static func spine(of stroke: Stroke, options: Options) -> [SpinePoint] {
-        let pts = stroke.points
-        guard let first = pts.first else { return [] }
-        let keep = 1 - Swift.min(Swift.max(options.streamline.isFinite ? options.streamline : 0, 0), 0.95)
-        let spacing = Swift.max(options.minSpacing.isFinite ? options.minSpacing : 0, 0)
-        let nominal = stroke.style.width, thinning = options.thinning
-        var out: [SpinePoint] = []
-        out.reserveCapacity(pts.count)
-        var prev = first.point
-        out.append(SpinePoint(point: prev, radius: width(nominal: nominal, pressure: first.pressure, thinning: thinning) / 2))
-        let last = pts.count - 1
-        var i = 1
-        while i <= last {
-            let p = pts[i]
-            // The last point is kept exact so the line ends where the pen lifted.
-            let q = i == last ? p.point : prev + (p.point - prev) * keep
-            let dist = q.distance(to: prev)
-            i += 1
-            guard dist.isFinite, dist > 0, q.isFinite, q != prev else { continue }
-            if dist <= spacing && i <= last { continue }
-            prev = q
-            out.append(SpinePoint(point: q, radius: width(nominal: nominal, pressure: p.pressure, thinning: thinning) / 2))
-        }
-        return out
     }
 
     /// Closed polygon (no repeated first point) to be filled with the non-zero rule.

@@ -1,7 +1,7 @@
 import XCTest
 @testable import InkCore
 
-/// Point 4 of issue 2: streamline, pressure → width, variable-width outline with round caps and joins.
+/// Point 4 of issue 2 (smoothing itself: StrokeShapeSmoothingTests): pressure → width, variable-width outline with round caps and joins.
 final class StrokeShapeTests: XCTestCase {
     /// Distance from `p` to the shaped centre line and the ink radius at the nearest place.
     private func reach(_ spine: [StrokeShape.SpinePoint], _ p: Point) -> (distance: Double, radius: Double) {
@@ -68,7 +68,8 @@ final class StrokeShapeTests: XCTestCase {
         }
         let s = stroke(1, pts, width: 6, tool: .highlighter)
         let poly = StrokeShape.outline(of: s)
-        XCTAssertLessThan(poly.count, 2 * pts.count + 40, "about two points per sample plus caps")
+        // Two outline points per spine point plus caps; a gentle curve adds at most one curve point per sample.
+        XCTAssertLessThan(poly.count, 4 * pts.count + 40, "about two to four points per sample plus caps")
         assertOutlineMatchesInk(s, step: 1)
     }
 
@@ -92,19 +93,6 @@ final class StrokeShapeTests: XCTestCase {
         let vp = StrokeShape.outline(of: v)
         func half(at x: Double) -> Double { vp.filter { abs($0.x - x) < 5 }.map { abs($0.y) }.max() ?? 0 }
         XCTAssertLessThan(half(at: 30), half(at: 170))
-    }
-
-    func testStreamlineSmoothsJitterButKeepsTheEnds() {
-        let jitter = (0...40).map { k in (Double(k) * 5, k % 2 == 0 ? 0.0 : 6.0) }
-        let s = stroke(1, jitter, width: 2)
-        let spine = StrokeShape.spine(of: s, options: .pen)
-        XCTAssertEqual(spine.first?.point, Point(0, 0))
-        XCTAssertEqual(spine.last?.point, Point(200, 0), "ends where the pen lifted")
-        let inner = spine.dropFirst(5).dropLast()
-        let ys = inner.map(\.point.y)
-        XCTAssertLessThan(ys.max()! - ys.min()!, 4, "the 6-unit zigzag is smoothed")
-        let raw = StrokeShape.spine(of: s, options: StrokeShape.Options(streamline: 0))
-        XCTAssertEqual(raw.map(\.point), s.points.map(\.point), "streamline 0 keeps the input")
     }
 
     func testMinSpacingSkipsSubPixelPoints() {
