@@ -25,9 +25,10 @@ public enum StrokeShape {
         public var minimumSmoothingReach: Double = 4
         /// Largest window half-length (page units): jitter never spans more, so fat pens keep their corners.
         public var maximumSmoothingReach: Double = 8
-        /// A sample where the line turns by more than this (radians) is a corner: segments meet there straight.
-        /// Gentler turns (a circle drawn with 8 or more samples) get a curve through the samples.
-        public var cornerAngle: Double = 1.0
+        /// A sample where the line turns by more than this (radians, about 77°) is a corner: segments meet there
+        /// straight, so squares and triangles stay sharp. Gentler turns (a circle of 5+ samples, the crest of a
+        /// fast mouse wave) get a curve through the samples.
+        public var cornerAngle: Double = 1.35
         /// Largest distance (page units) a curved segment may stray from its drawn chords; finer curves get
         /// more in-between points. About a quarter pixel at 100 %.
         public var curveTolerance: Double = 0.25
@@ -38,7 +39,7 @@ public enum StrokeShape {
         public var curveCoordinateLimit: Double = 1e9
         public init(thinning: Double = 0.5, streamline: Double = 1, capSegments: Int = 8, minSpacing: Double = 0,
                     roundJoinAngle: Double = 0.35, smoothingReach: Double = 2, minimumSmoothingReach: Double = 4,
-                    maximumSmoothingReach: Double = 8, cornerAngle: Double = 1.0, curveTolerance: Double = 0.25,
+                    maximumSmoothingReach: Double = 8, cornerAngle: Double = 1.35, curveTolerance: Double = 0.25,
                     maxCurvePoints: Int = 6, curveCoordinateLimit: Double = 1e9) {
             self.thinning = thinning; self.streamline = streamline; self.capSegments = capSegments
             self.minSpacing = minSpacing; self.roundJoinAngle = roundJoinAngle

@@ -151,7 +151,8 @@ extension StrokeShape {
         // A loop that ends where it began (a circle, a rectangle) is smooth across its seam too. Only the end
         // decides this, so closing a loop re-shapes its first segment once (a live view redraws it then).
         let closed = n >= 4 && pts[0].distance(to: pts[n - 1]) <= Swift.min(radii[0], radii[n - 1])
-        /// Tangent at point `k`, or nil at a corner or an open end (then the segment leaves along its chord).
+        /// Tangent at point `k` from its two segments, or nil at a corner or an open end (then the segment leaves
+        /// along its chord: mirroring the neighbour's tangent there overshoots as often as it helps).
         func tangent(_ k: Int) -> Point? {
             let a: Point, b: Point
             if k > 0, k < n - 1 { a = dirs[k - 1]; b = dirs[k] } else if closed { a = dirs[n - 2]; b = dirs[0] } else { return nil }

@@ -143,6 +143,26 @@ final class StrokeShapeSmoothingTests: XCTestCase {
         for p in s.points { XCTAssertLessThan(distance(spine, p.point), 0.01) }
     }
 
+    func testFastMouseWaveFollowsTheWaveNotItsChords() {
+        // Samples 18 units apart along y = 40 sin(x / 20): crests turn by ~73°, still a curve, not a corner.
+        let pts = (0...8).map { (k: Int) -> (Double, Double) in (Double(k) * 18, 40 * sin(Double(k) * 0.9)) }
+        let s = stroke(1, pts, width: 2)
+        func worst(_ line: [Point]) -> Double {
+            var w = 0.0
+            for i in 0..<(line.count - 1) {
+                for t in stride(from: 0.0, through: 1, by: 0.05) {
+                    let p = Segment(line[i], line[i + 1]).point(at: t)
+                    w = max(w, abs(p.y - 40 * sin(p.x / 20)))
+                }
+            }
+            return w
+        }
+        let chords = worst(s.points.map(\.point))
+        let curve = worst(StrokeShape.spine(of: s, options: .pen).map(\.point))
+        XCTAssertGreaterThan(chords, 3.5)
+        XCTAssertLessThan(curve, chords / 2, "the curve through the samples is closer to the wave than its chords")
+    }
+
     func testCurvePointsAreBoundedAndStayInsideTheSamples() {
         // Long gently turning segments: the most in-between points allowed, never more.
         let pts = (0...20).map { k in (2000 * cos(Double(k) * 0.3), 2000 * sin(Double(k) * 0.3)) }
