@@ -1,3 +1,4 @@
+import Foundation
 import InkCore
 
 /// The canvas's pixels: one viewport-sized raster of the finished strokes plus a layer per live stroke.
@@ -30,6 +31,10 @@ public final class ScreenCache {
     /// each; at most `maxSpareLayers`).
     private var spareLayers: [ImageSurface] = []
     private static let maxSpareLayers = 2
+    /// Live strokes beyond this many (a whole hand on a touch screen) get no layer: their full outline is
+    /// filled at composite time instead, so memory stays bounded however many fingers are down.
+    private static let maxLiveLayers = 4
+    private var overflow: [StrokeID: Stroke] = [:]
 
     /// Largest raster side, in device pixels (a 4K screen at scale 2 is 7680).
     public static let maxPixelsPerSide = 16384
@@ -46,8 +51,10 @@ public final class ScreenCache {
         public let transform: ViewTransform
         public let viewSize: Size
         let surface: ImageSurface
-        init(transform: ViewTransform, viewSize: Size, surface: ImageSurface) {
-            self.transform = transform; self.viewSize = viewSize; self.surface = surface
+        /// Device pixels along each edge rendered only so the inside is exact (patches); never pasted.
+        let margin: Int
+        init(transform: ViewTransform, viewSize: Size, surface: ImageSurface, margin: Int = 0) {
+            self.transform = transform; self.viewSize = viewSize; self.surface = surface; self.margin = margin
         }
     }
 
@@ -75,6 +82,94 @@ public final class ScreenCache {
     /// Changes the view and re-renders everything for it.
     public func setView(_ transform: ViewTransform, viewSize: Size, drawing: Drawing) throws {
         install(try Self.renderFrame(drawing, viewSize: viewSize, transform: transform))
+    }
+
+    // MARK: responsive pan and zoom
+    // A pan shifts the picture by whole device pixels and leaves only the uncovered strips to render; a zoom
+    // keeps the old picture, scaled, as a preview. Either way the app renders the missing or stale parts as
+    // patches (off the GTK thread if it likes) and pastes them in as they land, so the view is never blank
+    // and no input waits for a whole-view render.
+
+    /// Moves the picture to `newTransform` if that is the same zoom shifted by whole device pixels: the pixels
+    /// are moved, the uncovered strips cleared and returned (device rects). Nil when it is not such a shift.
+    public func scroll(to newTransform: ViewTransform) -> [Rect]? {
+        guard newTransform.zoom == transform.zoom, newTransform.deviceScale == transform.deviceScale, newTransform.isUsable else { return nil }
+        let d = (newTransform.offset - transform.offset) * transform.deviceScale
+        let dx = d.x.rounded(), dy = d.y.rounded()
+        guard abs(d.x - dx) < 1e-6, abs(d.y - dy) < 1e-6 else { return nil }
+        let w = surface.width, h = surface.height
+        let exposed: [Rect]
+        if abs(dx) >= Double(w) || abs(dy) >= Double(h) {
+            surface.fillRows(0, h, with: nil)
+            exposed = [Rect(minX: 0, minY: 0, maxX: Double(w), maxY: Double(h))]
+        } else {
+            let sx = Int(dx), sy = Int(dy)
+            surface.shift(dx: sx, dy: sy)
+            var strips: [Rect] = []
+            // Rows uncovered at the top or bottom (full width), then columns uncovered beside the kept rows.
+            let keptY0 = max(0, sy), keptY1 = min(h, h + sy)
+            if sy > 0 { strips.append(Rect(minX: 0, minY: 0, maxX: Double(w), maxY: Double(sy))) }
+            if sy < 0 { strips.append(Rect(minX: 0, minY: Double(h + sy), maxX: Double(w), maxY: Double(h))) }
+            if sx > 0 { strips.append(Rect(minX: 0, minY: Double(keptY0), maxX: Double(sx), maxY: Double(keptY1))) }
+            if sx < 0 { strips.append(Rect(minX: Double(w + sx), minY: Double(keptY0), maxX: Double(w), maxY: Double(keptY1))) }
+            exposed = strips
+        }
+        if newTransform != transform { resetLive() }
+        transform = newTransform
+        context = Self.context(for: surface, transform: transform)
+        return exposed
+    }
+
+    /// Switches to a new view (another zoom, size or scale), keeping the old picture scaled into place as a
+    /// preview: every pixel is stale until patches or a render replace it. Cost: one viewport blit.
+    public func reproject(to newTransform: ViewTransform, viewSize newSize: Size) throws {
+        let s = try Self.makeSurface(viewSize: newSize, transform: newTransform)
+        if newTransform.deviceScale == transform.deviceScale {
+            let k = newTransform.zoom / transform.zoom
+            let c = CairoContext(drawingInto: s)
+            let ds = transform.deviceScale
+            c.concat(scale: k, dx: (newTransform.offset.x - transform.offset.x * k) * ds, dy: (newTransform.offset.y - transform.offset.y * k) * ds)
+            c.paint(surface)
+        }
+        resetLive()
+        transform = newTransform; viewSize = newSize
+        surface = s; context = Self.context(for: s, transform: transform)
+        spareLayers.removeAll { $0.width != surface.width || $0.height != surface.height }
+        keepSpareLayer()
+    }
+
+    /// Renders the device rect `area` (whole pixels, in the raster of a cache at `transform`) on every core.
+    /// Pure function of its inputs: safe on any thread. Paste the result with `paste`.
+    public static func renderPatch(_ drawing: Drawing, area: Rect, transform: ViewTransform) throws -> Frame {
+        // A few pixels more on every side, not pasted: strokes just outside the patch still antialias into it
+        // (and one whose outline strays a little outside its index bounds is found from the margin).
+        let m = Double(patchMargin)
+        var t = transform
+        t.offset = t.offset - Point(area.minX - m, area.minY - m) * (1 / t.deviceScale)
+        let f = try renderFrame(drawing, viewSize: Size(width: (area.width + 2 * m) / t.deviceScale, height: (area.height + 2 * m) / t.deviceScale), transform: t)
+        return Frame(transform: f.transform, viewSize: f.viewSize, surface: f.surface, margin: patchMargin)
+    }
+
+    private static let patchMargin = 4
+
+    /// Copies a patch (or frame) into the raster if it was rendered at this zoom on the same pixel grid,
+    /// wherever the view has panned since; returns the device rect it covers now (clipped), or nil.
+    @discardableResult
+    public func paste(_ patch: Frame) -> Rect? {
+        guard patch.transform.zoom == transform.zoom, patch.transform.deviceScale == transform.deviceScale else { return nil }
+        let d = (transform.offset - patch.transform.offset) * transform.deviceScale
+        let x = d.x.rounded(), y = d.y.rounded()
+        guard abs(d.x - x) < 1e-6, abs(d.y - y) < 1e-6 else { return nil }
+        let m = Double(patch.margin)
+        let inner = Rect(minX: x + m, minY: y + m, maxX: x + Double(patch.surface.width) - m, maxY: y + Double(patch.surface.height) - m)
+        guard let area = inner.intersection(bounds), area.width > 0, area.height > 0 else { return nil }
+        context.save()
+        context.identity()
+        context.clip(area)
+        context.clearAll()
+        context.paint(patch.surface, atX: x, y: y)
+        context.restore()
+        return area
     }
 
     /// Draws one finished stroke on top of the raster (cost: that stroke only).
@@ -112,8 +207,10 @@ public final class ScreenCache {
             if let trace = live.removeValue(forKey: id) { recycle(trace) }
         }
         liveOrder = strokes.map(\.id)
+        overflow = [:]
         for s in strokes {
             if live[s.id] == nil {
+                guard live.count < Self.maxLiveLayers else { overflow[s.id] = s; continue }
                 guard let layer = spareLayers.popLast() ?? (try? ImageSurface(width: surface.width, height: surface.height)) else { continue }
                 live[s.id] = LiveTrace(layer: layer, style: s.style, mapping: transform.deviceMapping)
             }
@@ -137,17 +234,30 @@ public final class ScreenCache {
         target.save()
         target.concat(scale: 1 / transform.deviceScale)
         target.paint(surface)
-        for id in liveOrder { live[id]?.composite(into: target) }
+        for id in liveOrder {
+            if let trace = live[id] { trace.composite(into: target); continue }
+            guard let s = overflow[id] else { continue }
+            let m = transform.deviceMapping
+            target.save()
+            target.concat(scale: m.scale, dx: m.dx, dy: m.dy)
+            Painter.fill(s, in: target, deviceScale: m.scale)
+            target.restore()
+        }
         target.restore()
     }
 
     /// The finished-stroke raster's pixel at device (x, y) — for tests and diagnostics.
     public func pixel(x: Int, y: Int) -> RGBA { surface.pixel(x: x, y: y) }
     public var pixelWidth: Int { surface.width }
+    /// The raster's extent in device pixels, origin at the widget's corner.
+    public var bounds: Rect { Rect(minX: 0, minY: 0, maxX: Double(surface.width), maxY: Double(surface.height)) }
     public var pixelHeight: Int { surface.height }
 
     /// After a view change the layers' pixels are for the old view: drop them; the next `updateLive` redraws.
-    private func resetLive() { live = [:]; liveOrder = [] }
+    private func resetLive() {
+        for id in liveOrder { if let trace = live.removeValue(forKey: id) { recycle(trace) } }
+        live = [:]; liveOrder = []; overflow = [:]
+    }
 
     private static func makeSurface(viewSize: Size, transform: ViewTransform) throws -> ImageSurface {
         guard transform.isUsable else { throw RenderError.pageTooLarge("view transform \(transform) is not usable (zoom and scale must be positive)") }
@@ -267,5 +377,28 @@ final class LiveTrace {
         target.fill(opaque)
         target.restore()
         target.endLayer(alpha: alpha)
+    }
+}
+
+extension ImageSurface {
+    /// Moves the picture by (dx, dy) whole pixels; uncovered pixels become transparent.
+    func shift(dx: Int, dy: Int) {
+        guard dx != 0 || dy != 0 else { return }
+        let w = width, h = height, st = stride
+        guard abs(dx) < w, abs(dy) < h else { fillRows(0, h, with: nil); return }
+        withPixels { base in
+            let rowBytes = (w - abs(dx)) * 4
+            let from = max(0, -dx) * 4, to = max(0, dx) * 4
+            // Walk rows against the direction of travel so no source row is overwritten before it is read.
+            let rows = dy > 0 ? Array(Swift.stride(from: h - 1, through: dy, by: -1)) : Array(0..<(h + dy))
+            for y in rows {
+                let src = base + (y - dy) * st, dst = base + y * st
+                memmove(dst + to, src + from, rowBytes)
+                // The columns the shift uncovered.
+                if dx > 0 { memset(dst, 0, dx * 4) } else if dx < 0 { memset(dst + (w + dx) * 4, 0, -dx * 4) }
+            }
+            let cleared = dy > 0 ? 0..<dy : (h + dy)..<h
+            for y in cleared { memset(base + y * st, 0, w * 4) }
+        }
     }
 }

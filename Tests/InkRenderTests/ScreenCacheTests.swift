@@ -153,6 +153,23 @@ final class ScreenCacheTests: XCTestCase {
         XCTAssertColor(crossing, near: single, tolerance: 2, "live highlighter must not darken where it overlaps")
     }
 
+    func testManyFingersAllShowAndEndCleanly() throws {
+        let cache = try ScreenCache(viewSize: view, transform: .identity)
+        cache.render(Drawing(pageSize: Size(width: 300, height: 200)))
+        var fingers: [Stroke] = []
+        for k in 0..<10 {
+            var s = Stroke(id: StrokeID(k + 1), style: StrokeStyle(color: .black, width: 6))
+            for x in Swift.stride(from: 20.0, through: 120, by: 5) { s.append(InkPoint(x: x, y: 10 + Double(k) * 18)) }
+            fingers.append(s)
+        }
+        cache.updateLive(fingers)
+        let img = try composite(cache)
+        for k in 0..<10 { XCTAssertColor(img.pixel(x: 70, y: 10 + k * 18), near: .black, tolerance: 10, "finger \(k)") }
+        cache.updateLive([])
+        let after = try composite(cache)
+        for k in 0..<10 { XCTAssertColor(after.pixel(x: 70, y: 10 + k * 18), near: .white, tolerance: 0, "finger \(k) gone") }
+    }
+
     func testViewTransformZoomKeepsTheAnchor() {
         let t = ViewTransform(zoom: 1.5, offset: Point(30, -10))
         let anchor = Point(120, 80)
