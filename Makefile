@@ -7,7 +7,7 @@ DEPS := libgtk-4-dev libcairo2-dev libsqlite3-dev zlib1g-dev \
         xvfb xdotool imagemagick poppler-utils librsvg2-bin xournalpp x11-utils
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps build release run test bench fuzz clean
+.PHONY: deps build release run test bench fuzz bigdoc clean
 
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
@@ -33,3 +33,13 @@ bench: release
 
 clean:
 	rm -rf .build
+
+# libFuzzer harnesses (Fuzz/): builds with -sanitize=fuzzer,address, then runs each target FUZZ_SECONDS.
+# Not part of `make test`. Crashes land in .build/fuzz/crashes/<target>/ and fail the target.
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/fuzz.sh all
+
+# Manual check (not in make test): a 10,000,000-point document opens and exports as PNG within 1 GiB.
+bigdoc: build
+	Fuzz/big-document.sh
+

@@ -74,6 +74,7 @@ public final class DocumentFile {
         }
         let tmp = (dir.isEmpty ? "." : dir) + "/.\((path as NSString).lastPathComponent).\(getpid()).creating"
         removeSidecars(tmp, includingMain: true)
+        removeAbandonedCopies(of: path)
         do {
             let db = try openDatabase(path: tmp, mode: .readWrite(create: true))
             do {
@@ -110,6 +111,19 @@ public final class DocumentFile {
             throw map(error, path: path)
         }
         return try open(path: path, readOnly: false)
+    }
+
+    /// Half-written copies (`.NAME.PID.creating`) left by a process killed while creating NAME; they can be as
+    /// big as the document. Only those whose process is gone are removed.
+    private static func removeAbandonedCopies(of path: String) {
+        let dir = (path as NSString).deletingLastPathComponent
+        let prefix = ".\((path as NSString).lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.isEmpty ? "." : dir) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".creating") {
+            let pidText = name.dropFirst(prefix.count).dropLast(".creating".count)
+            guard let pid = Int32(pidText), pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            removeSidecars((dir.isEmpty ? "." : dir) + "/" + name, includingMain: true)
+        }
     }
 
     private static func removeSidecars(_ p: String, includingMain: Bool) {
