@@ -192,13 +192,38 @@ public final class CairoContext {
         cairo_restore(cr)
     }
 
-    /// Adds a closed polygon to the current path.
+    /// Adds a closed polygon to the current path. cairo stores device coordinates as 24.8 fixed point, so
+    /// anything beyond about ±8 million device pixels would wrap around and paint garbage: such polygons are
+    /// first clipped to a square far outside any surface (what is visible keeps its exact shape).
     func addPolygon(_ pts: [Point]) {
         guard let f = pts.first else { return }
-        cairo_move_to(cr, f.x, f.y)
-        for p in pts.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        func device(_ p: Point) -> Point { Point(m.xx * p.x + m.xy * p.y + m.x0, m.yx * p.x + m.yy * p.y + m.y0) }
+        var fits = true
+        for p in pts {
+            let d = device(p)
+            if !(abs(d.x) < Self.safeCoordinate && abs(d.y) < Self.safeCoordinate) { fits = false; break }
+        }
+        if fits {
+            cairo_move_to(cr, f.x, f.y)
+            for p in pts.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+        } else {
+            let clipped = PolygonClip.toSquare(pts.map(device), halfSide: Self.clipCoordinate)
+            guard let g = clipped.first else { return }
+            cairo_save(cr)
+            cairo_identity_matrix(cr)
+            cairo_move_to(cr, g.x, g.y)
+            for p in clipped.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+            cairo_restore(cr)
+        }
         cairo_close_path(cr)
     }
+
+    /// Device coordinates below this are passed to cairo as they are.
+    static let safeCoordinate = 4_000_000.0
+    /// Oversized polygons are clipped to this square: far beyond any surface, well inside cairo's range.
+    static let clipCoordinate = 1_000_000.0
 
     func addCircle(_ c: Point, radius: Double) {
         cairo_new_sub_path(cr)

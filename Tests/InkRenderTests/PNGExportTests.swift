@@ -118,6 +118,23 @@ final class PNGExportTests: XCTestCase {
         for f in ExportFormat.allCases { XCTAssertThrowsError(try Exporter.data(huge, format: f)) }
     }
 
+    func testInkFarOffThePageOrAtHugeCoordinatesLeavesThePageClean() throws {
+        var d = Fixture.line()
+        let style = StrokeStyle(color: .black, width: 4)
+        d.insert(Stroke(id: 10, style: style, points: [InkPoint(x: 1e9, y: 1e9), InkPoint(x: -1e9, y: 1e9)]))
+        d.insert(Stroke(id: 11, style: style, points: [InkPoint(x: -5000, y: -5000), InkPoint(x: -4000, y: -4000)]))
+        d.insert(Stroke(id: 12, style: style, points: [InkPoint(x: -1e12, y: 50.5), InkPoint(x: 1e12, y: 80.5)]))
+        let start = Date()
+        let img = try Exporter.render(d)
+        XCTAssertColor(img.pixel(x: 100, y: 50), near: Fixture.red)
+        XCTAssertColor(img.pixel(x: 100, y: 20), near: .white, tolerance: 0)
+        // The 2·10¹² long line crosses the page where it should (y = 65.5 at x = 100), not wrapped around.
+        XCTAssertColor(img.pixel(x: 100, y: 65), near: .black, tolerance: 10)
+        XCTAssertColor(img.pixel(x: 100, y: 75), near: .white, tolerance: 0)
+        for f in [ExportFormat.svg, .pdf] { XCTAssertFalse(try Exporter.data(d, format: f).isEmpty) }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+    }
+
     func testUnwritablePathSaysWhy() {
         XCTAssertThrowsError(try Exporter.write(Fixture.line(), to: "/nonexistent-dir/x.png", format: .png)) { e in
             guard case RenderError.cannotWrite(let p, let reason) = e else { return XCTFail("\(e)") }
