@@ -226,6 +226,10 @@ public final class CairoContext {
     static let clipCoordinate = 1_000_000.0
 
     func addCircle(_ c: Point, radius: Double) {
+        var d = c
+        cairo_user_to_device(cr, &d.x, &d.y)
+        // Beyond cairo's fixed-point range a dot cannot be on screen (pen radii are tiny next to it).
+        guard abs(d.x) < Self.safeCoordinate, abs(d.y) < Self.safeCoordinate, radius.isFinite else { return }
         cairo_new_sub_path(cr)
         cairo_arc(cr, c.x, c.y, radius, 0, 2 * Double.pi)
         cairo_close_path(cr)
