@@ -203,13 +203,16 @@ struct Report {
 enum Format {
     static func number(_ v: Double?, unit: String = "") -> String {
         guard let v, v.isFinite else { return "—" }
+        // Seconds read better than millions of microseconds (the naive baseline).
+        if unit == "µs", v >= 1e6 { return number(v / 1e6, unit: "s") }
+        if unit == "µs", v >= 1e4 { return number(v / 1e3, unit: "ms") }
         let digits = abs(v) >= 100 ? 0 : abs(v) >= 10 ? 1 : 2
         let s = String(format: "%.\(digits)f", v)
         return unit.isEmpty ? s : "\(s) \(unit)"
     }
     static func spread(_ s: Samples, unit: String) -> String {
         guard let lo = s.min, let hi = s.max else { return "—" }
-        return s.count == 1 ? "(one run)" : "\(number(lo))–\(number(hi)) \(unit)"
+        return s.count == 1 ? "(one run)" : "\(number(lo, unit: unit)) – \(number(hi, unit: unit))"
     }
     static func ratio(_ v: Double?) -> String {
         guard let v, v.isFinite else { return "—" }
