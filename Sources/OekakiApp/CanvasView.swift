@@ -21,13 +21,18 @@ final class CanvasView: CanvasInputTarget {
     /// Pointer position in view units while over the canvas, to outline the eraser.
     private var hoverPoint: Point?
 
-    // Background rendering of a new view.
+    // Background rendering of what the cache lacks (large drawings only).
     private let renderQueue = DispatchQueue(label: "oekaki.view-render", qos: .userInitiated)
-    private let latestRender = Generation()
+    /// Bumped when another document is shown: patches of the old one are dropped.
     private var renderGeneration = 0
-    private var pendingView: (ViewTransform, Size)?
-    /// Page areas changed while a background render was running, repainted onto its result.
+    /// Device rects of the cache still showing a preview or nothing, to render next.
+    private var stale: [Rect] = []
+    /// The device rect of the patch being rendered, if any.
+    private var inFlight: Rect?
+    /// Page areas changed while a patch was rendering, repainted onto it when it lands.
     private var changedDuringRender: [Rect] = []
+    /// Pans move the view by whole device pixels (so the picture can simply shift); the fractions add up here.
+    private var panRemainder = Point(0, 0)
 
     /// Changes to persist, in order (wired to autosave).
     var onChanges: (([Change]) -> Void)?
@@ -121,32 +126,39 @@ final class CanvasView: CanvasInputTarget {
         cairo_restore(cr)
     }
 
-    /// Makes the cache match the current view: at once for small drawings, in the background for large ones.
+    /// Makes the cache match the current view without ever waiting for a whole-view render: a pan shifts
+    /// the picture and leaves only the uncovered strips stale, a zoom or resize keeps the old picture scaled
+    /// as a preview. Small drawings repaint what is stale at once; large ones render it in patches off the
+    /// GTK thread, pasted in as they land (and still valid if the view panned meanwhile).
     private func prepareCache() {
+        defer { renderNextPatch() }
         if let c = cache, c.transform == transform, c.viewSize == size { return }
         let small = isSmall(editor.drawing)
-        if cache == nil || small {
-            abandonRender()
-            do {
-                if let c = cache {
-                    try c.setView(transform, viewSize: size, drawing: editor.drawing)
-                } else {
-                    let c = try ScreenCache(viewSize: size, transform: transform)
-                    cache = c
-                    if small {
-                        c.render(editor.drawing)
-                    } else {
-                        renderInBackground()
-                        return
-                    }
-                }
-                cache?.updateLive(editor.liveStrokes)
-            } catch {
-                cache = nil
+        do {
+            guard let c = cache else {
+                let c = try ScreenCache(viewSize: size, transform: transform)
+                cache = c
+                if small { c.render(editor.drawing) } else { stale = [c.bounds] }
+                c.updateLive(editor.liveStrokes)
+                return
             }
-            return
+            let shift = (transform.offset - c.transform.offset) * transform.deviceScale
+            if c.viewSize == size, let exposed = c.scroll(to: transform) {
+                stale = stale.compactMap { $0.offsetBy(shift).intersection(c.bounds) }
+                if small {
+                    for r in exposed { c.invalidate(transform.pageRect(fromView: r.scaled(by: 1 / transform.deviceScale)), in: editor.drawing) }
+                } else {
+                    stale += exposed
+                }
+            } else {
+                try c.reproject(to: transform, viewSize: size)
+                if small { c.render(editor.drawing); stale = [] } else { stale = [c.bounds] }
+            }
+            c.updateLive(editor.liveStrokes)
+        } catch {
+            cache = nil
+            stale = []
         }
-        renderInBackground()
     }
 
     private func isSmall(_ d: Drawing) -> Bool {
@@ -154,41 +166,56 @@ final class CanvasView: CanvasInputTarget {
         d.strokes.count <= 500 || (d.strokes.count <= Self.synchronousPoints / 4 && d.pointCount <= Self.synchronousPoints)
     }
 
-    private func renderInBackground() {
-        if let p = pendingView, p.0 == transform, p.1 == size { return }
-        renderGeneration += 1
-        latestRender.set(renderGeneration)
-        pendingView = (transform, size)
-        changedDuringRender = []
-        let gen = renderGeneration, latest = latestRender
-        let job = MainLoopHandoff(value: (editor.drawing, size, transform))
-        renderQueue.async { [weak self] in
-            // A newer view (the user kept zooming) makes this render pointless.
-            guard latest.get() == gen else { return }
-            let frame = try? ScreenCache.renderFrame(job.value.0, viewSize: job.value.1, transform: job.value.2)
-            let result = MainLoopHandoff(value: frame)
-            onMainLoop {
-                guard let self, self.renderGeneration == gen, let frame = result.value, let cache = self.cache else { return }
-                self.pendingView = nil
-                cache.install(frame)
-                for r in self.changedDuringRender { cache.invalidate(r, in: self.editor.drawing) }
-                self.changedDuringRender = []
-                cache.updateLive(self.editor.liveStrokes)
-                self.redraw()
-            }
+    /// Device rows per background patch: small enough that each lands within a few frames.
+    private static let patchRows = 160.0
+
+    /// Starts rendering the next stale patch in the background, one at a time, so the newest view wins.
+    private func renderNextPatch() {
+        guard inFlight == nil, let cache else { return }
+        var area: Rect?
+        while area == nil, let first = stale.first {
+            stale.removeFirst()
+            guard let r = first.intersection(cache.bounds), r.width >= 1, r.height >= 1 else { continue }
+            // Whole device pixels, at most `patchRows` tall; the rest stays stale for the next patch.
+            let top = Rect(minX: r.minX.rounded(.down), minY: r.minY.rounded(.down), maxX: r.maxX.rounded(.up),
+                           maxY: min(r.maxY.rounded(.up), r.minY.rounded(.down) + Self.patchRows))
+            if top.maxY < r.maxY { stale.insert(Rect(minX: r.minX, minY: top.maxY, maxX: r.maxX, maxY: r.maxY), at: 0) }
+            area = top
         }
+        guard let area else { return }
+        let gen = renderGeneration
+        inFlight = area
+        changedDuringRender = []
+        let job = MainLoopHandoff(value: (editor.drawing, area, cache.transform))
+        renderQueue.async { [weak self] in
+            let patch = try? ScreenCache.renderPatch(job.value.0, area: job.value.1, transform: job.value.2)
+            let result = MainLoopHandoff(value: patch)
+            onMainLoop { self?.patchLanded(result.value, generation: gen) }
+        }
+    }
+
+    private func patchLanded(_ patch: ScreenCache.Frame?, generation: Int) {
+        inFlight = nil
+        defer { renderNextPatch() }
+        guard generation == renderGeneration, let cache, let patch else { return }
+        // Nil when the zoom changed meanwhile: the whole view is stale again anyway.
+        guard let area = cache.paste(patch) else { return }
+        // Edits made while it rendered are not in its snapshot: repaint them over it.
+        let page = transform.pageRect(fromView: area.scaled(by: 1 / transform.deviceScale))
+        for r in changedDuringRender { if let overlap = r.intersection(page) { cache.invalidate(overlap, in: editor.drawing) } }
+        changedDuringRender = []
+        redraw()
     }
 
     private func abandonRender() {
         renderGeneration += 1
-        latestRender.set(renderGeneration)
-        pendingView = nil
+        stale = []
         changedDuringRender = []
     }
 
     private func repaint(_ rect: Rect?) {
         guard let rect else { return }
-        if pendingView != nil { changedDuringRender.append(rect) }
+        if inFlight != nil { changedDuringRender.append(rect) }
         cache?.invalidate(rect, in: editor.drawing)
     }
 
@@ -202,7 +229,7 @@ final class CanvasView: CanvasInputTarget {
                 if case .add(let strokes) = edit, strokes.allSatisfy(isTopmost) {
                     for s in strokes {
                         cache?.bake(s)
-                        if pendingView != nil, let b = s.inkBounds { changedDuringRender.append(b) }
+                        if inFlight != nil, let b = s.inkBounds { changedDuringRender.append(b) }
                     }
                 } else {
                     repaint(edit.dirtyRect)
@@ -273,7 +300,12 @@ final class CanvasView: CanvasInputTarget {
 
     func pan(byView delta: Point) {
         guard delta.isFinite, delta != Point(0, 0) else { return }
-        transform = transform.panned(by: delta)
+        let ds = transform.deviceScale
+        let wanted = delta * ds + panRemainder
+        let step = Point(wanted.x.rounded(), wanted.y.rounded())
+        panRemainder = wanted - step
+        guard step != Point(0, 0) else { return }
+        transform = transform.panned(by: step * (1 / ds))
         redraw()
     }
 
@@ -307,10 +339,7 @@ final class CanvasView: CanvasInputTarget {
     }
 }
 
-/// The newest render request, readable from the render queue.
-final class Generation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func set(_ v: Int) { lock.lock(); value = v; lock.unlock() }
-    func get() -> Int { lock.lock(); defer { lock.unlock() }; return value }
+extension Rect {
+    func offsetBy(_ d: Point) -> Rect { Rect(minX: minX + d.x, minY: minY + d.y, maxX: maxX + d.x, maxY: maxY + d.y) }
+    func scaled(by k: Double) -> Rect { Rect(minX: minX * k, minY: minY * k, maxX: maxX * k, maxY: maxY * k) }
 }

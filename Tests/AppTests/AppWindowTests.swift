@@ -285,6 +285,42 @@ final class AppWindowTests: XCTestCase {
         }
     }
 
+    func testPanningALargeDrawingKeepsItsInkExact() throws {
+        // Large enough that the canvas renders it in background patches (over 500 strokes and 50,000 points).
+        var lines: [String] = [##"{"type":"tool","tool":"pen","color":"#000000","width":3}"##]
+        var seed: UInt64 = 12345
+        func random(_ n: Int) -> Int { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Int((seed >> 33) % UInt64(n)) }
+        for id in 1...1_800 {
+            var x = random(1400), y = random(1000)
+            for k in 0..<30 {
+                let phase = k == 0 ? "began" : k == 29 ? "ended" : "moved"
+                lines.append(#"{"type":"touch","phase":"\#(phase)","id":\#(id),"x":\#(x),"y":\#(y),"device":"mouse"}"#)
+                x += random(9) - 4; y += random(9) - 4
+            }
+        }
+        let log = home.appendingPathComponent("large.jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
+        let file = home.appendingPathComponent("large.oekaki").path
+        let replay = try run(Self.oekakiBinary(), ["replay", log.path, "-o", file])
+        guard replay.status == 0 else { throw XCTSkip("`oekaki replay -o` failed: \(replay.output)") }
+
+        try launch(file)
+        let original = try settled()
+        XCTAssertGreaterThan(original.darkPixels(in: canvas), 20_000, "the drawing is on screen")
+
+        // The first pan: the picture moves with the pointer; strips it uncovers are rendered in.
+        middleDrag(from: (700, 500), by: (-230, -140))
+        let moved = try settled()
+        let offPlace = moved.differences(from: original, in: canvas, shiftedBy: (-230, -140))
+        XCTAssertLessThan(offPlace, 50, "after one pan the ink is where the pan put it (\(offPlace) pixels differ)")
+        // More pans, back to the start: every pixel must be where it was.
+        middleDrag(from: (400, 400), by: (380, 60))
+        middleDrag(from: (600, 450), by: (-150, 80))
+        let back = try settled()
+        let changed = back.differences(from: original, in: canvas, shiftedBy: (0, 0))
+        XCTAssertLessThan(changed, 50, "after panning back the picture is the same (\(changed) pixels differ)")
+    }
+
     // MARK: driving the app
 
     /// Point bounds of every stroke, in drawing order, from `oekaki info`.
@@ -310,6 +346,29 @@ final class AppWindowTests: XCTestCase {
         } while Date() < deadline
         XCTFail("no matching layout report; last: \(String(describing: last))")
         throw XCTSkip("no layout report")
+    }
+
+    /// The canvas area of the default window, away from its edges.
+    private var canvas: (x: Range<Int>, y: Range<Int>) { (20..<1150, 130..<760) }
+
+    private func middleDrag(from p: (Int, Int), by d: (Int, Int)) {
+        xdotool(["mousemove", "\(p.0)", "\(p.1)", "mousedown", "2"])
+        for k in 1...5 { xdotool(["mousemove", "\(p.0 + d.0 * k / 5)", "\(p.1 + d.1 * k / 5)"]) }
+        xdotool(["mouseup", "2"])
+    }
+
+    /// The screen once two screenshots 300 ms apart agree (background rendering finished), within 10 s.
+    private func settled() throws -> Screenshot {
+        var last = try screenshot()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            usleep(300_000)
+            let next = try screenshot()
+            if next.rgb == last.rgb { return next }
+            last = next
+        }
+        XCTFail("the screen kept changing for 10 s")
+        return last
     }
 
     private func windowSize(_ name: String) throws -> (width: Int, height: Int) {
@@ -502,6 +561,23 @@ struct Screenshot {
     func hasInk(near x: Int, _ y: Int, radius: Int = 4) -> Bool {
         for dy in -radius...radius { for dx in -radius...radius where brightness(x + dx, y + dy) < 100 { return true } }
         return false
+    }
+
+    func darkPixels(in area: (x: Range<Int>, y: Range<Int>)) -> Int {
+        var n = 0
+        for y in area.y { for x in area.x where brightness(x, y) < 160 { n += 1 } }
+        return n
+    }
+
+    /// Pixels of `area` whose brightness differs by more than 40 from `other` at the place `shift` moved them from.
+    func differences(from other: Screenshot, in area: (x: Range<Int>, y: Range<Int>), shiftedBy shift: (Int, Int)) -> Int {
+        var n = 0
+        for y in area.y { for x in area.x {
+            let sx = x - shift.0, sy = y - shift.1
+            guard area.x.contains(sx), area.y.contains(sy) else { continue }
+            if abs(brightness(x, y) - other.brightness(sx, sy)) > 40 { n += 1 }
+        } }
+        return n
     }
 
     /// Rows holding a run of at least `length` consecutive dark pixels (a long horizontal line), one per line.
