@@ -48,6 +48,11 @@ public final class DocumentFile {
         case .failed(let e): throw StoreError.io(path: path, detail: String(cString: strerror(e)))
         }
         guard FileManager.default.isWritableFile(atPath: path) else { throw StoreError.readOnly(path: path) }
+        // SQLite writes its log (-wal, -shm) beside the file, so a read-only folder makes the document read-only.
+        let folder = (path as NSString).deletingLastPathComponent
+        if access(folder.isEmpty ? "." : folder, W_OK) != 0 && (errno == EACCES || errno == EROFS || errno == EPERM) {
+            throw StoreError.readOnly(path: path)
+        }
         let db = try openDatabase(path: path, mode: .readWrite(create: false))
         do {
             let version = try checkIdentity(db, path: path)

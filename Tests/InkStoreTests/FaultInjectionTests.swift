@@ -136,6 +136,67 @@ final class FaultInjectionTests: TempDirTestCase {
         assertSameStrokes(doc.drawing.strokes, drawing.strokes)
     }
 
+    /// The child for the fallback test: opens OEKAKI_OPEN_FILE for editing, adds one stroke, says where it went.
+    func testChildOpenOrContinue() throws {
+        let env = ProcessInfo.processInfo.environment
+        guard let file = env["OEKAKI_OPEN_FILE"], let folder = env["OEKAKI_OPEN_FOLDER"] else { return }
+        do {
+            let (doc, fallback) = try DocumentFile.openOrContinueInCopy(path: file, folder: folder)
+            let editor = Editor(drawing: doc.drawing, history: doc.history)
+            try doc.commit(KillWriterTests.step(1_000_002, editor).changes)
+            doc.close()
+            print(fallback.map { "fallback \($0.copy)\t\($0.message)" } ?? "in place")
+        } catch {
+            print("error \(error)")
+        }
+    }
+
+    /// Opening a drawing for editing when its file or folder is read-only: it opens (read-only), every change
+    /// goes to a copy in a writable folder that the message names, and the original stays byte-for-byte as it was.
+    func testReadOnlyDrawingContinuesInACopyThatIsNamed() throws {
+        let ro = path("ro"), data = path("data")
+        try FileManager.default.createDirectory(atPath: ro, withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: false)
+        let drawing = PenInk.drawing(strokes: 4)
+        let locked = ro + "/locked.oekaki", ownFile = ro + "/mine.oekaki"
+        try DocumentFile.create(path: locked, drawing: drawing).close()
+        try DocumentFile.create(path: ownFile, drawing: drawing).close()
+        let unprivileged = getuid() == 0
+        // locked: read-only file in a read-only folder. mine: a writable file (the runner's own) in that folder.
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: locked)
+        if unprivileged { XCTAssertEqual(chown(ownFile, 65534, 65534), 0) }
+        for p in [dir, data] { try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: p) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: ro)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: ro) }
+        let originals = try [locked, ownFile].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+
+        for (file, copyName) in [(locked, "locked.oekaki"), (ownFile, "mine.oekaki")] {
+            var env = ProcessInfo.processInfo.environment
+            env["OEKAKI_OPEN_FILE"] = file
+            env["OEKAKI_OPEN_FOLDER"] = data
+            let r = try Self.run([CommandLine.arguments[0], "InkStoreTests.FaultInjectionTests/testChildOpenOrContinue"],
+                                 environment: env, unprivileged: unprivileged)
+            let line = r.stdout.split(separator: "\n").first { $0.hasPrefix("fallback ") || $0.hasPrefix("error ") || $0 == "in place" }
+            let copy = data + "/" + copyName
+            XCTAssertEqual(line.map { String($0.split(separator: "\t").first ?? "") }, "fallback \(copy)", r.stdout + r.stderr)
+            print("read-only open: \(line ?? "?")")
+            XCTAssertTrue(line?.contains("\(file) is read-only, so your changes are saved in \(copy)") ?? false)
+            let doc = try DocumentFile.open(path: copy, readOnly: true)
+            XCTAssertEqual(doc.drawing.strokes.count, drawing.strokes.count + 1, "the copy has the drawing and the new stroke")
+            assertSameStrokes(Array(doc.drawing.strokes.prefix(drawing.strokes.count)), drawing.strokes)
+        }
+        XCTAssertEqual(try [locked, ownFile].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, originals, "the originals are untouched")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: ro).sorted(), ["locked.oekaki", "mine.oekaki"])
+
+        // A writable drawing opens in place.
+        let free = path("free.oekaki")
+        try DocumentFile.create(path: free, drawing: drawing).close()
+        let (doc, fallback) = try DocumentFile.openOrContinueInCopy(path: free, folder: data)
+        XCTAssertNil(fallback)
+        XCTAssertEqual(doc.path, free)
+        doc.close()
+    }
+
     // MARK: two processes
 
     /// While one process writes a document: a second writer (in-process or the CLI) is refused with a message
@@ -300,6 +361,25 @@ final class FaultInjectionTests: TempDirTestCase {
             throw XCTSkip("the oekaki executable is not built (tried \(candidates)); run `swift build` first")
         }
         return found
+    }
+
+    /// Runs a program, as `nobody` when asked (through setpriv), collecting its output.
+    static func run(_ argv: [String], environment: [String: String], unprivileged: Bool) throws -> Run {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: unprivileged ? "/usr/bin/setpriv" : argv[0])
+        p.arguments = unprivileged ? ["--reuid=65534", "--regid=65534", "--clear-groups", "--"] + argv : Array(argv.dropFirst())
+        p.environment = environment
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out; p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let errData = Acknowledged.Buffer()
+        let t = Thread { errData.data = err.fileHandleForReading.readDataToEndOfFile() }
+        t.start()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        while !errData.done { usleep(1000) }
+        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: errData.data, as: UTF8.self))
     }
 
     /// Runs `oekaki args…`, optionally under a file-size limit (SIGXFSZ ignored) and, when this process is
