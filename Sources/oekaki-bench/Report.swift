@@ -141,6 +141,8 @@ struct Report {
             Ratio(key: "rsvg_over_ours_png", label: "PNG export median: rsvg-convert / ours (both processes)", value: rsvgRatio, goal: "≥ 3", met: rsvgRatio.map { $0 >= 3 }),
             Ratio(key: "xournalpp_over_ours_png_inprocess", label: "PNG export median: Xournal++ / ours in-process", value: div(xpp?.runs.median, e.oursInProcess.median)),
             Ratio(key: "rsvg_over_ours_png_inprocess", label: "PNG export median: rsvg-convert / ours in-process", value: div(rsvg?.runs.median, e.oursInProcess.median)),
+            Ratio(key: "xournalpp_over_ours_png_cpu", label: "PNG export CPU time (all threads): Xournal++ / ours", value: div(xpp?.cpuMs.median, e.ours.cpuMs.median)),
+            Ratio(key: "rsvg_over_ours_png_cpu", label: "PNG export CPU time (all threads): rsvg-convert / ours", value: div(rsvg?.cpuMs.median, e.ours.cpuMs.median)),
             Ratio(key: "ours_over_xournalpp_peak_rss", label: "peak RSS exporting: ours / Xournal++", value: div(oursRSS, xppRSS), goal: "≤ 1", met: div(oursRSS, xppRSS).map { $0 <= 1 }),
             Ratio(key: "xopp_over_oekaki_bytes", label: "file size: .xopp / .oekaki (same ink)", value: m.oekakiBytes > 0 && m.xoppBytes > 0 ? Double(m.xoppBytes) / Double(m.oekakiBytes) : nil),
         ]
