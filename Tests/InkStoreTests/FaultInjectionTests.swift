@@ -83,10 +83,16 @@ final class FaultInjectionTests: TempDirTestCase {
         assertSameStrokes(kept.drawing.strokes, small.strokes)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["big.oekaki", "out.oekaki"], "no half-written copy left behind")
 
-        let png = try Self.oekaki(["export", big, path("out.png"), "--scale", "4"], fileSizeLimitKiB: 16)
+        // An earlier export at the same path survives a failed one (written beside, then renamed over).
+        let earlier = try Self.oekaki(["export", out, path("out.png")])
+        XCTAssertEqual(earlier.status, 0, earlier.stderr)
+        let earlierBytes = try Data(contentsOf: URL(fileURLWithPath: path("out.png")))
+        let png = try Self.oekaki(["export", big, path("out.png")], fileSizeLimitKiB: 16)
         XCTAssertEqual(png.status, 1, png.stderr)
         XCTAssertTrue(png.stderr.contains(path("out.png")), png.stderr)
         XCTAssertEqual(png.stderr.split(separator: "\n").count, 1, png.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("out.png"))), earlierBytes, "the earlier PNG is intact")
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir).contains { $0.hasSuffix(".writing") })
     }
 
     // MARK: read-only
