@@ -84,19 +84,19 @@ extension StrokeShape {
         for i in 1..<(n - 1) {
             let h = Swift.min(reach, s[i], total - s[i])
             guard h > 0 else { continue }
-            let c = pts[i], cr = radii[i]
+            let c = pts[i], cr = radii[i], si = s[i], inv = 1 / h
             // Offsets from the centre sample, so huge coordinates keep their precision.
             var sx = 0.0, sy = 0.0, sr = 0.0, sw = 1.0
             var j = i - 1
             while j >= 0 {
-                let w = 1 - (s[i] - s[j]) / h
+                let w = 1 - (si - s[j]) * inv
                 if w <= 0 { break }
                 sx += (pts[j].x - c.x) * w; sy += (pts[j].y - c.y) * w; sr += (radii[j] - cr) * w; sw += w
                 j -= 1
             }
             j = i + 1
             while j < n {
-                let w = 1 - (s[j] - s[i]) / h
+                let w = 1 - (s[j] - si) * inv
                 if w <= 0 { break }
                 sx += (pts[j].x - c.x) * w; sy += (pts[j].y - c.y) * w; sr += (radii[j] - cr) * w; sw += w
                 j += 1
