@@ -17,8 +17,9 @@ protocol CanvasInputTarget: AnyObject {
     func input(_ event: InputEvent, eraserEnd: Bool)
     func pan(byView delta: Point)
     func zoom(by factor: Double, atView anchor: Point)
-    /// Where a mouse or pen points (nil when it leaves), for the eraser's outline.
-    func hover(atView point: Point?)
+    /// Where a mouse or pen points (nil when it leaves), for the eraser's outline; `eraserEnd` when it is a
+    /// stylus held upside down.
+    func hover(atView point: Point?, eraserEnd: Bool)
 }
 
 /// Turns raw GDK events of the drawing area into `InputEvent`s and navigation.
@@ -39,8 +40,11 @@ final class CanvasInput {
     /// Space held: the left button pans instead of drawing.
     var spaceHeld = false
 
-    /// The pointer drawing with the mouse or pen, if any.
-    private var drawing: (id: PointerID, device: InputEvent.Device)?
+    /// The pointer drawing with the mouse or pen, if any: whether it reports real pressure, and whether it is
+    /// a stylus's eraser end (which erases whole strokes whatever tool is chosen).
+    private var drawing: (id: PointerID, device: InputEvent.Device, realPressure: Bool, eraserEnd: Bool)?
+    /// Pressure fix-ups of the pen stroke in progress.
+    private var penPressure = PenPressure()
     /// Last view position while panning with a button.
     private var panFrom: Point?
     /// Fingers on the screen in navigate mode, by sequence.
@@ -62,6 +66,7 @@ final class CanvasInput {
     /// Forgets strokes in progress (Escape): the pointer draws again only after it is lifted.
     func cancelStrokes() {
         drawing = nil
+        penPressure = PenPressure()
         drawingFingers.removeAll()
     }
 
@@ -87,8 +92,8 @@ final class CanvasInput {
         case GDK_ENTER_NOTIFY:
             lastPointer = viewPosition(event)
             return false
-        case GDK_LEAVE_NOTIFY:
-            target?.hover(atView: nil)
+        case GDK_LEAVE_NOTIFY, GDK_PROXIMITY_OUT:
+            target?.hover(atView: nil, eraserEnd: false)
             return false
         case GDK_GRAB_BROKEN:
             finishPointer(at: nil, time: 0, cancelled: true)
@@ -98,9 +103,12 @@ final class CanvasInput {
         }
     }
 
+    /// The upside-down end of a stylus. GTK reports it as a device tool of type ERASER; X11 tablets without
+    /// tool serials only name their eraser device ("… eraser"), so the name is the fallback.
     private func isEraserEnd(_ event: OpaquePointer) -> Bool {
-        guard let tool = gdk_event_get_device_tool(event) else { return false }
-        return gdk_device_tool_get_tool_type(tool) == GDK_DEVICE_TOOL_TYPE_ERASER
+        if let tool = gdk_event_get_device_tool(event), gdk_device_tool_get_tool_type(tool) == GDK_DEVICE_TOOL_TYPE_ERASER { return true }
+        guard let device = gdk_event_get_device(event), let name = gdk_device_get_name(device) else { return false }
+        return String(cString: name).lowercased().contains("eraser")
     }
 
     private func isStylus(_ event: OpaquePointer) -> Bool {
@@ -116,7 +124,7 @@ final class CanvasInput {
         let time = Double(gdk_event_get_time(event))
         let device: InputEvent.Device = pen ? .pen : .mouse
         lastPointer = v
-        target.hover(atView: v)
+        target.hover(atView: v, eraserEnd: pen && isEraserEnd(event))
         switch type {
         case GDK_BUTTON_PRESS:
             let button = gdk_button_event_get_button(event)
@@ -127,10 +135,14 @@ final class CanvasInput {
             }
             guard button == 1, drawing == nil else { return button == 1 }
             let id = pen ? Self.penPointer : Self.mousePointer
-            drawing = (id, device)
-            target.input(InputEvent(pointer: id, phase: .began, point: sample(v, event: event, time: time, pen: pen),
-                                    device: device, hasPressure: pen && pressure(of: event) != nil),
-                         eraserEnd: pen && isEraserEnd(event))
+            let real = pen && pressure(of: event) != nil
+            drawing = (id, device, real, pen && isEraserEnd(event))
+            let first = sample(v, event: event, time: time, pen: pen)
+            penPressure = PenPressure()
+            // A pen whose first sample has no pressure yet begins with its first motion.
+            if real, penPressure.down(first, hasPressure: true) == nil { return true }
+            target.input(InputEvent(pointer: id, phase: .began, point: first, device: device, hasPressure: real),
+                         eraserEnd: drawing?.eraserEnd ?? false)
             return true
         case GDK_MOTION_NOTIFY:
             if let from = panFrom {
@@ -138,13 +150,24 @@ final class CanvasInput {
                 panFrom = v
                 return true
             }
-            guard let d = drawing else { return false }
+            // Only the device that is drawing moves the stroke (a mouse nudged while the pen draws does not).
+            guard let d = drawing, d.device == device else { return false }
             // GTK coalesces motion to one event per frame; its history holds the samples in between.
-            for h in history(of: event) {
-                target.input(InputEvent(pointer: d.id, phase: .moved, point: h.point, device: d.device, hasPressure: d.device == .pen && h.hasPressure), eraserEnd: false)
+            var samples = history(of: event)
+            samples.append((sample(v, event: event, time: time, pen: pen), pen && pressure(of: event) != nil))
+            var points = samples.map(\.point)
+            if d.realPressure {
+                let fixed = penPressure.move(samples)
+                if let began = fixed.began {
+                    target.input(InputEvent(pointer: d.id, phase: .began, point: began, device: d.device, hasPressure: true), eraserEnd: d.eraserEnd)
+                }
+                // Still waiting for the pen's first real pressure: nothing to draw yet.
+                if penPressure.heldDown != nil { return true }
+                points = fixed.moved
             }
-            let p = sample(v, event: event, time: time, pen: pen)
-            target.input(InputEvent(pointer: d.id, phase: .moved, point: p, device: d.device, hasPressure: d.device == .pen && pressure(of: event) != nil), eraserEnd: false)
+            for p in points {
+                target.input(InputEvent(pointer: d.id, phase: .moved, point: p, device: d.device, hasPressure: d.realPressure), eraserEnd: false)
+            }
             return true
         case GDK_BUTTON_RELEASE:
             let button = gdk_button_event_get_button(event)
@@ -152,22 +175,36 @@ final class CanvasInput {
                 panFrom = nil
                 return true
             }
-            guard button == 1 else { return false }
-            finishPointer(at: sample(v, event: event, time: time, pen: pen), time: time, cancelled: false)
+            guard button == 1, let d = drawing, d.device == device else { return false }
+            finishPointer(at: sample(v, event: event, time: time, pen: pen), time: time, cancelled: false,
+                          reported: pen && pressure(of: event) != nil)
             return true
         default:
             return false
         }
     }
 
-    private func finishPointer(at point: InkPoint?, time: Double, cancelled: Bool) {
+    private func finishPointer(at point: InkPoint?, time: Double, cancelled: Bool, reported: Bool = false) {
         panFrom = nil
         guard let d = drawing, let target else { drawing = nil; return }
         drawing = nil
+        let held = d.realPressure && penPressure.heldDown != nil
         if cancelled || point == nil {
-            target.input(InputEvent(pointer: d.id, phase: .cancelled, point: point ?? InkPoint(x: 0, y: 0), device: d.device), eraserEnd: false)
+            // A pen-down still waiting for pressure was never reported: nothing to cancel.
+            if !held {
+                target.input(InputEvent(pointer: d.id, phase: .cancelled, point: point ?? InkPoint(x: 0, y: 0), device: d.device), eraserEnd: false)
+            }
+            penPressure = PenPressure()
         } else if let point {
-            target.input(InputEvent(pointer: d.id, phase: .ended, point: point, device: d.device, hasPressure: d.device == .pen), eraserEnd: false)
+            var end = point
+            if d.realPressure {
+                let fixed = penPressure.up(point, hasPressure: reported)
+                if let began = fixed.began {
+                    target.input(InputEvent(pointer: d.id, phase: .began, point: began, device: d.device, hasPressure: true), eraserEnd: d.eraserEnd)
+                }
+                end = fixed.ended
+            }
+            target.input(InputEvent(pointer: d.id, phase: .ended, point: end, device: d.device, hasPressure: d.realPressure), eraserEnd: false)
         }
     }
 
@@ -197,10 +234,11 @@ final class CanvasInput {
             guard flags & GDK_AXIS_FLAG_X.rawValue != 0, flags & GDK_AXIS_FLAG_Y.rawValue != 0 else { continue }
             let axes = withUnsafeBytes(of: &c.axes) { Array($0.bindMemory(to: Double.self)) }
             let x = axes[Int(GDK_AXIS_X.rawValue)], y = axes[Int(GDK_AXIS_Y.rawValue)]
-            let hasPressure = flags & GDK_AXIS_FLAG_PRESSURE.rawValue != 0
-            let pressure = hasPressure ? axes[Int(GDK_AXIS_PRESSURE.rawValue)] : 0.5
+            guard x.isFinite, y.isFinite else { continue }
+            let hasPressure = flags & GDK_AXIS_FLAG_PRESSURE.rawValue != 0 && axes[Int(GDK_AXIS_PRESSURE.rawValue)].isFinite
+            let pressure = hasPressure ? min(max(axes[Int(GDK_AXIS_PRESSURE.rawValue)], 0), 1) : 0.5
             let page = target.toPage(Point(x - offset.x, y - offset.y))
-            out.append((InkPoint(x: page.x, y: page.y, pressure: pressure.isFinite ? min(max(pressure, 0), 1) : 0.5, time: Double(c.time)), hasPressure))
+            out.append((InkPoint(x: page.x, y: page.y, pressure: pressure, time: Double(c.time)), hasPressure))
         }
         return out
     }
@@ -208,38 +246,46 @@ final class CanvasInput {
     // MARK: touch
 
     private func touch(_ event: OpaquePointer, type: GdkEventType) -> Bool {
-        guard let target, let v = viewPosition(event) else { return false }
+        guard let target else { return false }
         let seq = gdk_event_get_event_sequence(event)
         let id = PointerID(Int(bitPattern: seq.map { UnsafeRawPointer($0) }))
         let time = Double(gdk_event_get_time(event))
-        switch touchMode {
-        case .draw:
-            let page = target.toPage(v)
-            let point = InkPoint(x: page.x, y: page.y, pressure: 0.5, time: time)
+        let v = viewPosition(event)
+        // A finger keeps the mode it went down in: switching modes mid-touch never strands a live stroke.
+        let draws = type == GDK_TOUCH_BEGIN ? touchMode == .draw : drawingFingers.contains(id)
+        guard draws else {
             switch type {
             case GDK_TOUCH_BEGIN:
-                drawingFingers.insert(id)
-                target.input(InputEvent(pointer: id, phase: .began, point: point, device: .touch), eraserEnd: false)
+                if let v { fingers.down(id, at: v) }
             case GDK_TOUCH_UPDATE:
-                guard drawingFingers.contains(id) else { return true }
-                for h in history(of: event) { target.input(InputEvent(pointer: id, phase: .moved, point: h.point, device: .touch), eraserEnd: false) }
-                target.input(InputEvent(pointer: id, phase: .moved, point: point, device: .touch), eraserEnd: false)
-            case GDK_TOUCH_END:
-                guard drawingFingers.remove(id) != nil else { return true }
-                target.input(InputEvent(pointer: id, phase: .ended, point: point, device: .touch), eraserEnd: false)
-            default: // cancelled: the live stroke is discarded
-                guard drawingFingers.remove(id) != nil else { return true }
-                target.input(InputEvent(pointer: id, phase: .cancelled, point: point, device: .touch), eraserEnd: false)
-            }
-        case .navigate:
-            switch type {
-            case GDK_TOUCH_BEGIN: fingers.down(id, at: v)
-            case GDK_TOUCH_UPDATE:
-                guard let step = fingers.move(id, to: v) else { return true }
+                guard let v, let step = fingers.move(id, to: v) else { return true }
                 target.pan(byView: step.pan)
                 if step.zoom != 1 { target.zoom(by: step.zoom, atView: step.anchor) }
-            default: fingers.up(id)
+            default:
+                fingers.up(id)
             }
+            return true
+        }
+        if type == GDK_TOUCH_CANCEL || v == nil {
+            // Cancelled (the system took the touch, or it cannot be placed): the live stroke is discarded.
+            guard drawingFingers.remove(id) != nil else { return true }
+            target.input(InputEvent(pointer: id, phase: .cancelled, point: InkPoint(x: 0, y: 0), device: .touch), eraserEnd: false)
+            return true
+        }
+        guard let v else { return true }
+        let page = target.toPage(v)
+        let point = InkPoint(x: page.x, y: page.y, pressure: 0.5, time: time)
+        switch type {
+        case GDK_TOUCH_BEGIN:
+            drawingFingers.insert(id)
+            target.input(InputEvent(pointer: id, phase: .began, point: point, device: .touch), eraserEnd: false)
+        case GDK_TOUCH_UPDATE:
+            // (GTK keeps no motion history for touch updates, but would it, the samples are not dropped.)
+            for h in history(of: event) { target.input(InputEvent(pointer: id, phase: .moved, point: h.point, device: .touch), eraserEnd: false) }
+            target.input(InputEvent(pointer: id, phase: .moved, point: point, device: .touch), eraserEnd: false)
+        default:
+            drawingFingers.remove(id)
+            target.input(InputEvent(pointer: id, phase: .ended, point: point, device: .touch), eraserEnd: false)
         }
         return true
     }

@@ -20,6 +20,8 @@ final class CanvasView: CanvasInputTarget {
     private var input: CanvasInput?
     /// Pointer position in view units while over the canvas, to outline the eraser.
     private var hoverPoint: Point?
+    /// The pointer is a stylus's eraser end: the outline shows the stroke eraser it will use.
+    private var hoverEraserEnd = false
 
     // Background rendering of what the cache lacks (large drawings only).
     private let renderQueue = DispatchQueue(label: "oekaki.view-render", qos: .userInitiated)
@@ -113,8 +115,9 @@ final class CanvasView: CanvasInputTarget {
 
     /// A thin circle the size of the eraser, so the user sees what it will touch.
     private func drawEraserOutline(_ cr: OpaquePointer) {
-        guard editor.tool.isEraser, let p = hoverPoint else { return }
-        let r = max(editor.style.width * transform.zoom / 2, 1.5)
+        guard editor.tool.isEraser || hoverEraserEnd, let p = hoverPoint else { return }
+        let width = hoverEraserEnd ? editor.styles[.strokeEraser]?.width ?? editor.style.width : editor.style.width
+        let r = max(width * transform.zoom / 2, 1.5)
         cairo_save(cr)
         cairo_set_line_width(cr, 1)
         cairo_arc(cr, p.x, p.y, r, 0, 2 * Double.pi)
@@ -270,10 +273,11 @@ final class CanvasView: CanvasInputTarget {
 
     func toPage(_ view: Point) -> Point { transform.pagePoint(fromView: view) }
 
-    func hover(atView point: Point?) {
-        let was = hoverPoint
+    func hover(atView point: Point?, eraserEnd: Bool) {
+        let was = (hoverPoint, hoverEraserEnd)
         hoverPoint = point
-        if editor.tool.isEraser, was != point { redraw() }
+        hoverEraserEnd = eraserEnd
+        if editor.tool.isEraser || eraserEnd || was.1, was.0 != point || was.1 != eraserEnd { redraw() }
     }
 
     /// The tool changed: the eraser outline appears or goes.
