@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 import InkCore
 
 // The only file in InkRender that touches cairo's C pointers. Everything else speaks
@@ -258,5 +259,28 @@ public final class CairoContext {
     func endLayer(alpha: Double) {
         cairo_pop_group_to_source(cr)
         cairo_paint_with_alpha(cr, alpha)
+    }
+}
+
+extension ImageSurface {
+    /// Moves the picture by (dx, dy) whole pixels; uncovered pixels become transparent.
+    func shift(dx: Int, dy: Int) {
+        guard dx != 0 || dy != 0 else { return }
+        let w = width, h = height, st = stride
+        guard abs(dx) < w, abs(dy) < h else { fillRows(0, h, with: nil); return }
+        withPixels { base in
+            let rowBytes = (w - abs(dx)) * 4
+            let from = max(0, -dx) * 4, to = max(0, dx) * 4
+            // Walk rows against the direction of travel so no source row is overwritten before it is read.
+            let rows = dy > 0 ? Array(Swift.stride(from: h - 1, through: dy, by: -1)) : Array(0..<(h + dy))
+            for y in rows {
+                let src = base + (y - dy) * st, dst = base + y * st
+                memmove(dst + to, src + from, rowBytes)
+                // The columns the shift uncovered.
+                if dx > 0 { memset(dst, 0, dx * 4) } else if dx < 0 { memset(dst + (w + dx) * 4, 0, -dx * 4) }
+            }
+            let cleared = dy > 0 ? 0..<dy : (h + dy)..<h
+            for y in cleared { memset(base + y * st, 0, w * 4) }
+        }
     }
 }

@@ -4,7 +4,7 @@ import InkCore
 /// The canvas's pixels: one viewport-sized raster of the finished strokes plus a layer per live stroke.
 ///
 /// How the app uses it (all on the GTK thread unless noted):
-/// - `let cache = try ScreenCache(viewSize: widgetSize, transform: view)`, then `try cache.render(editor.drawing)`.
+/// - `let cache = try ScreenCache(viewSize: widgetSize, transform: view)`, then `cache.render(editor.drawing)`.
 /// - Every input event: `cache.updateLive(editor.liveStrokes)` draws only the new segment of each live
 ///   stroke (cost independent of how many strokes the drawing holds); then queue a redraw.
 /// - Pen-up (an `.add` edit): `cache.bake(stroke)` draws the finished stroke into the raster, and the
@@ -15,10 +15,13 @@ import InkCore
 ///   thread `let f = try ScreenCache.renderFrame(snapshot, viewSize:, transform:)` on an immutable `Drawing`
 ///   copy, then back on the GTK thread `cache.install(f)`; if the drawing changed meanwhile, `invalidate`
 ///   the changed rects (or render again).
+/// - Responsive pan/zoom: `scroll(to:)` moves the pixels and returns the uncovered strips; `reproject(to:viewSize:)`
+///   keeps the old picture scaled as a preview; fill strips/stale areas with `renderPatch` (any thread) + `paste`.
 /// - GTK draw func: `cache.draw(into: CairoContext(borrowing: cr))` composites raster + live strokes.
 ///
 /// Memory is bounded by the viewport, not the page or the zoom: one device-pixel raster the size of the
-/// view, plus one more per stroke being drawn at this moment (one per finger).
+/// view, plus one layer per stroke being drawn (at most 4; more fingers are drawn from their outline)
+/// and at most 2 cleared spare layers.
 public final class ScreenCache {
     public private(set) var transform: ViewTransform
     /// Widget size in logical pixels.
@@ -377,28 +380,5 @@ final class LiveTrace {
         target.fill(opaque)
         target.restore()
         target.endLayer(alpha: alpha)
-    }
-}
-
-extension ImageSurface {
-    /// Moves the picture by (dx, dy) whole pixels; uncovered pixels become transparent.
-    func shift(dx: Int, dy: Int) {
-        guard dx != 0 || dy != 0 else { return }
-        let w = width, h = height, st = stride
-        guard abs(dx) < w, abs(dy) < h else { fillRows(0, h, with: nil); return }
-        withPixels { base in
-            let rowBytes = (w - abs(dx)) * 4
-            let from = max(0, -dx) * 4, to = max(0, dx) * 4
-            // Walk rows against the direction of travel so no source row is overwritten before it is read.
-            let rows = dy > 0 ? Array(Swift.stride(from: h - 1, through: dy, by: -1)) : Array(0..<(h + dy))
-            for y in rows {
-                let src = base + (y - dy) * st, dst = base + y * st
-                memmove(dst + to, src + from, rowBytes)
-                // The columns the shift uncovered.
-                if dx > 0 { memset(dst, 0, dx * 4) } else if dx < 0 { memset(dst + (w + dx) * 4, 0, -dx * 4) }
-            }
-            let cleared = dy > 0 ? 0..<dy : (h + dy)..<h
-            for y in cleared { memset(base + y * st, 0, w * 4) }
-        }
     }
 }
