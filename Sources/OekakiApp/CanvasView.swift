@@ -151,7 +151,7 @@ final class CanvasView: CanvasInputTarget {
                 if small {
                     for r in exposed { c.invalidate(transform.pageRect(fromView: r.scaled(by: 1 / transform.deviceScale)), in: editor.drawing) }
                 } else {
-                    stale += exposed
+                    for r in exposed { addStale(r) }
                 }
             } else {
                 try c.reproject(to: transform, viewSize: size)
@@ -167,6 +167,21 @@ final class CanvasView: CanvasInputTarget {
     private func isSmall(_ d: Drawing) -> Bool {
         // Counting points walks every stroke: only worth it when the stroke count alone does not decide.
         d.strokes.count <= 500 || (d.strokes.count <= Self.synchronousPoints / 4 && d.pointCount <= Self.synchronousPoints)
+    }
+
+    /// Adds a stale device rect, merged with a strip it continues (a steady pan uncovers one growing strip,
+    /// not many thin ones), and never keeping more than a few rects.
+    private func addStale(_ r: Rect) {
+        for (i, s) in stale.enumerated() {
+            let sameColumns = s.minX == r.minX && s.maxX == r.maxX && s.maxY >= r.minY && r.maxY >= s.minY
+            let sameRows = s.minY == r.minY && s.maxY == r.maxY && s.maxX >= r.minX && r.maxX >= s.minX
+            if sameColumns || sameRows {
+                stale[i] = s.union(r)
+                return
+            }
+        }
+        stale.append(r)
+        if stale.count > 16, let all = Rect.union(of: stale) { stale = [all] }
     }
 
     /// Device rows per background patch: small enough that each lands within a few frames.
