@@ -7,9 +7,9 @@ import InkRender
 /// The drawing surface: a GtkDrawingArea compositing InkRender's screen cache (finished strokes in one
 /// raster, live strokes drawn segment by segment), feeding input to the editor and reporting every change.
 final class CanvasView: CanvasInputTarget {
-    /// Drawings up to about this many points re-render on zoom/pan at once (a frame or two on two cores);
-    /// larger ones render in the background while the old raster is shown scaled.
-    static let synchronousPoints = 50_000
+    /// Drawings up to this many points re-render a zoom at once (a few milliseconds on two cores, well within
+    /// a frame); larger ones show the old picture scaled and render patches in the background.
+    static let synchronousPoints = 10_000
 
     let widget: Widget
     private(set) var editor: Editor
@@ -166,7 +166,7 @@ final class CanvasView: CanvasInputTarget {
 
     private func isSmall(_ d: Drawing) -> Bool {
         // Counting points walks every stroke: only worth it when the stroke count alone does not decide.
-        d.strokes.count <= 500 || (d.strokes.count <= Self.synchronousPoints / 4 && d.pointCount <= Self.synchronousPoints)
+        d.strokes.count <= Self.synchronousPoints && d.pointCount <= Self.synchronousPoints
     }
 
     /// Adds a stale device rect, merged with a strip it continues (a steady pan uncovers one growing strip,
