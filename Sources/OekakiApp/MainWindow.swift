@@ -62,6 +62,11 @@ final class MainWindow {
     func present() {
         gtk_window_present(typed(window, as: GtkWindow.self))
         gtk_widget_grab_focus(canvas.widget)
+        // Once the window is up, the width field must not show the selection it got on the way.
+        every(milliseconds: 100) { [weak self] in
+            self?.toolbar.clearFieldSelection()
+            return false
+        }
     }
 
     // MARK: layout

@@ -160,8 +160,15 @@ final class Toolbar {
         let preset = PenSize.allCases.first { $0.width(for: tool) == style.width }
         for (size, b) in sizeButtons { Widgets.setActive(b, size == preset) }
         gtk_spin_button_set_value(widthSpin, style.width)
+        // No leftover selection highlight in the field while the canvas has the keyboard.
+        gtk_editable_select_region(widthSpin, 0, 0)
         let colorable = !tool.isEraser
         for s in swatches { gtk_widget_set_sensitive(s, colorable ? 1 : 0) }
+    }
+
+    /// Drops the selection GTK gives the width field when it takes the focus on its own (as the window maps).
+    func clearFieldSelection() {
+        gtk_editable_select_region(widthSpin, 0, 0)
     }
 
     /// Fits the row into a window `width` logical pixels wide: tool names show only if everything fits with them.
