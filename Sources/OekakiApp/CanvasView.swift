@@ -154,8 +154,22 @@ final class CanvasView: CanvasInputTarget {
                     for r in exposed { addStale(r) }
                 }
             } else {
+                let old = c.bounds, oldTransform = c.transform
                 try c.reproject(to: transform, viewSize: size)
-                if small { c.render(editor.drawing); stale = [] } else { stale = [c.bounds] }
+                // A resize at the same zoom and pixel grid keeps the old pixels exact: only new area is stale.
+                let sameGrid = oldTransform.zoom == transform.zoom && oldTransform.deviceScale == transform.deviceScale
+                    && shift.x == shift.x.rounded() && shift.y == shift.y.rounded()
+                let kept = sameGrid ? old.offsetBy(shift).intersection(c.bounds) : nil
+                let missing = kept.map { c.bounds.subtracting($0) } ?? [c.bounds]
+                if small {
+                    if kept == nil { c.render(editor.drawing) } else {
+                        for r in missing { c.invalidate(transform.pageRect(fromView: r.scaled(by: 1 / transform.deviceScale)), in: editor.drawing) }
+                    }
+                    stale = []
+                } else {
+                    stale = kept == nil ? [] : stale.compactMap { $0.offsetBy(shift).intersection(c.bounds) }
+                    for r in missing { addStale(r) }
+                }
             }
             c.updateLive(editor.liveStrokes)
         } catch {
@@ -360,5 +374,14 @@ final class CanvasView: CanvasInputTarget {
 
 extension Rect {
     func offsetBy(_ d: Point) -> Rect { Rect(minX: minX + d.x, minY: minY + d.y, maxX: maxX + d.x, maxY: maxY + d.y) }
+    /// This rect without `hole` (which lies inside it): up to four non-overlapping bands.
+    func subtracting(_ hole: Rect) -> [Rect] {
+        var out: [Rect] = []
+        if hole.minY > minY { out.append(Rect(minX: minX, minY: minY, maxX: maxX, maxY: hole.minY)) }
+        if hole.maxY < maxY { out.append(Rect(minX: minX, minY: hole.maxY, maxX: maxX, maxY: maxY)) }
+        if hole.minX > minX { out.append(Rect(minX: minX, minY: hole.minY, maxX: hole.minX, maxY: hole.maxY)) }
+        if hole.maxX < maxX { out.append(Rect(minX: hole.maxX, minY: hole.minY, maxX: maxX, maxY: hole.maxY)) }
+        return out
+    }
     func scaled(by k: Double) -> Rect { Rect(minX: minX * k, minY: minY * k, maxX: maxX * k, maxY: maxY * k) }
 }

@@ -319,6 +319,15 @@ final class AppWindowTests: XCTestCase {
         let back = try settled()
         let changed = back.differences(from: original, in: canvas, shiftedBy: (0, 0))
         XCTAssertLessThan(changed, 50, "after panning back the picture is the same (\(changed) pixels differ)")
+
+        // A smaller window and back: kept pixels stay, the uncovered area is rendered in again.
+        let size = try windowSize("large.oekaki")
+        xdotool(["search", "--onlyvisible", "--name", "large\\.oekaki", "windowsize", "%1", "900", "600"])
+        _ = try settled()
+        xdotool(["search", "--onlyvisible", "--name", "large\\.oekaki", "windowsize", "%1", "\(size.width)", "\(size.height)"])
+        let resized = try settled()
+        let afterResize = resized.differences(from: original, in: canvas, shiftedBy: (0, 0))
+        XCTAssertLessThan(afterResize, 50, "after shrinking and restoring the window the picture is the same (\(afterResize) pixels differ)")
     }
 
     // MARK: driving the app

@@ -112,4 +112,13 @@ final class ViewCacheTests: XCTestCase {
         }
         assertSamePicture(cache, try fresh(t1), "once patches replace the whole preview")
     }
+
+    func testARectWithoutAHoleIsTheBandsAroundIt() {
+        let r = Rect(minX: 0, minY: 0, maxX: 100, maxY: 80)
+        let parts = r.subtracting(Rect(minX: 10, minY: 20, maxX: 60, maxY: 50))
+        XCTAssertEqual(parts.reduce(0) { $0 + $1.width * $1.height }, 100 * 80 - 50 * 30, "the bands cover exactly the rest")
+        for (i, a) in parts.enumerated() { for b in parts[(i + 1)...] { XCTAssertNil(a.intersection(b).flatMap { $0.width * $0.height > 0 ? $0 : nil }) } }
+        XCTAssertEqual(r.subtracting(r), [], "nothing is left of a rect without itself")
+        XCTAssertEqual(r.subtracting(Rect(minX: 0, minY: 0, maxX: 100, maxY: 60)), [Rect(minX: 0, minY: 60, maxX: 100, maxY: 80)])
+    }
 }
