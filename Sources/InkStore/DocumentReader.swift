@@ -20,45 +20,22 @@ struct DocumentReader {
     }
 
     private func readChecked() throws -> (Drawing, History) {
-        let page = try db.statement("SELECT page_width, page_height, background FROM document WHERE id = 1")
-        guard try page.step() else { page.reset(); throw bad("the page settings are missing") }
-        let w = page.double(0), h = page.double(1), bg = page.int(2)
-        page.reset()
-        guard w.isFinite, h.isFinite, w > 0, h > 0, w <= Schema.maxPageSide, h <= Schema.maxPageSide else {
-            throw bad("page size \(w) × \(h) is outside 0…\(Int(Schema.maxPageSide))")
-        }
-        guard bg >= 0, bg <= 0xFFFF_FFFF else { throw bad("background colour \(bg) is not an RGBA value") }
+        let page = try DocumentRows.page(db, path: path)
 
         var present: [Stroke] = []
         var all: [StrokeID: Stroke] = [:]
-        let sql = version >= 2
-            ? "SELECT id, tool, rgba, width, points, present FROM strokes ORDER BY id"
-            : "SELECT id, tool, rgba, width, points, 1 FROM strokes ORDER BY id"
-        let q = try db.statement(sql)
+        let q = try db.statement("SELECT \(DocumentRows.strokeColumns(version: version)) FROM strokes ORDER BY id")
         defer { q.reset() }
         var total = 0
         while try q.step() {
-            let rawID = q.int(0)
-            guard rawID > 0 else { throw bad("stroke id \(rawID) is not positive") }
-            let id = StrokeID(rawID)
-            guard let tool = q.text(1).flatMap(Tool.init(rawValue:)), tool == .pen || tool == .highlighter else {
-                throw bad("stroke \(id) has an unknown tool '\(q.text(1) ?? "")'")
-            }
-            let rgba = q.int(2)
-            guard rgba >= 0, rgba <= 0xFFFF_FFFF else { throw bad("stroke \(id) has colour \(rgba), not an RGBA value") }
-            let width = q.double(3)
-            guard width.isFinite, width > 0, width <= Schema.maxStrokeWidth else { throw bad("stroke \(id) has width \(width)") }
-            let points: [InkPoint]
-            do { points = try PointCodec.decode(q.blob(4)) } catch let e as PointCodec.Failure {
-                throw bad("stroke \(id): \(e)")
-            }
-            total += points.count
+            let row = try DocumentRows.stroke(q, path: path)
+            let s = try row.stroke(path: path)
+            total += s.points.count
             guard total <= 100_000_000 else { throw bad("more than 100,000,000 points") }
-            let s = Stroke(id: id, style: StrokeStyle(tool: tool, color: RGBA(packed: UInt32(rgba)), width: width), points: points)
-            if q.int(5) != 0 { present.append(s) }
-            all[id] = s
+            if row.present { present.append(s) }
+            all[s.id] = s
         }
-        var drawing = Drawing(pageSize: Size(width: w, height: h), background: RGBA(packed: UInt32(bg)), strokes: present)
+        var drawing = Drawing(pageSize: page.size, background: page.background, strokes: present)
         if let maxID = all.keys.max() { drawing.reserveStrokeIDs(through: maxID) }
         guard version >= 2 else { return (drawing, History()) }
         return (drawing, try readHistory(all))

@@ -1,0 +1,126 @@
+import Foundation
+import InkCore
+
+/// The live strokes of a `.oekaki` document in drawing order, decoded one at a time, so an export never holds
+/// the whole drawing (a million points are 32 MB as `InkPoint`s, twice that with the index and history).
+///
+/// Opening runs the same checks as `DocumentFile.open(readOnly: true)` (header, identity, schema, integrity,
+/// page, history), and every stroke row is checked as it is read, removed ones included, so a damaged file is
+/// refused with the same words. One read transaction covers everything: a writer committing meanwhile is not seen.
+///
+/// Threading: `forEachStroke` may run on several threads at once (one per `Run`); the database is touched under
+/// a lock only to step a row and copy its bytes, and decoding happens outside it.
+public final class StrokeStream: @unchecked Sendable {
+    /// A contiguous slice of the drawing order (an id range), with its stroke rows and stored bytes.
+    public struct Run: Hashable, Sendable {
+        let first: Int64
+        let last: Int64
+        /// Stroke rows in the slice (removed ones kept for undo included).
+        public let rows: Int
+        /// Bytes of point data stored for them: a good measure of the work of drawing them.
+        public let bytes: Int
+    }
+
+    public let path: String
+    public let pageSize: Size
+    public let background: RGBA
+    /// The file's format version.
+    public let version: Int
+    private var db: SQLiteDatabase?
+    private let lock = NSLock()
+
+    /// True when `path` starts like a SQLite database, i.e. is (or claims to be) a `.oekaki` document.
+    public static func looksLikeDocument(path: String) -> Bool {
+        guard let fh = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? fh.close() }
+        return [UInt8]((try? fh.read(upToCount: FileCheck.sqliteMagic.count)) ?? Data()) == FileCheck.sqliteMagic
+    }
+
+    /// Opens `path` read-only; never changes the file.
+    public static func open(path: String) throws -> StrokeStream {
+        try FileCheck.sqliteHeader(path: path)
+        let db: SQLiteDatabase
+        do {
+            db = try SQLiteDatabase(path: path, mode: FileCheck.hasLiveWAL(path: path) ? .readOnly : .immutable)
+        } catch { throw DocumentFile.map(error, path: path) }
+        do {
+            let version = try DocumentFile.checkIdentity(db, path: path)
+            // Page, history and strokes all from one commit, as DocumentReader does.
+            try db.execute("BEGIN")
+            let page = try DocumentRows.page(db, path: path)
+            try DocumentRows.checkHistory(db, path: path, version: version)
+            return StrokeStream(path: path, page: page, version: version, db: db)
+        } catch {
+            db.close()
+            throw DocumentFile.map(error, path: path)
+        }
+    }
+
+    private init(path: String, page: (size: Size, background: RGBA), version: Int, db: SQLiteDatabase) {
+        self.path = path; pageSize = page.size; background = page.background; self.version = version; self.db = db
+    }
+
+    deinit { close() }
+
+    public func close() {
+        lock.lock(); defer { lock.unlock() }
+        try? db?.execute("COMMIT")
+        db?.close(); db = nil
+    }
+
+    /// The whole drawing order cut into at most `count` contiguous runs of about the same stored size (none
+    /// empty; none at all for an empty drawing). Together they cover every stroke row.
+    public func runs(_ count: Int) throws -> [Run] {
+        try locked { db in
+            let totals = try db.statement("SELECT count(*), coalesce(sum(length(points)), 0) FROM strokes")
+            guard try totals.step() else { totals.reset(); return [] }
+            let rows = Int(totals.int(0)), bytes = Int(totals.int(1))
+            totals.reset()
+            guard rows > 0 else { return [] }
+            let parts = max(1, min(count, rows))
+            guard parts > 1 else { return [Run(first: .min, last: .max, rows: rows, bytes: bytes)] }
+            // Cut after the row that brings the running total to the next k/parts of the bytes.
+            var out: [Run] = []
+            var first = Int64.min, n = 0, sum = 0, done = 0
+            let q = try db.statement("SELECT id, length(points) FROM strokes ORDER BY id")
+            defer { q.reset() }
+            while try q.step() {
+                n += 1; sum += Int(q.int(1))
+                if out.count < parts - 1, done + sum >= bytes * (out.count + 1) / parts, q.int(0) < .max {
+                    out.append(Run(first: first, last: q.int(0), rows: n, bytes: sum))
+                    first = q.int(0) + 1; done += sum; n = 0; sum = 0
+                }
+            }
+            if n > 0 { out.append(Run(first: first, last: .max, rows: n, bytes: sum)) }
+            return out
+        }
+    }
+
+    /// Calls `body` with each live stroke of `run` (the whole drawing when nil), in drawing order. Removed strokes
+    /// are read and checked but not passed on. Errors from `body` stop the walk and are rethrown as they are.
+    public func forEachStroke(in run: Run? = nil, _ body: (Stroke) throws -> Void) throws {
+        var bounds: [String] = []
+        if let r = run, r.first > .min { bounds.append("id >= \(r.first)") }
+        if let r = run, r.last < .max { bounds.append("id <= \(r.last)") }
+        let range = bounds.isEmpty ? "" : "WHERE " + bounds.joined(separator: " AND ") + " "
+        // The bounds are part of the text, so each run gets its own cached statement.
+        let sql = "SELECT \(DocumentRows.strokeColumns(version: version)) FROM strokes \(range)ORDER BY id"
+        let q = try locked { try $0.statement(sql) }
+        defer { lock.lock(); q.reset(); lock.unlock() }
+        while true {
+            let row: DocumentRows.StrokeRow? = try locked { _ in
+                try q.step() ? try DocumentRows.stroke(q, path: path) : nil
+            }
+            guard let row else { return }
+            let stroke = try row.stroke(path: path)
+            if row.present { try body(stroke) }
+        }
+    }
+
+    /// Runs `body` on the database under the lock, turning SQLite failures into `StoreError`s.
+    private func locked<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        lock.lock(); defer { lock.unlock() }
+        guard let db else { throw StoreError.closed }
+        do { return try body(db) } catch { throw DocumentFile.map(error, path: path) }
+    }
+}
