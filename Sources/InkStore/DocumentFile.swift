@@ -74,8 +74,12 @@ public final class DocumentFile {
         }
         let dir = (path as NSString).deletingLastPathComponent
         // Say it in the user's terms (the folder is read-only) rather than SQLite's about our temp file.
-        if access(dir.isEmpty ? "." : dir, W_OK) != 0 && (errno == EACCES || errno == EROFS || errno == EPERM) {
-            throw StoreError.readOnly(path: path)
+        if access(dir.isEmpty ? "." : dir, W_OK) != 0 {
+            switch errno {
+            case EACCES, EROFS, EPERM: throw StoreError.readOnly(path: path)
+            case ENOENT, ENOTDIR: throw StoreError.io(path: path, detail: "the folder \(dir) does not exist")
+            default: break
+            }
         }
         let tmp = (dir.isEmpty ? "." : dir) + "/.\((path as NSString).lastPathComponent).\(getpid()).creating"
         removeSidecars(tmp, includingMain: true)
