@@ -26,7 +26,7 @@ let package = Package(
         .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
 
         .testTarget(name: "InkCoreTests", dependencies: ["InkCore"], swiftSettings: swift5),
-        .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender"], swiftSettings: swift5),
+        .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
         .testTarget(name: "InkStoreTests", dependencies: ["InkCore", "InkStore"], swiftSettings: swift5),
         .testTarget(name: "CLITests", dependencies: ["InkCore"], resources: [.copy("Fixtures")], swiftSettings: swift5),
         .testTarget(name: "AppTests", dependencies: ["OekakiApp", "InkCore", "InkRender", "CGtk"], swiftSettings: swift5),

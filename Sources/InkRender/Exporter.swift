@@ -56,7 +56,7 @@ public enum Exporter {
         case .png:
             let image = try render(drawing, scale: options.scale, transparent: options.transparent)
             let opaque = !options.transparent && drawing.background.a == 255
-            do { return [try PNGEncoder.encode(image, opaque: opaque)] } catch {
+            do { return try PNGEncoder.chunks(image, opaque: opaque) } catch {
                 throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")
             }
         case .svg:

@@ -5,6 +5,16 @@ import InkCore
 enum PNGEncoder {
     /// `opaque` writes RGB (smaller, faster); otherwise straight RGBA. `level` is zlib's 1…9.
     static func encode(_ surface: ImageSurface, opaque: Bool, level: Int32 = 1) throws -> [UInt8] {
+        let runs = try chunks(surface, opaque: opaque, level: level)
+        var png: [UInt8] = []
+        png.reserveCapacity(runs.reduce(0) { $0 + $1.count })
+        for r in runs { png += r }
+        return png
+    }
+
+    /// The PNG as consecutive byte runs (signature and header, one per IDAT chunk, the end), for writers that
+    /// write them one after another instead of joining them into one more copy of the file.
+    static func chunks(_ surface: ImageSurface, opaque: Bool, level: Int32 = 1) throws -> [[UInt8]] {
         let w = surface.width, h = surface.height
         let channels = opaque ? 3 : 4
         let rowBytes = 1 + w * channels
@@ -22,18 +32,27 @@ enum PNGEncoder {
                 return Result { try ParallelDeflate.piece(raw, last: rows.upperBound == h, level: level) }
             }
         }
-        let pieces = try results.map { try $0.get() }
+        var pieces = try results.map { try $0.get() }
 
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var head: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var ihdr: [UInt8] = []
         ihdr.appendBigEndian(UInt32(w)); ihdr.appendBigEndian(UInt32(h))
         ihdr += [8, opaque ? 2 : 6, 0, 0, 0]
-        png.appendChunk("IHDR", ihdr)
+        head.appendChunk("IHDR", ihdr)
+        var runs = [head]
         // The zlib header rides in the first IDAT and the Adler-32 in the last; IDATs concatenate into one stream.
-        for (i, p) in pieces.enumerated() { png.appendChunk("IDAT", i == 0 ? ParallelDeflate.header + p.data : p.data) }
-        png.appendChunk("IDAT", ParallelDeflate.trailer(pieces))
-        png.appendChunk("IEND", [])
-        return png
+        for i in pieces.indices {
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(pieces[i].data.count + 14)
+            chunk.appendChunk("IDAT", i == 0 ? ParallelDeflate.header + pieces[i].data : pieces[i].data)
+            runs.append(chunk)
+            pieces[i].data = []  // its bytes now live in the chunk
+        }
+        var tail: [UInt8] = []
+        tail.appendChunk("IDAT", ParallelDeflate.trailer(pieces))
+        tail.appendChunk("IEND", [])
+        runs.append(tail)
+        return runs
     }
 
     /// Un-premultiplies one row into PNG bytes with the Sub filter (each byte minus the one a pixel left).

@@ -38,9 +38,10 @@ enum ParallelDeflate {
             }
         }
         guard written >= 0 else { throw Failure(description: "zlib could not compress the data") }
-        out.removeLast(out.count - written)
         let adler = input.withUnsafeBufferPointer { adler32(1, $0.baseAddress, uInt($0.count)) }
-        return Piece(data: out, adler: adler, length: input.count)
+        // A fresh array of the written size: `out` is sized for incompressible input, and trimming it keeps that
+        // capacity, so a page of pieces would hold about an uncompressed raster until written.
+        return Piece(data: Array(out[..<written]), adler: adler, length: input.count)
     }
 
     /// Adler-32 of the concatenation of the pieces' inputs, as the 4-byte zlib trailer.

@@ -48,7 +48,9 @@ struct DocumentReader {
         let e = try db.statement("SELECT id, stack, kind FROM edits ORDER BY stack, position")
         while try e.step() {
             guard let kind = Schema.EditKind(rawValue: e.int(2)), e.int(1) == 0 || e.int(1) == 1 else {
-                e.reset(); throw bad("edit \(e.int(0)) has kind \(e.int(2)) on stack \(e.int(1))")
+                // Read the row before resetting the statement (after it every column reads 0).
+                let message = "edit \(e.int(0)) has kind \(e.int(2)) on stack \(e.int(1))"
+                e.reset(); throw bad(message)
             }
             byID[e.int(0)] = rows.count
             rows.append(Row(id: e.int(0), stack: e.int(1), kind: kind))

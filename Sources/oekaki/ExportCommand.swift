@@ -62,6 +62,9 @@ enum ExportCommand {
             if scale != nil || transparent { throw CommandFailure.usage("export: --scale and --transparent apply to .png, .svg and .pdf only") }
         }
 
+        if case .image(.png) = target, page == nil || page == 1, StrokeStream.looksLikeDocument(path: input) {
+            return try streamPNG(input, to: output, options: ExportOptions(scale: scale ?? 1, transparent: transparent))
+        }
         let doc = try DocumentArguments.load(input, page: page)
         do {
             switch target {
@@ -73,6 +76,23 @@ enum ExportCommand {
             case .xopp:
                 try XoppExport.write(doc.drawing, to: output)
             }
+        } catch let e as RenderError {
+            throw CommandFailure.input(e.description)
+        } catch let e as StoreError {
+            throw CommandFailure.input(e.description)
+        }
+    }
+
+    /// `.oekaki` → PNG without loading the drawing: the strokes are read from the file one at a time, in as many
+    /// contiguous runs as there are threads drawing them, so memory stays a few page rasters at any drawing size.
+    static func streamPNG(_ input: String, to output: String, options: ExportOptions) throws {
+        do {
+            let stream = try StrokeStream.open(path: input)
+            defer { stream.close() }
+            let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize, scale: options.scale))
+            try LayeredExport.writePNG(pageSize: stream.pageSize, background: stream.background,
+                                       runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
+                                       to: output, options: options)
         } catch let e as RenderError {
             throw CommandFailure.input(e.description)
         } catch let e as StoreError {

@@ -1,0 +1,117 @@
+import Dispatch
+import Foundation
+import InkCore
+
+/// One contiguous run of a drawing's strokes: calls `draw` with each stroke, oldest first. It may stop early
+/// by rethrowing what `draw` throws.
+public typealias StrokeRun = (_ draw: (Stroke) throws -> Void) throws -> Void
+
+/// Exports a drawing whose strokes arrive as runs (e.g. streamed from a file) without ever holding them all.
+///
+/// The work is split by stroke order, not by area: run i is drawn on its own thread into its own page-sized
+/// layer (run 0 straight onto the background), then the layers are composited with OVER in run order. OVER is
+/// associative, so the picture is the one `BandRenderer` paints stroke after stroke, up to 8-bit rounding where
+/// translucent ink of different runs overlaps. Each stroke is shaped once, and a thread holds only the stroke it
+/// is drawing: memory is a few page rasters, whatever the drawing's size.
+public enum LayeredExport {
+    /// Memory allowed for the layers beyond the first; a large page gets fewer threads rather than more memory.
+    static let extraLayerBudget = 96 << 20
+
+    /// How many runs to split a drawing into for a page of `pageSize` at `scale`: one per core, fewer when
+    /// the layers would not fit the budget. Throws when the page cannot be rendered at all.
+    public static func runCount(pageSize: Size, scale: Double = 1) throws -> Int {
+        let size = try Exporter.pixelSize(of: pageSize, scale: scale)
+        let layerBytes = max(size.width * size.height * 4, 1)
+        return max(1, min(Parallel.cores, 4, 1 + extraLayerBudget / layerBytes))
+    }
+
+    /// The page rasterized at `scale`: background (unless transparent), then every run's strokes in run order.
+    public static func render(pageSize: Size, background: RGBA, runs: [StrokeRun],
+                              scale: Double = 1, transparent: Bool = false) throws -> ImageSurface {
+        let size = try Exporter.pixelSize(of: pageSize, scale: scale)
+        let base = try ImageSurface(width: size.width, height: size.height)
+        if !transparent { base.fillRows(0, size.height, with: background) }
+        // cairo hands out new surfaces cleared to transparent.
+        let layers = try [base] + runs.dropFirst().map { _ in try ImageSurface(width: size.width, height: size.height) }
+        // Device pixels of the page (one pixel of slack), in page units: ink wholly outside is skipped.
+        let visible = DeviceMapping(scale: scale).pageRect(ofDevice: Rect(minX: -1, minY: -1, maxX: Double(size.width) + 1, maxY: Double(size.height) + 1))
+
+        let failures = Failures(count: runs.count)
+        DispatchQueue.concurrentPerform(iterations: runs.count) { i in
+            let ctx = CairoContext(drawingInto: layers[i])
+            ctx.setTransform(scale: scale, dx: 0, dy: 0)
+            let run = runs[i]
+            do {
+                try run { stroke in
+                    // Another run failed: the export is lost anyway, so stop reading.
+                    if failures.any { throw Failures.Stopped() }
+                    guard stroke.style.color.a > 0, let b = stroke.inkBounds, b.intersects(visible) else { return }
+                    Painter.fill(stroke, in: ctx, deviceScale: scale)
+                }
+            } catch {
+                failures.record(error, at: i)
+            }
+        }
+        if let error = failures.first { throw error }
+
+        let ctx = CairoContext(drawingInto: base)
+        for layer in layers.dropFirst() { ctx.paint(layer) }
+        return base
+    }
+
+    /// Renders and writes a PNG (atomically: a failure leaves no file and an earlier one as it was).
+    public static func writePNG(pageSize: Size, background: RGBA, runs: [StrokeRun], to path: String,
+                                options: ExportOptions = ExportOptions()) throws {
+        let bytes: [[UInt8]]
+        do {
+            // The layers are gone once `render` returns, so encoding never holds more than the one raster.
+            let image = try render(pageSize: pageSize, background: background, runs: runs,
+                                   scale: options.scale, transparent: options.transparent)
+            let opaque = !options.transparent && background.a == 255
+            do { bytes = try PNGEncoder.chunks(image, opaque: opaque) } catch {
+                throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")
+            }
+        }
+        try FileOutput.write(bytes, to: path)
+    }
+
+    /// `drawing`'s strokes cut into `count` contiguous runs of about the same number of points (for tests, and
+    /// for callers that have the drawing in memory anyway).
+    public static func runs(of drawing: Drawing, count: Int) -> [StrokeRun] {
+        let strokes = drawing.strokes
+        let total = max(drawing.pointCount, 1)
+        var bounds: [Int] = [0]
+        var sum = 0
+        for (i, s) in strokes.enumerated() where bounds.count < count {
+            sum += s.points.count
+            if sum * count >= total * bounds.count { bounds.append(i + 1) }
+        }
+        if bounds.last != strokes.count { bounds.append(strokes.count) }
+        return zip(bounds, bounds.dropFirst()).map { lo, hi in
+            { draw in for s in strokes[lo..<hi] { try draw(s) } }
+        }
+    }
+}
+
+/// The first error of each run, shared between the threads drawing them.
+private final class Failures: @unchecked Sendable {
+    struct Stopped: Error {}
+    private let lock = NSLock()
+    private var errors: [Error?]
+    private var failed = false
+
+    init(count: Int) { errors = Array(repeating: nil, count: count) }
+
+    var any: Bool { lock.lock(); defer { lock.unlock() }; return failed }
+
+    func record(_ error: Error, at i: Int) {
+        lock.lock(); defer { lock.unlock() }
+        errors[i] = error; failed = true
+    }
+
+    /// The error of the earliest run that failed by itself (not because another one did).
+    var first: Error? {
+        lock.lock(); defer { lock.unlock() }
+        return errors.compactMap { $0 }.first { !($0 is Stopped) }
+    }
+}

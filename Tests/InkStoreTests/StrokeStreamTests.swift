@@ -1,0 +1,146 @@
+import Foundation
+import InkCore
+@testable import InkStore
+import XCTest
+
+/// `StrokeStream`: the strokes a streaming export sees are the ones a full open gives, in the same order,
+/// however the drawing is cut into runs, and a damaged file is refused with the same words.
+final class StrokeStreamTests: TempDirTestCase {
+    /// `count` pen strokes with ids 1…count, of varied lengths so runs by stored size differ from runs by count.
+    func drawing(_ count: Int, seed: UInt64 = 3) -> Drawing {
+        var rng = SeededRandom(seed: seed)
+        var strokes: [Stroke] = []
+        for i in 1...max(count, 1) where count > 0 {
+            let style = i % 5 == 0 ? StrokeStyle(tool: .highlighter, color: .highlighterYellow, width: 12) : StrokeStyle(tool: .pen, color: .black, width: 3)
+            let start = Point(100 + Double(i % 40) * 10, 100)
+            strokes.append(Stroke(id: StrokeID(i), style: style, points: PenInk.stroke(points: 5 + (i * 37) % 120, start: start, rng: &rng)))
+        }
+        return Drawing(pageSize: Size(width: 800, height: 600), strokes: strokes)
+    }
+
+    /// A document whose drawing is `d` minus the strokes `removed` removes, with that removal undoable.
+    func document(_ d: Drawing, removing removed: [StrokeID] = []) throws -> String {
+        let file = path("doc.oekaki")
+        let doc = try DocumentFile.create(path: file, drawing: d)
+        if !removed.isEmpty { try doc.commit([.did(.remove(removed.compactMap { d.stroke($0) }))]) }
+        doc.close()
+        return file
+    }
+
+    func streamed(_ s: StrokeStream, run: StrokeStream.Run? = nil) throws -> [Stroke] {
+        var out: [Stroke] = []
+        try s.forEachStroke(in: run) { out.append($0) }
+        return out
+    }
+
+    func testStreamGivesTheLiveStrokesOfAFullOpenInOrder() throws {
+        let file = try document(drawing(60), removing: [7, 8, 30])
+        let full = try DocumentFile.open(path: file, readOnly: true)
+        XCTAssertEqual(full.drawing.strokes.count, 57)
+        let s = try StrokeStream.open(path: file)
+        defer { s.close() }
+        XCTAssertEqual(s.pageSize, full.drawing.pageSize)
+        XCTAssertEqual(s.background, full.drawing.background)
+        XCTAssertEqual(try streamed(s), full.drawing.strokes)
+        for k in 1...7 {
+            let runs = try s.runs(k)
+            XCTAssertEqual(runs.count, k, "60 rows make \(k) runs")
+            XCTAssertFalse(runs.contains { $0.rows == 0 })
+            XCTAssertEqual(runs.reduce(0) { $0 + $1.rows }, 60, "removed rows are read (and checked) too")
+            XCTAssertEqual(try runs.flatMap { try streamed(s, run: $0) }, full.drawing.strokes, "\(k) runs")
+        }
+    }
+
+    func testRunsHaveAboutEqualStoredBytes() throws {
+        let s = try StrokeStream.open(path: try document(drawing(400)))
+        defer { s.close() }
+        let runs = try s.runs(3)
+        let total = runs.reduce(0) { $0 + $1.bytes }
+        for r in runs { XCTAssertEqual(Double(r.bytes), Double(total) / 3, accuracy: Double(total) * 0.05, "\(runs)") }
+        let many = try s.runs(1000)
+        XCTAssertLessThanOrEqual(many.count, 400, "never more runs than rows")
+        XCTAssertEqual(many.reduce(0) { $0 + $1.rows }, 400)
+    }
+
+    func testEmptyDrawingHasNoRuns() throws {
+        let s = try StrokeStream.open(path: try document(Drawing()))
+        defer { s.close() }
+        XCTAssertEqual(try s.runs(4), [])
+        XCTAssertEqual(try streamed(s), [])
+    }
+
+    func testRunsReadFromSeveralThreadsAtOnce() throws {
+        let d = drawing(300)
+        let s = try StrokeStream.open(path: try document(d))
+        defer { s.close() }
+        let runs = try s.runs(4)
+        let results = ResultBox(count: runs.count)
+        DispatchQueue.concurrentPerform(iterations: runs.count) { i in
+            results.set(i, Result { try streamed(s, run: runs[i]) })
+        }
+        XCTAssertEqual(try results.values.flatMap { try $0.get() }, try DocumentFile.open(path: s.path, readOnly: true).drawing.strokes)
+    }
+
+    /// Point data cut short in the middle of the drawing: the strokes before it arrive, then the same error
+    /// a full open gives, naming the stroke.
+    func testTruncatedBlobMidStreamIsRefusedWithTheFullOpensWords() throws {
+        let file = try document(drawing(50))
+        let db = try SQLiteDatabase(path: file, mode: .readWrite(create: false))
+        try db.execute("UPDATE strokes SET points = substr(points, 1, length(points) / 2) WHERE id = 31")
+        db.close()
+        var fullError = ""
+        XCTAssertThrowsError(try DocumentFile.open(path: file, readOnly: true)) { fullError = "\($0)" }
+        XCTAssertTrue(fullError.contains("stroke 31: point data"), fullError)
+
+        let s = try StrokeStream.open(path: file)
+        defer { s.close() }
+        var seen: [StrokeID] = []
+        XCTAssertThrowsError(try s.forEachStroke { seen.append($0.id) }) { XCTAssertEqual("\($0)", fullError) }
+        XCTAssertEqual(seen, Array(1...30))
+    }
+
+    func testDamagedFilesAreRefusedAtOpenAsAFullOpenRefusesThem() throws {
+        let cases: [(String, String)] = [
+            ("UPDATE document SET page_width = -5", "page size"),
+            ("INSERT INTO edits(id, stack, position, kind) VALUES (1, 0, 1, 0); INSERT INTO edit_strokes VALUES (1, 1, 0, 999)", "missing stroke 999"),
+            ("INSERT INTO edits(id, stack, position, kind) VALUES (1, 0, 1, 9)", "kind 9"),
+            ("INSERT INTO edit_strokes VALUES (5, 1, 0, 1)", "missing edit 5"),
+        ]
+        for (sql, words) in cases {
+            let file = try document(drawing(10))
+            let db = try SQLiteDatabase(path: file, mode: .readWrite(create: false))
+            try db.execute(sql)
+            db.close()
+            var fullError = "", streamError = ""
+            XCTAssertThrowsError(try DocumentFile.open(path: file, readOnly: true)) { fullError = "\($0)" }
+            XCTAssertThrowsError(try StrokeStream.open(path: file)) { streamError = "\($0)" }
+            XCTAssertEqual(streamError, fullError, sql)
+            XCTAssertTrue(streamError.contains(words) && streamError.contains("damaged"), streamError)
+            try FileManager.default.removeItem(atPath: file)
+        }
+        // Not a database at all: the header check speaks, as for a full open.
+        let text = path("notes.oekaki")
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
+        XCTAssertFalse(StrokeStream.looksLikeDocument(path: text))
+        XCTAssertTrue(StrokeStream.looksLikeDocument(path: try document(drawing(2))))
+    }
+
+    func testOpeningNeverChangesTheFile() throws {
+        let file = try document(drawing(20))
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let s = try StrokeStream.open(path: file)
+        _ = try streamed(s)
+        s.close()
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file + "-wal"))
+    }
+}
+
+/// One slot per concurrent iteration.
+private final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<[Stroke], Error>?]
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ r: Result<[Stroke], Error>) { lock.lock(); slots[i] = r; lock.unlock() }
+    var values: [Result<[Stroke], Error>] { slots.map { $0 ?? .failure(StoreError.closed) } }
+}
