@@ -103,8 +103,8 @@ final class CanvasInput {
         }
     }
 
-    /// The upside-down end of a stylus. GTK reports it as a device tool of type ERASER; X11 tablets without
-    /// tool serials only name their eraser device ("… eraser"), so the name is the fallback.
+    /// The upside-down end of a stylus. GTK reports it as a device tool of type ERASER; when a tablet gives no
+    /// tool (no serial numbers), a device named "… eraser" (as X11 drivers name it) is the fallback.
     private func isEraserEnd(_ event: OpaquePointer) -> Bool {
         if let tool = gdk_event_get_device_tool(event), gdk_device_tool_get_tool_type(tool) == GDK_DEVICE_TOOL_TYPE_ERASER { return true }
         guard let device = gdk_event_get_device(event), let name = gdk_device_get_name(device) else { return false }
