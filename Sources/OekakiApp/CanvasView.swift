@@ -166,9 +166,22 @@ final class CanvasView: CanvasInputTarget {
                         for r in missing { c.invalidate(transform.pageRect(fromView: r.scaled(by: 1 / transform.deviceScale)), in: editor.drawing) }
                     }
                     stale = []
-                } else {
-                    stale = kept == nil ? [] : stale.compactMap { $0.offsetBy(shift).intersection(c.bounds) }
+                } else if kept != nil {
+                    stale = stale.compactMap { $0.offsetBy(shift).intersection(c.bounds) }
                     for r in missing { addStale(r) }
+                } else {
+                    // Where the scaled old picture covers nothing (zooming out) is rendered first: the preview
+                    // already shows roughly the right ink elsewhere.
+                    let k = transform.zoom / oldTransform.zoom, ds = transform.deviceScale
+                    let preview = oldTransform.deviceScale == ds
+                        ? old.scaled(by: k).offsetBy((transform.offset - oldTransform.offset * k) * ds).intersection(c.bounds) : nil
+                    stale = []
+                    if let preview {
+                        for r in c.bounds.subtracting(preview) { addStale(r) }
+                        stale.append(preview)
+                    } else {
+                        stale = [c.bounds]
+                    }
                 }
             }
             c.updateLive(editor.liveStrokes)
