@@ -246,7 +246,7 @@ final class CanvasView: CanvasInputTarget {
         // Nil when the zoom changed meanwhile: the whole view is stale again anyway.
         guard let area = cache.paste(patch) else { return }
         // Edits made while it rendered are not in its snapshot: repaint them over it.
-        let page = transform.pageRect(fromView: area.scaled(by: 1 / transform.deviceScale))
+        let page = cache.transform.pageRect(fromView: area.scaled(by: 1 / cache.transform.deviceScale))
         for r in changedDuringRender { if let overlap = r.intersection(page) { cache.invalidate(overlap, in: editor.drawing) } }
         changedDuringRender = []
         redraw()
