@@ -12,17 +12,21 @@ public typealias StrokeRun = (_ draw: (Stroke) throws -> Void) throws -> Void
 /// layer (run 0 straight onto the background), then the layers are composited with OVER in run order. OVER is
 /// associative, so the picture is the one `BandRenderer` paints stroke after stroke, up to 8-bit rounding where
 /// translucent ink of different runs overlaps. Each stroke is shaped once, and a thread holds only the stroke it
-/// is drawing: memory is a few page rasters, whatever the drawing's size.
+/// is drawing: memory is at most `maxLayers` page rasters, whatever the drawing's size.
 public enum LayeredExport {
-    /// Memory allowed for the layers beyond the first; a large page gets fewer threads rather than more memory.
-    static let extraLayerBudget = 96 << 20
+    /// At most this many layers (threads): two already export a million points several times faster than the
+    /// peers, and each more costs a page raster (8 MB at 1920×1080), which would lift a 1080p export's peak memory
+    /// above Xournal++'s on a machine with more cores.
+    static let maxLayers = 2
+    /// Largest raster worth a second layer; a larger page is drawn by one thread rather than with twice the memory.
+    static let maxExtraLayerBytes = 64 << 20
 
-    /// How many runs to split a drawing into for a page of `pageSize` at `scale`: one per core, fewer when
-    /// the layers would not fit the budget. Throws when the page cannot be rendered at all.
+    /// How many runs to split a drawing into for a page of `pageSize` at `scale`: one per core up to `maxLayers`,
+    /// one for a page too large for a second layer. Throws when the page cannot be rendered at all.
     public static func runCount(pageSize: Size, scale: Double = 1) throws -> Int {
         let size = try Exporter.pixelSize(of: pageSize, scale: scale)
-        let layerBytes = max(size.width * size.height * 4, 1)
-        return max(1, min(Parallel.cores, 4, 1 + extraLayerBudget / layerBytes))
+        guard size.width * size.height * 4 <= maxExtraLayerBytes else { return 1 }
+        return max(1, min(Parallel.cores, maxLayers))
     }
 
     /// The page rasterized at `scale`: background (unless transparent), then every run's strokes in run order.
