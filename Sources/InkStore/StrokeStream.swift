@@ -8,8 +8,8 @@ import InkCore
 /// page, history), and every stroke row is checked as it is read, removed ones included, so a damaged file is
 /// refused with the same words. One read transaction covers everything: a writer committing meanwhile is not seen.
 ///
-/// Threading: `forEachStroke` may run on several threads at once (one per `Run`); the database is touched under
-/// a lock only to step a row and copy its bytes, and decoding happens outside it.
+/// Threading: `forEachStroke` may run on several threads at once, one walk per `Run` at a time (a run's statement
+/// is reused); the database is touched under a lock only to step a row and copy its bytes, decoding is outside it.
 public final class StrokeStream: @unchecked Sendable {
     /// A contiguous slice of the drawing order (an id range), with its stroke rows and stored bytes.
     public struct Run: Hashable, Sendable {

@@ -125,6 +125,27 @@ final class StrokeStreamTests: TempDirTestCase {
         XCTAssertTrue(StrokeStream.looksLikeDocument(path: try document(drawing(2))))
     }
 
+    /// A writer has the document open (its log not yet folded into the file): the stream sees every committed
+    /// stroke, and nothing committed after it opened (one snapshot for all runs).
+    func testDocumentOpenInAWriterStreamsItsCommittedSnapshot() throws {
+        let d = drawing(40)
+        let file = path("live.oekaki")
+        let writer = try DocumentFile.create(path: file, drawing: Drawing(pageSize: d.pageSize))
+        defer { writer.close() }
+        try writer.commit(d.strokes.prefix(30).map { .did(.add([$0])) })
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file + "-wal"))
+        let s = try StrokeStream.open(path: file)
+        defer { s.close() }
+        let runs = try s.runs(2)
+        var first: [Stroke] = []
+        try s.forEachStroke(in: runs[0]) { first.append($0) }
+        try writer.commit(d.strokes.suffix(10).map { .did(.add([$0])) })
+        var rest: [Stroke] = []
+        try s.forEachStroke(in: runs[1]) { rest.append($0) }
+        XCTAssertEqual((first + rest).map(\.id), Array(1...30))
+        assertSameStrokes(first + rest, Array(d.strokes.prefix(30)))
+    }
+
     func testOpeningNeverChangesTheFile() throws {
         let file = try document(drawing(20))
         let before = try Data(contentsOf: URL(fileURLWithPath: file))
