@@ -84,7 +84,10 @@ enum Documents {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
             if isDir.boolValue { throw DocumentError.cannotOpen(path: path, reason: "it is a folder") }
             do {
-                return OpenDocument(file: try DocumentFile.open(path: path), isUntitled: isUntitled(path), note: nil)
+                // A read-only file or folder opens anyway; changes go to a copy in the data folder, and the
+                // window says where (RELIABILITY.md promise 6).
+                let (file, fallback) = try DocumentFile.openOrContinueInCopy(path: path, folder: dataDirectory)
+                return OpenDocument(file: file, isUntitled: fallback == nil && isUntitled(path), note: fallback?.message)
             } catch {
                 throw DocumentError.cannotOpen(path: path, reason: "\(error)")
             }
