@@ -369,8 +369,25 @@ final class FaultInjectionTests: TempDirTestCase {
         return found
     }
 
+    /// As root, permission tests run the program as `nobody`; that needs setpriv and a path nobody can execute.
+    static func requireUnprivileged(_ program: String) throws {
+        guard getuid() == 0 else { return }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            throw XCTSkip("running as root without /usr/bin/setpriv: cannot test permissions (root ignores them)")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", "/usr/bin/test", "-x", program]
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw XCTSkip("running as root and user nobody cannot execute \(program) (a folder on its path is private)")
+        }
+    }
+
     /// Runs a program, as `nobody` when asked (through setpriv), collecting its output.
     static func run(_ argv: [String], environment: [String: String], unprivileged: Bool) throws -> Run {
+        if unprivileged { try requireUnprivileged(argv[0]) }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: unprivileged ? "/usr/bin/setpriv" : argv[0])
         p.arguments = unprivileged ? ["--reuid=65534", "--regid=65534", "--clear-groups", "--"] + argv : Array(argv.dropFirst())
@@ -396,6 +413,7 @@ final class FaultInjectionTests: TempDirTestCase {
         if let k = fileSizeLimitKiB { script += "ulimit -f \(k); " }
         var argv = [bin] + args
         if unprivileged && getuid() == 0 {
+            try requireUnprivileged(bin)
             argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] + argv
         }
         script += "exec \"$@\""
