@@ -34,10 +34,20 @@ enum ExportBench {
         return (me, ["--export-child"], "oekaki-bench --export-child (oekaki not built beside the bench)")
     }
 
-    /// What `oekaki export IN OUT.png` does, for `--export-child`.
+    /// What `oekaki export IN OUT.png` does (ExportCommand): a `.oekaki` is streamed from the file stroke by
+    /// stroke in one run per drawing thread; anything else is loaded whole. Used in-process and by `--export-child`.
     static func exportChild(_ input: String, _ output: String) throws {
-        let doc = try DocumentLoader.load(path: input)
-        try Exporter.write(doc.drawing, to: output, format: .png)
+        guard StrokeStream.looksLikeDocument(path: input) else {
+            let doc = try DocumentLoader.load(path: input)
+            try Exporter.write(doc.drawing, to: output, format: .png)
+            return
+        }
+        let stream = try StrokeStream.open(path: input)
+        defer { stream.close() }
+        let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize, scale: 1))
+        try LayeredExport.writePNG(pageSize: stream.pageSize, background: stream.background,
+                                   runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
+                                   to: output, options: ExportOptions())
     }
 
     static func run(_ w: Workloads, rounds: Int, display: VirtualDisplay?) -> Result {
