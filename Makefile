@@ -25,8 +25,16 @@ release: deps
 run: release
 	.build/release/oekaki
 
+# XCTest only (no Swift Testing suites exist); the last line is a plain "N passed, N failed" tally.
 test: build
-	swift test 2>&1 | grep -v -e 'pthread' -e 'msse' ; exit $${PIPESTATUS[0]}
+	@swift test --disable-swift-testing 2>&1 | grep --line-buffered -v -e '-pthread' -e '-msse' | tee .build/test.log; \
+	status=$${PIPESTATUS[0]}; \
+	line=$$(grep -E 'Executed [0-9]+ tests?, with' .build/test.log | tail -1); \
+	run=$$(echo "$$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); \
+	skipped=$$(echo "$$line" | sed -nE 's/.* ([0-9]+) tests? skipped.*/\1/p'); \
+	failed=$$(echo "$$line" | sed -E 's/.* ([0-9]+) failures?.*/\1/'); \
+	echo "$$(( $${run:-0} - $${skipped:-0} - $${failed:-0} )) passed, $${failed:-0} failed, $${skipped:-0} skipped"; \
+	exit $$status
 
 bench: release
 	.build/release/oekaki-bench --write BENCHMARKS.md
