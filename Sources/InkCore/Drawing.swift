@@ -1,5 +1,7 @@
-/// The document model: page, background and the strokes in drawing order (oldest first).
-/// Stroke ids grow monotonically, so drawing order is id order and restoring a stroke puts it back in place.
+/// The document model: page, background and the strokes in drawing order (bottom first).
+/// Drawing order is (order, id): ids grow monotonically and a new stroke's order is its id, so it goes on top;
+/// an area-eraser piece keeps the order of the stroke it was cut from, so it stays at that stroke's place.
+/// Restoring a stroke (undo, redo) puts it back exactly where it was.
 public struct Drawing: Sendable {
     public static let defaultPageSize = Size(width: 1920, height: 1080)
 
@@ -9,10 +11,16 @@ public struct Drawing: Sendable {
     public private(set) var index = SpatialIndex()
     /// The id the next new stroke gets; never reused within a document.
     public private(set) var nextStrokeID: StrokeID = 1
+    /// The order of each stroke whose order is not its id (few: area-eraser pieces), so a lookup by id can
+    /// binary-search the drawing order.
+    private var reordered: [StrokeID: StrokeID] = [:]
 
     public init(pageSize: Size = Drawing.defaultPageSize, background: RGBA = .white, strokes: [Stroke] = []) {
         self.pageSize = pageSize; self.background = background
-        for s in strokes { insert(s) }
+        // Sorted first, so building a drawing from stored strokes appends instead of moving the array around.
+        let sorted = strokes.indices.dropFirst().allSatisfy({ strokes[$0 - 1].drawsBefore(strokes[$0]) })
+            ? strokes : strokes.sorted { $0.drawsBefore($1) }
+        for s in sorted { insert(s) }
     }
 
     public var pointCount: Int { strokes.reduce(0) { $0 + $1.points.count } }
@@ -32,13 +40,18 @@ public struct Drawing: Sendable {
         if id >= nextStrokeID { nextStrokeID = id + 1 }
     }
 
-    private func position(of id: StrokeID) -> (found: Bool, index: Int) {
+    /// Where the stroke with this id and order is, or would go, in `strokes`.
+    private func position(of id: StrokeID, order: StrokeID) -> (found: Bool, index: Int) {
         var lo = 0, hi = strokes.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if strokes[mid].id < id { lo = mid + 1 } else { hi = mid }
+            if (strokes[mid].order, strokes[mid].id) < (order, id) { lo = mid + 1 } else { hi = mid }
         }
         return (lo < strokes.count && strokes[lo].id == id, lo)
+    }
+
+    private func position(of id: StrokeID) -> (found: Bool, index: Int) {
+        position(of: id, order: reordered[id] ?? id)
     }
 
     public func stroke(_ id: StrokeID) -> Stroke? {
@@ -46,11 +59,14 @@ public struct Drawing: Sendable {
         return p.found ? strokes[p.index] : nil
     }
 
-    /// Inserts in id order; a stroke with an id already present replaces it.
+    /// Inserts in drawing order; a stroke with an id already present replaces it (and may move).
     public mutating func insert(_ s: Stroke) {
         reserveStrokeIDs(through: s.id)
-        let p = position(of: s.id)
+        // A stroke with this id already present under another order is taken out first (it moves).
+        if (reordered[s.id] ?? s.id) != s.order { remove(s.id) }
+        let p = position(of: s.id, order: s.order)
         if p.found { index.remove(s.id); strokes[p.index] = s } else { strokes.insert(s, at: p.index) }
+        if s.order != s.id { reordered[s.id] = s.order }
         if let b = s.inkBounds { index.insert(s.id, bounds: b) }
     }
 
@@ -59,12 +75,13 @@ public struct Drawing: Sendable {
         let p = position(of: id)
         guard p.found else { return nil }
         index.remove(id)
+        reordered[id] = nil
         return strokes.remove(at: p.index)
     }
 
     @discardableResult
     public mutating func removeAll() -> [Stroke] {
-        defer { strokes = []; index.removeAll() }
+        defer { strokes = []; index.removeAll(); reordered = [:] }
         return strokes
     }
 
@@ -86,9 +103,9 @@ public struct Drawing: Sendable {
         let ids = index.candidates(in: rect)
         stats.queries += 1
         stats.examined += ids.count
-        return ids.sorted().compactMap { id in
+        return ids.compactMap { id in
             guard let s = stroke(id), let b = s.inkBounds, b.intersects(rect) else { return nil }
             return s
-        }
+        }.sorted { $0.drawsBefore($1) }
     }
 }

@@ -6,8 +6,8 @@
 /// one up) becomes one `.remove` or `.replace` edit on release, and cancel puts everything back.
 /// Cancelling any eraser pointer cancels the whole eraser gesture (all pointers erasing together).
 /// The tool is chosen when a pointer goes down, so switching tools mid-gesture does not change that pointer.
-/// Area-eraser pieces get new (higher) ids, and drawing order is id order, so a cut stroke's pieces draw above
-/// strokes made after the original; undo restores the original in its place.
+/// Area-eraser pieces get new ids but keep the order of the stroke they were cut from, so they stay where it was
+/// in the drawing order (below strokes made after it); undo restores the original in its place.
 public final class Editor {
     public private(set) var drawing: Drawing
     public private(set) var history: History
@@ -127,7 +127,7 @@ public final class Editor {
                 g.remove(s, from: &drawing)
                 if let b = s.inkBounds { dirty.append(b) }
                 for pts in pieces {
-                    g.add(Stroke(id: drawing.makeStrokeID(), style: s.style, points: pts), to: &drawing)
+                    g.add(Stroke(id: drawing.makeStrokeID(), style: s.style, points: pts, order: s.order), to: &drawing)
                 }
                 hitTestStats.hits += 1
             }

@@ -3,13 +3,23 @@ public typealias StrokeID = UInt64
 /// A finished (or live) line: its input samples and its style. Shaping into an outline happens on demand.
 public struct Stroke: Hashable, Sendable, Identifiable {
     public var id: StrokeID
+    /// Where the stroke sits in the drawing: strokes draw in (order, id) order. It is the id unless set; an
+    /// area-eraser piece takes the order of the stroke it was cut from, so it stays where that stroke was
+    /// (below strokes drawn after it) instead of jumping to the top with its new id.
+    public var order: StrokeID {
+        get { orderKey ?? id }
+        set { orderKey = newValue == id ? nil : newValue }
+    }
+    /// Nil when the order is the id (nearly always), so changing the id keeps that default.
+    private var orderKey: StrokeID?
     public var style: StrokeStyle
     public private(set) var points: [InkPoint]
     /// Min/max of the stored point coordinates (nil while empty).
     public private(set) var bounds: Rect?
 
-    public init(id: StrokeID, style: StrokeStyle, points: [InkPoint] = []) {
+    public init(id: StrokeID, style: StrokeStyle, points: [InkPoint] = [], order: StrokeID? = nil) {
         self.id = id; self.style = style; self.points = []
+        if let order, order != id { orderKey = order }
         self.points.reserveCapacity(points.count)
         for p in points { append(p) }
     }
@@ -25,6 +35,9 @@ public struct Stroke: Hashable, Sendable, Identifiable {
         if bounds == nil { bounds = Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y) } else { bounds!.include(p.point) }
         return true
     }
+
+    /// True when this stroke draws before `other` (is below it).
+    public func drawsBefore(_ other: Stroke) -> Bool { (order, id) < (other.order, other.id) }
 
     /// The area the ink can cover: point bounds grown by the largest possible radius.
     public var inkBounds: Rect? {

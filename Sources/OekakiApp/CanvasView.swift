@@ -296,7 +296,7 @@ final class CanvasView: CanvasInputTarget {
     /// A new stroke can simply be drawn on top only if nothing later lies above it.
     private func isTopmost(_ s: Stroke) -> Bool {
         guard let last = editor.drawing.strokes.last else { return false }
-        return s.id >= last.id
+        return !s.drawsBefore(last)
     }
 
     // Strokes in progress keep drawing through undo, redo and clear; only Escape discards them.

@@ -5,7 +5,7 @@ import XCTest
 /// random interleavings of began/moved/ended/cancelled for up to 20 pointer ids (repeated ids, unknown ids,
 /// events after cancel), NaN/infinite/huge coordinates and pressures, tool switches with odd widths,
 /// undo/redo/clear/cancel at any moment. After every step:
-/// - strokes are in id order, each has at least one point and every point is finite;
+/// - strokes are in drawing order (order, id), each has at least one point and every point is finite;
 /// - the changes the editor reported (what the store commits) rebuild exactly the drawing it shows;
 /// and at the end undoing everything empties the page and redoing it all gives back the same strokes.
 final class RobustnessTests: XCTestCase {
@@ -63,8 +63,8 @@ final class RobustnessTests: XCTestCase {
 
     static func checkInvariants(_ editor: Editor, _ mirror: Mirror, _ context: @autoclosure () -> String) -> String? {
         let strokes = editor.drawing.strokes
-        for (a, b) in zip(strokes, strokes.dropFirst()) where !(a.id < b.id) {
-            return "\(context()): strokes out of id order (\(a.id) before \(b.id))"
+        for (a, b) in zip(strokes, strokes.dropFirst()) where !a.drawsBefore(b) {
+            return "\(context()): strokes out of drawing order (\(a.id) at \(a.order) before \(b.id) at \(b.order))"
         }
         for s in strokes {
             if s.points.isEmpty { return "\(context()): stroke \(s.id) has no points" }
