@@ -17,6 +17,9 @@ public final class DocumentFile {
     public let foundVersion: Int
     private var db: SQLiteDatabase?
     private var lock: WriterLock?
+    /// How many stored edits name each stroke. A stroke out of the drawing that no edit names any more (its
+    /// last edits were on a discarded redo stack) is deleted; counting here spares the file an index of it.
+    private var references: [StrokeID: Int] = [:]
 
     public static var formatVersion: Int { Schema.currentVersion }
 
@@ -24,6 +27,7 @@ public final class DocumentFile {
                  db: SQLiteDatabase?, lock: WriterLock?) {
         self.path = path; self.drawing = drawing; self.history = history
         self.isReadOnly = readOnly; self.foundVersion = foundVersion; self.db = db; self.lock = lock
+        if db != nil { for e in history.undoStack + history.redoStack { count(e, 1) } }
     }
 
     deinit { close() }
@@ -88,8 +92,8 @@ public final class DocumentFile {
             let db = try openDatabase(path: tmp, mode: .readWrite(create: true))
             do {
                 try db.transaction {
-                    for step in Schema.steps { try db.execute(step) }
-                    try db.execute("PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = \(Schema.currentVersion)")
+                    try Schema.upgrade(db, from: 0)
+                    try db.execute("PRAGMA application_id = \(Schema.applicationID)")
                     let w = DocumentWriter(db: db)
                     try w.writePage(drawing.pageSize, background: drawing.background, insert: true)
                     for s in drawing.strokes { try w.upsert(s, present: true) }
@@ -156,7 +160,7 @@ public final class DocumentFile {
             switch change {
             case .did(let e):
                 try db.transaction {
-                    try w.discardRedo()
+                    try w.discardRedo(deleting: unreferenced(after: e))
                     try w.applyForward(e, addedAreNew: true)
                     try w.push(e, on: .undo)
                 }
@@ -181,10 +185,32 @@ public final class DocumentFile {
             throw Self.map(error, path: path)
         }
         switch change {
-        case .did(let e): history.record(e); drawing.apply(e)
+        case .did(let e):
+            for d in history.redoStack { count(d, -1) }
+            count(e, 1)
+            history.record(e); drawing.apply(e)
         case .redid(let e): _ = history.redo(); drawing.apply(e)
         case .undid(let e): _ = history.undo(); drawing.apply(e.inverse)
         }
+    }
+
+    private func count(_ e: Edit, _ delta: Int) {
+        for s in e.removed + e.added {
+            let n = (references[s.id] ?? 0) + delta
+            references[s.id] = n > 0 ? n : nil
+        }
+    }
+
+    /// Strokes that `.did(e)` leaves out of the drawing and out of every edit: named only by the redo stack it
+    /// discards. Costs in proportion to that stack, never to the drawing or the undo stack.
+    private func unreferenced(after e: Edit) -> [StrokeID] {
+        guard !history.redoStack.isEmpty else { return [] }
+        var dropped: [StrokeID: Int] = [:]
+        for d in history.redoStack { for s in d.removed + d.added { dropped[s.id, default: 0] += 1 } }
+        let kept = Set((e.removed + e.added).map(\.id))
+        return dropped.compactMap { id, n in
+            (references[id] ?? 0) <= n && !kept.contains(id) && drawing.stroke(id) == nil ? id : nil
+        }.sorted()
     }
 
     /// Changes the page size and background (not an undoable edit).
@@ -251,10 +277,7 @@ public final class DocumentFile {
 
     private static func migrate(_ db: SQLiteDatabase, from version: Int, path: String) throws {
         do {
-            try db.transaction {
-                for step in Schema.steps[version..<Schema.currentVersion] { try db.execute(step) }
-                try db.execute("PRAGMA user_version = \(Schema.currentVersion)")
-            }
+            try db.transaction { try Schema.upgrade(db, from: version) }
         } catch { throw map(error, path: path) }
     }
 
@@ -262,6 +285,7 @@ public final class DocumentFile {
     static func map(_ error: Error, path: String) -> Error {
         guard let f = error as? SQLiteDatabase.Failure else {
             if let c = error as? PointCodec.Failure { return StoreError.corrupt(path: path, detail: c.description) }
+            if let c = error as? EditStrokes.Failure { return StoreError.corrupt(path: path, detail: c.description) }
             return error
         }
         if f.isFull { return StoreError.diskFull(path: path) }

@@ -42,41 +42,23 @@ struct DocumentReader {
     }
 
     private func readHistory(_ strokes: [StrokeID: Stroke]) throws -> History {
-        struct Row { var id: Int64; var stack: Int64; var kind: Schema.EditKind; var removed: [Stroke] = []; var added: [Stroke] = [] }
-        var rows: [Row] = []
-        var byID: [Int64: Int] = [:]
-        let e = try db.statement("SELECT id, stack, kind FROM edits ORDER BY stack, position")
-        while try e.step() {
-            guard let kind = Schema.EditKind(rawValue: e.int(2)), e.int(1) == 0 || e.int(1) == 1 else {
-                // Read the row before resetting the statement (after it every column reads 0).
-                let message = "edit \(e.int(0)) has kind \(e.int(2)) on stack \(e.int(1))"
-                e.reset(); throw bad(message)
-            }
-            byID[e.int(0)] = rows.count
-            rows.append(Row(id: e.int(0), stack: e.int(1), kind: kind))
-        }
-        e.reset()
-        let r = try db.statement("SELECT edit, role, stroke FROM edit_strokes ORDER BY edit, role, seq")
-        defer { r.reset() }
-        while try r.step() {
-            guard let i = byID[r.int(0)] else { throw bad("an edit stroke refers to missing edit \(r.int(0))") }
-            guard r.int(2) > 0, let s = strokes[StrokeID(r.int(2))] else { throw bad("edit \(r.int(0)) refers to missing stroke \(r.int(2))") }
-            switch r.int(1) {
-            case 0: rows[i].removed.append(s)
-            case 1: rows[i].added.append(s)
-            default: throw bad("edit \(r.int(0)) has stroke role \(r.int(1))")
-            }
-        }
         var undo: [Edit] = [], redo: [Edit] = []
-        for row in rows {
+        for row in try DocumentRows.edits(db, path: path, version: version) {
+            func look(_ ids: [StrokeID]) throws -> [Stroke] {
+                try ids.map { id in
+                    guard let s = strokes[id] else { throw bad("\(row.name) refers to missing stroke \(id)") }
+                    return s
+                }
+            }
+            let removed = try look(row.strokes.removed), added = try look(row.strokes.added)
             let edit: Edit
             switch row.kind {
-            case .add: edit = .add(row.added)
-            case .remove: edit = .remove(row.removed)
-            case .replace: edit = .replace(removed: row.removed, added: row.added)
-            case .clear: edit = .clear(row.removed)
+            case .add: edit = .add(added)
+            case .remove: edit = .remove(removed)
+            case .replace: edit = .replace(removed: removed, added: added)
+            case .clear: edit = .clear(removed)
             }
-            if row.stack == 0 { undo.append(edit) } else { redo.append(edit) }
+            if row.stack == .undo { undo.append(edit) } else { redo.append(edit) }
         }
         return History(undo: undo, redo: redo)
     }

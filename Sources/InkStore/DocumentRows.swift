@@ -4,9 +4,11 @@ import InkCore
 /// Shared by `DocumentReader` (the whole document at once) and `StrokeStream` (one stroke at a time), so both
 /// refuse the same files with the same words.
 enum DocumentRows {
-    /// The columns `stroke(_:)` reads, in order; version 1 files have no `present` column (every stroke is live).
+    /// The columns `stroke(_:)` reads, in order; version 1 files have no `present` column (every stroke is live),
+    /// versions before 3 no `draw_order` (the order is the id).
     static func strokeColumns(version: Int) -> String {
-        version >= 2 ? "id, tool, rgba, width, points, present" : "id, tool, rgba, width, points, 1"
+        version >= 3 ? "id, tool, rgba, width, points, present, draw_order"
+            : version == 2 ? "id, tool, rgba, width, points, present, NULL" : "id, tool, rgba, width, points, 1, NULL"
     }
 
     /// The page size and background, checked.
@@ -29,6 +31,7 @@ enum DocumentRows {
         var style: StrokeStyle
         var blob: [UInt8]
         var present: Bool
+        var order: StrokeID
 
         /// Decodes the points; bad point data names the stroke.
         func stroke(path: String) throws -> Stroke {
@@ -36,7 +39,7 @@ enum DocumentRows {
             do { points = try PointCodec.decode(blob) } catch let e as PointCodec.Failure {
                 throw StoreError.corrupt(path: path, detail: "stroke \(id): \(e)")
             }
-            return Stroke(id: id, style: style, points: points)
+            return Stroke(id: id, style: style, points: points, order: order)
         }
     }
 
@@ -53,33 +56,90 @@ enum DocumentRows {
         guard rgba >= 0, rgba <= 0xFFFF_FFFF else { throw bad("stroke \(id) has colour \(rgba), not an RGBA value") }
         let width = q.double(3)
         guard width.isFinite, width > 0, width <= Schema.maxStrokeWidth else { throw bad("stroke \(id) has width \(width)") }
+        let order = q.isNull(6) ? rawID : q.int(6)
+        guard order > 0 else { throw bad("stroke \(id) has drawing order \(order)") }
         return StrokeRow(id: id, style: StrokeStyle(tool: tool, color: RGBA(packed: UInt32(rgba)), width: width),
-                         blob: q.blob(4), present: q.int(5) != 0)
+                         blob: q.blob(4), present: q.int(5) != 0, order: StrokeID(order))
+    }
+
+    /// One stored edit: its stack, kind and the ids of the strokes it removed and added, checked.
+    struct EditRow {
+        var stack: Schema.Stack
+        var kind: Schema.EditKind
+        var strokes: EditStrokes
+        /// How messages name it.
+        var name: String
+    }
+
+    /// The history's rows, undo stack then redo stack, each bottom first; every edit has a known kind on a known
+    /// stack and names strokes in the roles its kind has. Whether those strokes exist is up to the caller.
+    static func edits(_ db: SQLiteDatabase, path: String, version: Int) throws -> [EditRow] {
+        func bad(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
+        if version < 2 { return [] }
+        if version == 2 { return try editsVersion2(db, path: path) }
+        var rows: [EditRow] = []
+        let q = try db.statement("SELECT stack, position, kind, strokes FROM history ORDER BY stack, position")
+        defer { q.reset() }
+        while try q.step() {
+            let name = "edit \(q.int(1)) of stack \(q.int(0))"
+            guard let stack = Schema.Stack(rawValue: q.int(0)), let kind = Schema.EditKind(rawValue: q.int(2)) else {
+                throw bad("\(name) has kind \(q.int(2))")
+            }
+            let ids: EditStrokes
+            do { ids = try EditStrokes(decoding: q.blob(3)) } catch let e as EditStrokes.Failure { throw bad("\(name): \(e)") }
+            switch kind {
+            case .add: guard ids.removed.isEmpty else { throw bad("\(name) adds strokes but also removes some") }
+            case .remove, .clear: guard ids.added.isEmpty else { throw bad("\(name) removes strokes but also adds some") }
+            case .replace: break
+            }
+            rows.append(EditRow(stack: stack, kind: kind, strokes: ids, name: name))
+        }
+        return rows
+    }
+
+    /// Format 2 kept an edit's strokes in their own table, one row each.
+    private static func editsVersion2(_ db: SQLiteDatabase, path: String) throws -> [EditRow] {
+        func bad(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
+        var rows: [EditRow] = []
+        var byID: [Int64: Int] = [:]
+        let e = try db.statement("SELECT id, stack, kind FROM edits ORDER BY stack, position")
+        while try e.step() {
+            guard let kind = Schema.EditKind(rawValue: e.int(2)), let stack = Schema.Stack(rawValue: e.int(1)) else {
+                // Read the row before resetting the statement (after it every column reads 0).
+                let message = "edit \(e.int(0)) has kind \(e.int(2)) on stack \(e.int(1))"
+                e.reset(); throw bad(message)
+            }
+            byID[e.int(0)] = rows.count
+            rows.append(EditRow(stack: stack, kind: kind, strokes: EditStrokes(removed: [], added: []), name: "edit \(e.int(0))"))
+        }
+        e.reset()
+        let r = try db.statement("SELECT edit, role, stroke FROM edit_strokes ORDER BY edit, role, seq")
+        defer { r.reset() }
+        while try r.step() {
+            guard let i = byID[r.int(0)] else { throw bad("an edit stroke refers to missing edit \(r.int(0))") }
+            guard r.int(2) > 0 else { throw bad("edit \(r.int(0)) refers to missing stroke \(r.int(2))") }
+            switch Schema.Role(rawValue: r.int(1)) {
+            case .removed: rows[i].strokes.removed.append(StrokeID(r.int(2)))
+            case .added: rows[i].strokes.added.append(StrokeID(r.int(2)))
+            case nil: throw bad("edit \(r.int(0)) has stroke role \(r.int(1))")
+            }
+        }
+        return rows
     }
 
     /// The history's rows, checked the way `DocumentReader` checks them when it builds the `History`, but
-    /// without holding any stroke: every edit has a known kind on a known stack, and every stroke an edit names
-    /// belongs to an existing edit, has a known role and exists.
+    /// without holding any stroke: every stroke an edit names exists.
     static func checkHistory(_ db: SQLiteDatabase, path: String, version: Int) throws {
-        guard version >= 2 else { return }
-        func bad(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
-        let e = try db.statement("SELECT id, stack, kind FROM edits ORDER BY stack, position")
-        defer { e.reset() }
-        while try e.step() {
-            guard Schema.EditKind(rawValue: e.int(2)) != nil, e.int(1) == 0 || e.int(1) == 1 else {
-                throw bad("edit \(e.int(0)) has kind \(e.int(2)) on stack \(e.int(1))")
+        let rows = try edits(db, path: path, version: version)
+        let q = try db.statement("SELECT 1 FROM strokes WHERE id = ?")
+        var seen = Set<StrokeID>()
+        for row in rows {
+            for id in row.strokes.removed + row.strokes.added where seen.insert(id).inserted {
+                try q.bind(1, Int64(bitPattern: id))
+                let found = try q.step()
+                q.reset()
+                guard found else { throw StoreError.corrupt(path: path, detail: "\(row.name) refers to missing stroke \(id)") }
             }
-        }
-        let r = try db.statement("""
-            SELECT es.edit, es.role, es.stroke, e.id IS NOT NULL, s.id IS NOT NULL FROM edit_strokes es
-            LEFT JOIN edits e ON e.id = es.edit LEFT JOIN strokes s ON s.id = es.stroke
-            ORDER BY es.edit, es.role, es.seq
-            """)
-        defer { r.reset() }
-        while try r.step() {
-            guard r.int(3) != 0 else { throw bad("an edit stroke refers to missing edit \(r.int(0))") }
-            guard r.int(2) > 0, r.int(4) != 0 else { throw bad("edit \(r.int(0)) refers to missing stroke \(r.int(2))") }
-            guard r.int(1) == 0 || r.int(1) == 1 else { throw bad("edit \(r.int(0)) has stroke role \(r.int(1))") }
         }
     }
 }

@@ -29,9 +29,15 @@ struct DocumentWriter {
         do { blob = try PointCodec.encode(s.points.isEmpty ? [InkPoint(x: 0, y: 0)] : s.points) } catch let e as PointCodec.Failure {
             throw StoreError.unstorable("stroke \(s.id): \(e)")
         }
-        try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present) VALUES(?, ?, ?, ?, ?, ?)")
-            .bind(1, Int64(bitPattern: s.id)).bind(2, s.style.tool.rawValue).bind(3, Int64(s.style.color.packed))
-            .bind(4, s.style.width).bind(5, blob).bind(6, Int64(present ? 1 : 0)).run()
+        guard s.id >= 1, s.id <= UInt64(Int64.max), s.order >= 1, s.order <= UInt64(Int64.max) else {
+            throw StoreError.unstorable("stroke \(s.id) has order \(s.order); ids and orders must be in 1…\(Int64.max)")
+        }
+        let q = try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present, draw_order) VALUES(?, ?, ?, ?, ?, ?, ?)")
+        try q.bind(1, Int64(bitPattern: s.id)).bind(2, s.style.tool.rawValue).bind(3, Int64(s.style.color.packed))
+            .bind(4, s.style.width).bind(5, blob).bind(6, Int64(present ? 1 : 0))
+        // NULL (one byte) when the order is the id, as for nearly every stroke.
+        if s.order != s.id { try q.bind(7, Int64(bitPattern: s.order)) }
+        try q.run()
     }
 
     /// Marks a stroke present or not; writes the row if the file does not have it yet.
@@ -56,52 +62,30 @@ struct DocumentWriter {
     /// Puts an edit on top of a stack.
     func push(_ e: Edit, on stack: Schema.Stack) throws {
         try db.statement("""
-            INSERT INTO edits(stack, position, kind)
-            VALUES(?1, (SELECT coalesce(max(position), 0) + 1 FROM edits WHERE stack = ?1), ?2)
-            """).bind(1, stack.rawValue).bind(2, e.kind.rawValue).run()
-        let id = db.lastInsertRowID
-        let ins = "INSERT INTO edit_strokes(edit, role, seq, stroke) VALUES(?, ?, ?, ?)"
-        for (role, list) in [(Schema.Role.removed, e.removed), (.added, e.added)] {
-            for (i, s) in list.enumerated() {
-                try db.statement(ins).bind(1, id).bind(2, role.rawValue).bind(3, Int64(i)).bind(4, Int64(bitPattern: s.id)).run()
-            }
-        }
+            INSERT INTO history(stack, position, kind, strokes)
+            VALUES(?1, (SELECT coalesce(max(position), 0) + 1 FROM history WHERE stack = ?1), ?2, ?3)
+            """).bind(1, stack.rawValue).bind(2, e.kind.rawValue).bind(3, EditStrokes(e).encoded).run()
     }
 
     /// Moves the top edit of one stack to the top of the other.
     func move(from: Schema.Stack, to: Schema.Stack) throws {
-        let top = try db.statement("SELECT id FROM edits WHERE stack = ? ORDER BY position DESC LIMIT 1")
+        let top = try db.statement("SELECT position FROM history WHERE stack = ? ORDER BY position DESC LIMIT 1")
         try top.bind(1, from.rawValue)
         guard try top.step() else { top.reset(); throw StoreError.outOfSync("the stored \(from) stack is empty") }
-        let id = top.int(0)
+        let position = top.int(0)
         top.reset()
         try db.statement("""
-            UPDATE edits SET stack = ?1, position = (SELECT coalesce(max(position), 0) + 1 FROM edits WHERE stack = ?1)
-            WHERE id = ?2
-            """).bind(1, to.rawValue).bind(2, id).run()
+            UPDATE history SET stack = ?1, position = (SELECT coalesce(max(position), 0) + 1 FROM history WHERE stack = ?1)
+            WHERE stack = ?2 AND position = ?3
+            """).bind(1, to.rawValue).bind(2, from.rawValue).bind(3, position).run()
     }
 
-    /// A new edit empties the redo stack; strokes only those edits knew are deleted for good.
-    func discardRedo() throws {
-        let q = try db.statement("SELECT id FROM edits WHERE stack = 1")
-        var ids: [Int64] = []
-        while try q.step() { ids.append(q.int(0)) }
-        q.reset()
-        guard !ids.isEmpty else { return }
-        var strokes: [Int64] = []
-        let refs = try db.statement("SELECT stroke FROM edit_strokes WHERE edit = ?")
-        for id in ids {
-            try refs.bind(1, id)
-            while try refs.step() { strokes.append(refs.int(0)) }
-            refs.reset()
-            try db.statement("DELETE FROM edit_strokes WHERE edit = ?").bind(1, id).run()
-            try db.statement("DELETE FROM edits WHERE id = ?").bind(1, id).run()
-        }
-        for s in Set(strokes) {
-            try db.statement("""
-                DELETE FROM strokes WHERE id = ?1 AND present = 0
-                AND NOT EXISTS (SELECT 1 FROM edit_strokes WHERE stroke = ?1)
-                """).bind(1, s).run()
+    /// A new edit empties the redo stack; `unreferenced` are the strokes only those edits knew (the caller counts
+    /// references), deleted for good.
+    func discardRedo(deleting unreferenced: [StrokeID]) throws {
+        try db.statement("DELETE FROM history WHERE stack = ?").bind(1, Schema.Stack.redo.rawValue).run()
+        for id in unreferenced {
+            try db.statement("DELETE FROM strokes WHERE id = ? AND present = 0").bind(1, Int64(bitPattern: id)).run()
         }
     }
 }

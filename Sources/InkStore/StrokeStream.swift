@@ -11,7 +11,7 @@ import InkCore
 /// Threading: `forEachStroke` may run on several threads at once, one walk per `Run` at a time (a run's statement
 /// is reused); the database is touched under a lock only to step a row and copy its bytes, decoding is outside it.
 public final class StrokeStream: @unchecked Sendable {
-    /// A contiguous slice of the drawing order (an id range), with its stroke rows and stored bytes.
+    /// A contiguous slice of the drawing order (a range of order keys), with its stroke rows and stored bytes.
     public struct Run: Hashable, Sendable {
         let first: Int64
         let last: Int64
@@ -79,16 +79,24 @@ public final class StrokeStream: @unchecked Sendable {
             guard rows > 0 else { return [] }
             let parts = max(1, min(count, rows))
             guard parts > 1 else { return [Run(first: .min, last: .max, rows: rows, bytes: bytes)] }
-            // Cut after the row that brings the running total to the next k/parts of the bytes.
+            // Cut after the row that brings the running total to the next k/parts of the bytes, but never between
+            // strokes sharing an order key (a run is a range of them).
             var out: [Run] = []
             var first = Int64.min, n = 0, sum = 0, done = 0
-            let q = try db.statement("SELECT id, length(points) FROM strokes ORDER BY id")
-            defer { q.reset() }
-            while try q.step() {
+            var cutAfter: Int64?
+            let ordered = try orderedRows(db, columns: "id, length(points), " + (version >= 3 ? "draw_order" : "NULL"),
+                                          orderColumn: 2,
+                                          first: .min, last: .max)
+            defer { ordered.reset() }
+            while let q = try ordered.next() {
+                let order = q.isNull(2) ? q.int(0) : q.int(2)
+                if let c = cutAfter, order > c {
+                    out.append(Run(first: first, last: c, rows: n, bytes: sum))
+                    first = c + 1; done += sum; n = 0; sum = 0; cutAfter = nil
+                }
                 n += 1; sum += Int(q.int(1))
-                if out.count < parts - 1, done + sum >= bytes * (out.count + 1) / parts, q.int(0) < .max {
-                    out.append(Run(first: first, last: q.int(0), rows: n, bytes: sum))
-                    first = q.int(0) + 1; done += sum; n = 0; sum = 0
+                if cutAfter == nil, out.count < parts - 1, done + sum >= bytes * (out.count + 1) / parts, order < .max {
+                    cutAfter = order
                 }
             }
             if n > 0 { out.append(Run(first: first, last: .max, rows: n, bytes: sum)) }
@@ -99,22 +107,37 @@ public final class StrokeStream: @unchecked Sendable {
     /// Calls `body` with each live stroke of `run` (the whole drawing when nil), in drawing order. Removed strokes
     /// are read and checked but not passed on. Errors from `body` stop the walk and are rethrown as they are.
     public func forEachStroke(in run: Run? = nil, _ body: (Stroke) throws -> Void) throws {
-        var bounds: [String] = []
-        if let r = run, r.first > .min { bounds.append("id >= \(r.first)") }
-        if let r = run, r.last < .max { bounds.append("id <= \(r.last)") }
-        let range = bounds.isEmpty ? "" : "WHERE " + bounds.joined(separator: " AND ") + " "
-        // The bounds are part of the text, so each run gets its own cached statement.
-        let sql = "SELECT \(DocumentRows.strokeColumns(version: version)) FROM strokes \(range)ORDER BY id"
-        let q = try locked { try $0.statement(sql) }
-        defer { lock.lock(); q.reset(); lock.unlock() }
+        let rows = try locked { db in
+            try orderedRows(db, columns: DocumentRows.strokeColumns(version: version), orderColumn: 6,
+                            first: run?.first ?? .min, last: run?.last ?? .max)
+        }
+        defer { lock.lock(); rows.reset(); lock.unlock() }
         while true {
             let row: DocumentRows.StrokeRow? = try locked { _ in
-                try q.step() ? try DocumentRows.stroke(q, path: path) : nil
+                try rows.next().map { try DocumentRows.stroke($0, path: path) }
             }
             guard let row else { return }
             let stroke = try row.stroke(path: path)
             if row.present { try body(stroke) }
         }
+    }
+
+    /// The stroke rows whose order key is in `first…last`, in drawing order (order, id): the rows whose order is
+    /// their id in rowid order, merged (from format 3) with the few reordered ones read through their index.
+    /// `columns` start with the id; `orderColumn` is `draw_order`'s place in them.
+    private func orderedRows(_ db: SQLiteDatabase, columns: String, orderColumn: Int32,
+                             first: Int64, last: Int64) throws -> OrderedRows {
+        func range(_ key: String) -> String {
+            (first > .min ? " AND \(key) >= \(first)" : "") + (last < .max ? " AND \(key) <= \(last)" : "")
+        }
+        // The bounds are part of the text, so each run gets its own cached statements.
+        guard version >= 3 else {
+            return OrderedRows(try db.statement("SELECT \(columns) FROM strokes WHERE 1\(range("id")) ORDER BY id"), nil, orderColumn)
+        }
+        let plain = try db.statement("SELECT \(columns) FROM strokes WHERE draw_order IS NULL\(range("id")) ORDER BY id")
+        let moved = try db.statement(
+            "SELECT \(columns) FROM strokes WHERE draw_order IS NOT NULL\(range("draw_order")) ORDER BY draw_order, id")
+        return OrderedRows(plain, moved, orderColumn)
     }
 
     /// Runs `body` on the database under the lock, turning SQLite failures into `StoreError`s.
@@ -123,4 +146,36 @@ public final class StrokeStream: @unchecked Sendable {
         guard let db else { throw StoreError.closed }
         do { return try body(db) } catch { throw DocumentFile.map(error, path: path) }
     }
+}
+
+/// Two statements over stroke rows, each already in drawing order, stepped as one sequence in drawing order.
+/// Column 0 is the id; `orderColumn` of `moved` holds the order key (the id is the key of every row of `plain`).
+private final class OrderedRows {
+    private let plain: SQLiteStatement
+    private let moved: SQLiteStatement?
+    private let orderColumn: Int32
+    private var plainRow = false, movedRow = false, started = false
+    private var last: SQLiteStatement?
+
+    init(_ plain: SQLiteStatement, _ moved: SQLiteStatement?, _ orderColumn: Int32) {
+        self.plain = plain; self.moved = moved; self.orderColumn = orderColumn
+    }
+
+    /// The statement holding the next row, nil when both are done.
+    func next() throws -> SQLiteStatement? {
+        if !started {
+            started = true
+            plainRow = try plain.step()
+            movedRow = try moved?.step() ?? false
+        } else if let l = last {
+            if l === plain { plainRow = try plain.step() } else { movedRow = try l.step() }
+        }
+        guard let moved, movedRow else { last = plainRow ? plain : nil; return last }
+        guard plainRow else { last = moved; return moved }
+        let id = plain.int(0)
+        last = (id, id) < (moved.int(orderColumn), moved.int(0)) ? plain : moved
+        return last
+    }
+
+    func reset() { plain.reset(); moved?.reset() }
 }

@@ -74,7 +74,7 @@ final class InfoCommandTests: XCTestCase {
             XCTAssertEqual(rep.status, 0, rep.stderr)
             let inf = try OekakiBinary.run(["info", out])
             XCTAssertEqual(inf.status, 0, inf.stderr)
-            let expected = String(rep.stdout.dropLast(2)) + #","format":"oekaki","version":2}"# + "\n"
+            let expected = String(rep.stdout.dropLast(2)) + #","format":"oekaki","version":3}"# + "\n"
             XCTAssertEqual(inf.stdout, expected, log)
         }
     }

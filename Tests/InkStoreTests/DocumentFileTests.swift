@@ -167,7 +167,7 @@ final class DocumentFileTests: TempDirTestCase {
         XCTAssertThrowsError(try doc.commit([.undid(.add([]))])) { XCTAssertTrue("\($0)".contains("history")) }
     }
 
-    /// A version-1 file (no history tables) opens read-only as is, and read-write migrates to version 2.
+    /// A version-1 file (no history tables) opens read-only as is, and read-write migrates to the current version.
     func testMigrationFromVersion1() throws {
         let file = path("v1.oekaki")
         let db = try SQLiteDatabase(path: file, mode: .readWrite(create: true))
@@ -189,9 +189,11 @@ final class DocumentFileTests: TempDirTestCase {
         try rw.commit(editor.perform(.remove([editor.drawing.strokes[0]])).changes)
         rw.close()
         let v2 = try DocumentFile.open(path: file, readOnly: true)
-        XCTAssertEqual(v2.foundVersion, 2)
+        XCTAssertEqual(v2.foundVersion, Schema.currentVersion)
         XCTAssertEqual(v2.drawing.strokes.count, 0)
         XCTAssertEqual(v2.history.undoStack.count, 1)
+        _ = editor.undo()
+        assertSameStrokes(Editor(drawing: v2.drawing, history: v2.history).undoing().drawing.strokes, editor.drawing.strokes)
     }
 
     func testNewerVersionIsAClearError() throws {
@@ -201,8 +203,8 @@ final class DocumentFileTests: TempDirTestCase {
         try db.execute("PRAGMA user_version = 9")
         db.close()
         XCTAssertThrowsError(try DocumentFile.open(path: file, readOnly: true)) {
-            XCTAssertEqual($0 as? StoreError, .newerFormat(path: file, version: 9, supported: 2))
-            XCTAssertTrue("\($0)".contains("made by a newer Oekaki (format 9); this one reads up to 2"), "\($0)")
+            XCTAssertEqual($0 as? StoreError, .newerFormat(path: file, version: 9, supported: 3))
+            XCTAssertTrue("\($0)".contains("made by a newer Oekaki (format 9); this one reads up to 3"), "\($0)")
         }
         XCTAssertThrowsError(try DocumentFile.open(path: file))
     }
@@ -294,7 +296,8 @@ final class DocumentFileTests: TempDirTestCase {
     func testMillionPointDocumentLoadAndCommitCost() throws {
         let file = path("big.oekaki")
         let d = PenInk.drawing(strokes: 10_000)
-        try DocumentFile.create(path: file, drawing: d).close()
+        // With the history a drawing made in the app has: one `.add` edit per stroke.
+        try DocumentFile.create(path: file, drawing: d, history: History(undo: d.strokes.map { .add([$0]) })).close()
         let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
         let t0 = Date()
         let doc = try DocumentFile.open(path: file)
@@ -313,10 +316,14 @@ final class DocumentFileTests: TempDirTestCase {
         times.sort()
         print(String(format: "1M points: %.2f bytes/point on disk, open %.0f ms, commit median %.2f ms, p90 %.2f ms",
                      Double(size) / Double(d.pointCount), loadMs, times[times.count / 2], times[times.count * 9 / 10]))
-        XCTAssertLessThanOrEqual(Double(size) / Double(d.pointCount), 3.0, "bytes per point of the whole file")
+        XCTAssertLessThanOrEqual(Double(size) / Double(d.pointCount), 3.0, "bytes per point of the whole file, history included")
         XCTAssertLessThan(times[times.count / 2], 50, "a commit must not rewrite the drawing")
         doc.close()
     }
+}
+
+extension Editor {
+    func undoing() -> Editor { _ = undo(); return self }
 }
 
 extension Drawing {

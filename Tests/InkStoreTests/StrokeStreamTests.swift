@@ -102,9 +102,11 @@ final class StrokeStreamTests: TempDirTestCase {
     func testDamagedFilesAreRefusedAtOpenAsAFullOpenRefusesThem() throws {
         let cases: [(String, String)] = [
             ("UPDATE document SET page_width = -5", "page size"),
-            ("INSERT INTO edits(id, stack, position, kind) VALUES (1, 0, 1, 0); INSERT INTO edit_strokes VALUES (1, 1, 0, 999)", "missing stroke 999"),
-            ("INSERT INTO edits(id, stack, position, kind) VALUES (1, 0, 1, 9)", "kind 9"),
-            ("INSERT INTO edit_strokes VALUES (5, 1, 0, 1)", "missing edit 5"),
+            // An add of stroke 999: no removed, one added, id 999 as zigzag varint (1998 = CE 0F).
+            ("INSERT INTO history VALUES (0, 1, 0, x'0001CE0F')", "missing stroke 999"),
+            ("INSERT INTO history VALUES (0, 1, 9, x'0000')", "kind 9"),
+            ("INSERT INTO history VALUES (1, 1, 0, x'0005')", "claim 0 + 5 ids in 2 bytes"),
+            ("INSERT INTO history VALUES (0, 1, 0, x'01010204')", "adds strokes but also removes some"),
         ]
         for (sql, words) in cases {
             let file = try document(drawing(10))
