@@ -25,13 +25,10 @@ enum BandRenderer {
     /// nil = everywhere), then the strokes of `drawing` that are visible.
     static func render(_ drawing: Drawing, into surface: ImageSurface, mapping: DeviceMapping,
                        background: RGBA?, backgroundArea: Rect? = nil) {
-        // More bands than cores balances uneven ink; each band re-tessellates the strokes crossing it, so not too many.
-        let bandCount = max(1, min(Parallel.cores * 4, surface.height / 32))
-        let rowsPerBand = (surface.height + bandCount - 1) / bandCount
         let wholeBackground = backgroundArea == nil ? background : nil
-        DispatchQueue.concurrentPerform(iterations: bandCount) { band in
-            let y0 = band * rowsPerBand, y1 = min(surface.height, y0 + rowsPerBand)
-            guard y1 > y0 else { return }
+        let edges = bandEdges(height: surface.height, mapping: mapping)
+        DispatchQueue.concurrentPerform(iterations: edges.count - 1) { band in
+            let y0 = edges[band], y1 = edges[band + 1]
             let view = ImageSurface(rowsOf: surface, from: y0, count: y1 - y0)
             view.fillRows(0, y1 - y0, with: wholeBackground)
             let ctx = CairoContext(drawingInto: view)
@@ -45,5 +42,23 @@ enum BandRenderer {
             }
         }
         surface.markDirty()
+    }
+
+    /// Row boundaries of the bands, first 0 and last `height`. Every inner boundary is a lattice line of
+    /// `CairoContext` (see `addPolygon`), so cutting the surface there cuts no edge the one-surface render
+    /// does not cut too: the bands' pixels are exactly one surface's.
+    static func bandEdges(height: Int, mapping: DeviceMapping) -> [Int] {
+        // More bands than cores balances uneven ink; each band re-tessellates the strokes crossing it, so not too many.
+        let step = CairoContext.latticeStep
+        let bandCount = max(1, min(Parallel.cores * 4, height / 32))
+        let rows = max(step, ((height + bandCount - 1) / bandCount + step / 2) / step * step)
+        // The lattice's rows in this surface: where page y = 0 lands, floored (as CairoContext anchors it).
+        let anchor = (mapping.dy + 1e-6).rounded(.down)
+        let first = anchor.isFinite ? Int(anchor.truncatingRemainder(dividingBy: Double(step)) + Double(step)) % step : 0
+        var edges = [0]
+        var y = first + rows
+        while y < height { edges.append(y); y += rows }
+        edges.append(height)
+        return edges
     }
 }
