@@ -27,7 +27,11 @@ public final class DocumentFile {
                  db: SQLiteDatabase?, lock: WriterLock?) {
         self.path = path; self.drawing = drawing; self.history = history
         self.isReadOnly = readOnly; self.foundVersion = foundVersion; self.db = db; self.lock = lock
-        if db != nil { for e in history.undoStack + history.redoStack { count(e, 1) } }
+        if db != nil {
+            references.reserveCapacity(history.undoStack.count + history.redoStack.count)
+            for e in history.undoStack { count(e, 1) }
+            for e in history.redoStack { count(e, 1) }
+        }
     }
 
     deinit { close() }
@@ -195,9 +199,11 @@ public final class DocumentFile {
     }
 
     private func count(_ e: Edit, _ delta: Int) {
-        for s in e.removed + e.added {
-            let n = (references[s.id] ?? 0) + delta
-            references[s.id] = n > 0 ? n : nil
+        for list in [e.removed, e.added] {
+            for s in list {
+                let n = (references[s.id] ?? 0) + delta
+                references[s.id] = n > 0 ? n : nil
+            }
         }
     }
 
