@@ -51,7 +51,8 @@ enum BandRenderer {
         // More bands than cores balances uneven ink; each band re-tessellates the strokes crossing it, so not too many.
         let step = CairoContext.latticeStep
         let bandCount = max(1, min(Parallel.cores * 4, height / 32))
-        let rows = max(step, ((height + bandCount - 1) / bandCount + step / 2) / step * step)
+        // Rounded up to whole lattice steps: fewer, taller bands re-shape fewer strokes that cross a boundary.
+        let rows = ((height + bandCount - 1) / bandCount + step - 1) / step * step
         // The lattice's rows in this surface: where page y = 0 lands, floored (as CairoContext anchors it).
         let anchor = (mapping.dy + 1e-6).rounded(.down)
         let first = anchor.isFinite ? Int(anchor.truncatingRemainder(dividingBy: Double(step)) + Double(step)) % step : 0

@@ -197,11 +197,11 @@ public final class CairoContext {
     /// anything beyond about ±8 million device pixels would wrap around and paint garbage: such polygons are
     /// first clipped to a square far outside any surface (what is visible keeps its exact shape).
     ///
-    /// Edges are also cut where they cross the device lattice (see `latticeStep`). cairo's FAST rasterizer
+    /// Edges are also cut where they cross a horizontal device lattice (see `latticeStep`). cairo's FAST rasterizer
     /// snaps each edge's two ends to its 1/4-pixel grid and steps between the snapped ends, so an edge cut in
     /// two (which cairo does where an edge leaves the surface or clip) covers slightly different samples
     /// than the whole edge: up to a quarter pixel anywhere along it. Band and patch surfaces that start on
-    /// lattice lines therefore see exactly the edges one big surface sees, and their pixels match it.
+    /// lattice rows therefore see exactly the edges one big surface sees, and their pixels match it.
     func addPolygon(_ pts: [Point]) {
         guard pts.count > 0 else { return }
         var m = cairo_matrix_t()
@@ -211,21 +211,43 @@ public final class CairoContext {
         // zigzags over a large surface) could get millions: past a budget it is drawn uncut.
         let budget = max(8 * pts.count, 4096)
         var fits = true, cuts = 0
-        var prev = device(pts[pts.count - 1], m)
-        var prevCell = lattice?.cell(prev) ?? (x: 0, y: 0)
+        var prevCell = lattice?.cell(device(pts[pts.count - 1], m)) ?? 0
         for p in pts {
             let d = device(p, m)
             if !(abs(d.x) < Self.safeCoordinate && abs(d.y) < Self.safeCoordinate) { fits = false; break }
             if let lattice, cuts <= budget {
-                // Cells crossed bound the cuts from above (cheap; exact counting only for the rare long polygon).
+                // Lattice rows crossed: the number of cuts, up to lines outside the surface (not cut).
                 let c = lattice.cell(d)
-                cuts += abs(c.x - prevCell.x) + abs(c.y - prevCell.y)
+                cuts += abs(c - prevCell)
                 prevCell = c
             }
-            prev = d
         }
         if fits {
-            addDevicePolygon(pts.count, matrix: m, lattice: cuts <= budget ? lattice : nil) { device(pts[$0], m) }
+            // Vertices go in as page points (cairo maps them, as before); only the cuts are made in device space.
+            let cut = cuts <= budget ? lattice : nil
+            let first = pts[0]
+            cairo_move_to(cr, first.x, first.y)
+            guard let cut else {
+                for p in pts.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+                cairo_close_path(cr)
+                return
+            }
+            var prev = device(first, m), prevCell = cut.cell(prev)
+            for i in 1...pts.count {
+                let p = i == pts.count ? first : pts[i]
+                let d = device(p, m), c = cut.cell(d)
+                // Most edges stay between two lattice lines: nothing to cut.
+                if c != prevCell {
+                    cut.forEachCut(from: prev, to: d) { x, y in
+                        var u = (x: x, y: y)
+                        cairo_device_to_user(cr, &u.x, &u.y)
+                        cairo_line_to(cr, u.x, u.y)
+                    }
+                }
+                if i < pts.count { cairo_line_to(cr, p.x, p.y) }
+                prev = d; prevCell = c
+            }
+            cairo_close_path(cr)
         } else {
             let ring = PolygonClip.toSquare(pts.map { device($0, m) }, halfSide: Self.clipCoordinate)
             guard !ring.isEmpty else { return }
@@ -243,17 +265,16 @@ public final class CairoContext {
     /// about 4 % more CPU at 64 and 17 % at 16 (measured), so it is coarse.
     static let latticeStep = 64
 
-    /// Where the lattice lines lie for this matrix: device x = originX + k·step, y = originY + k·step, and
-    /// the device rect worth cutting in (lines far outside the surface change nothing). Anchored to where
-    /// page (0, 0) lands, floored, so rasters of one zoom that differ by whole pixels (bands, patches,
-    /// scrolled caches) share it. Nil for borrowed contexts (GTK's: nothing to line up with).
+    /// Where the lattice lines lie for this matrix: device y = origin + k·step, used only near the surface
+    /// (lines far outside it change nothing). Anchored to where page y = 0 lands, floored, so rasters of one
+    /// zoom that differ by whole pixels (bands, patches, scrolled caches) share it. Nil for borrowed
+    /// contexts (GTK's: nothing to line up with).
     private func lattice(for m: cairo_matrix_t) -> DeviceLattice? {
         guard let target else { return nil }
         let step = Double(Self.latticeStep)
-        let ox = (m.x0 - sampleBiasX + 1e-6).rounded(.down), oy = (m.y0 + 1e-6).rounded(.down)
-        guard ox.isFinite, oy.isFinite else { return nil }
-        return DeviceLattice(step: step, originX: ox, originY: oy,
-                             area: Rect(minX: -step, minY: -step, maxX: Double(target.width) + step, maxY: Double(target.height) + step))
+        let origin = (m.y0 + 1e-6).rounded(.down)
+        guard origin.isFinite else { return nil }
+        return DeviceLattice(step: step, origin: origin, minY: -step, maxY: Double(target.height) + step)
     }
 
     /// Emits the closed polygon of `count` device points `point(i)`, cut at the lattice lines (if any).
@@ -266,7 +287,7 @@ public final class CairoContext {
             for i in 1...count {
                 let p = i == count ? first : point(i)
                 let c = lattice.cell(p)
-                // Most edges stay inside one lattice cell: nothing to cut.
+                // Most edges stay between two lattice lines: nothing to cut.
                 if c != prevCell { lattice.forEachCut(from: prev, to: p) { x, y in cairo_line_to(cr, x, y) } }
                 if i < count { cairo_line_to(cr, p.x, p.y) }
                 prev = p; prevCell = c
@@ -343,24 +364,34 @@ extension ImageSurface {
     }
 }
 
-/// Horizontal and vertical device lines every `step` pixels through (originX, originY), where polygon edges
-/// are cut (see `CairoContext.addPolygon`). Only lines inside `area` are used.
+/// Horizontal device lines every `step` pixels through y = origin, where polygon edges are cut (see
+/// `CairoContext.addPolygon`). Only lines between `minY` and `maxY` are used. (Vertical lines would let
+/// patches with left/right edges match too, at about the same cost again; bands are full width.)
 struct DeviceLattice {
     let step: Double
-    let originX: Double
-    let originY: Double
-    let area: Rect
+    let origin: Double
+    let minY: Double
+    let maxY: Double
     private let inverseStep: Double
 
-    init(step: Double, originX: Double, originY: Double, area: Rect) {
-        self.step = step; self.originX = originX; self.originY = originY; self.area = area
+    init(step: Double, origin: Double, minY: Double, maxY: Double) {
+        self.step = step; self.origin = origin; self.minY = minY; self.maxY = maxY
         inverseStep = 1 / step
     }
 
-    /// Indices k of the lines origin + k·step strictly between a and b and inside lo…hi (empty when k0 > k1).
+    /// The lattice row holding `p` (a point on a line counts as the row below it): an edge whose ends share
+    /// a row crosses no line.
     @inline(__always)
-    private func lines(_ a: Double, _ b: Double, origin: Double, lo: Double, hi: Double) -> (k0: Double, k1: Double) {
-        let from = max(min(a, b), lo), to = min(max(a, b), hi)
+    func cell(_ p: Point) -> Int {
+        let y = ((p.y - origin) * inverseStep).rounded(.down)
+        // Far outside (or not finite): clamped; such edges take the exact path whenever their ends differ.
+        return y.isNaN ? 0 : Int(max(-1e12, min(1e12, y)))
+    }
+
+    /// Indices k of the lines origin + k·step strictly between a and b and inside minY…maxY (empty when k0 > k1).
+    @inline(__always)
+    private func lines(_ a: Double, _ b: Double) -> (k0: Double, k1: Double) {
+        let from = max(min(a, b), minY), to = min(max(a, b), maxY)
         guard from < to else { return (1, 0) }
         var k0 = ((from - origin) / step).rounded(.down) + 1
         var k1 = ((to - origin) / step).rounded(.up) - 1
@@ -370,45 +401,24 @@ struct DeviceLattice {
         return (k0, k1)
     }
 
-    /// The lattice cell holding `p` (points on a line count as the cell after it): an edge whose ends share
-    /// a cell crosses no line.
-    @inline(__always)
-    func cell(_ p: Point) -> (x: Int, y: Int) {
-        let x = ((p.x - originX) * inverseStep).rounded(.down), y = ((p.y - originY) * inverseStep).rounded(.down)
-        // Far outside (or not finite): clamped; such edges take the exact path whenever their ends differ.
-        func index(_ v: Double) -> Int { v.isNaN ? 0 : Int(max(-1e12, min(1e12, v))) }
-        return (index(x), index(y))
-    }
-
     /// How many cuts the edge a→b gets.
     func cutCount(_ a: Point, _ b: Point) -> Int {
-        let y = lines(a.y, b.y, origin: originY, lo: area.minY, hi: area.maxY)
-        let x = lines(a.x, b.x, origin: originX, lo: area.minX, hi: area.maxX)
-        return Int(max(0, y.k1 - y.k0 + 1) + max(0, x.k1 - x.k0 + 1))
+        let y = lines(a.y, b.y)
+        return Int(max(0, y.k1 - y.k0 + 1))
     }
 
-    /// Calls `body` with the points where the edge a→b crosses lattice lines, in order from a to b. The
-    /// line's own coordinate is exact, the other interpolated.
+    /// Calls `body` with the points where the edge a→b crosses lattice lines, in order from a to b
+    /// (y exact, x interpolated).
     @inline(__always)
     func forEachCut(from a: Point, to b: Point, _ body: (Double, Double) -> Void) {
-        var (y0, y1) = lines(a.y, b.y, origin: originY, lo: area.minY, hi: area.maxY)
-        var (x0, x1) = lines(a.x, b.x, origin: originX, lo: area.minX, hi: area.maxX)
-        if y0 > y1 && x0 > x1 { return }
-        // Walk each axis's lines in the edge's direction and merge the two by distance along the edge.
-        let yDown = b.y < a.y, xDown = b.x < a.x
-        func ty(_ k: Double) -> Double { (originY + k * step - a.y) / (b.y - a.y) }
-        func tx(_ k: Double) -> Double { (originX + k * step - a.x) / (b.x - a.x) }
-        while y0 <= y1 || x0 <= x1 {
-            let ky = yDown ? y1 : y0, kx = xDown ? x1 : x0
-            if y0 <= y1 && (x0 > x1 || ty(ky) <= tx(kx)) {
-                let y = originY + ky * step
-                body(a.x + (b.x - a.x) * ty(ky), y)
-                if yDown { y1 -= 1 } else { y0 += 1 }
-            } else {
-                let x = originX + kx * step
-                body(x, a.y + (b.y - a.y) * tx(kx))
-                if xDown { x1 -= 1 } else { x0 += 1 }
-            }
+        let (k0, k1) = lines(a.y, b.y)
+        guard k0 <= k1 else { return }
+        let down = b.y < a.y
+        var k = down ? k1 : k0
+        while k0 <= k && k <= k1 {
+            let y = origin + k * step
+            body(a.x + (b.x - a.x) * ((y - a.y) / (b.y - a.y)), y)
+            k += down ? -1 : 1
         }
     }
 }
