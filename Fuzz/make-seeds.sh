@@ -40,6 +40,7 @@ printf '\xef\xbb\xbf{"type":"touch","phase":"began","id":9,"x":1e15,"y":-1e15}\n
 printf '{"type":"touch","phase":"began","id":1,"x":1,"y":1}\n{"type":"touch","phase":"began","id":1,"x":2,"y":2}\n{"type":"touch","phase":"ended","id":1,"x":3,"y":3}\n{"type":"touch","phase":"ended","id":1,"x":3,"y":3}\n{"type":"tool","tool":"area-eraser","width":1000000}\n{"type":"touch","phase":"began","id":7,"x":0,"y":0}\n{"type":"tool","tool":"pen"}\n{"type":"touch","phase":"began","id":8,"x":5,"y":5}\n{"type":"touch","phase":"ended","id":7,"x":9,"y":9}\n{"type":"undo"}\n' > $C/eventlog/repeated-ids.jsonl
 
 # document: small .oekaki files (512-byte pages) with history, some left in WAL mode, some in rollback mode.
+# (The committed files without a suffix are format 2, kept for the upgrade path; *-v3.oekaki are format 3.)
 small() { # $1 log, $2 output, $3 journal mode after vacuum
     "$OEKAKI" replay "$1" -o "$T/x.oekaki" >/dev/null
     sqlite3 "$T/x.oekaki" "PRAGMA journal_mode=DELETE; PRAGMA page_size=512; VACUUM;" >/dev/null
