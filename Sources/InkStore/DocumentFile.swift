@@ -65,7 +65,11 @@ public final class DocumentFile {
         do {
             let version = try checkIdentity(db, path: path)
             try configure(db, path: path)
-            if version < Schema.currentVersion { try migrate(db, from: version, path: path) }
+            if version < Schema.currentVersion {
+                // A damaged old file is refused as it is, not converted first.
+                _ = try DocumentReader(db: db, path: path, version: version).read()
+                try migrate(db, from: version, path: path)
+            }
             let (d, h) = try DocumentReader(db: db, path: path, version: Schema.currentVersion).read()
             return DocumentFile(path: path, drawing: d, history: h, readOnly: false, foundVersion: version, db: db, lock: lock)
         } catch {

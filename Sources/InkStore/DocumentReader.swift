@@ -43,7 +43,7 @@ struct DocumentReader {
 
     private func readHistory(_ strokes: [StrokeID: Stroke]) throws -> History {
         var undo: [Edit] = [], redo: [Edit] = []
-        for row in try DocumentRows.edits(db, path: path, version: version) {
+        try DocumentRows.forEachEdit(db, path: path, version: version) { row in
             func look(_ ids: [StrokeID]) throws -> [Stroke] {
                 try ids.map { id in
                     guard let s = strokes[id] else { throw bad("\(row.name) refers to missing stroke \(id)") }

@@ -67,34 +67,37 @@ enum DocumentRows {
         var stack: Schema.Stack
         var kind: Schema.EditKind
         var strokes: EditStrokes
-        /// How messages name it.
-        var name: String
+        /// Where it is stored: the edit's id in format 2, its position in its stack from format 3.
+        var key: Int64
+        var version: Int
+        /// How messages name it (built only for a message).
+        var name: String { version == 2 ? "edit \(key)" : "edit \(key) of stack \(stack.rawValue)" }
     }
 
-    /// The history's rows, undo stack then redo stack, each bottom first; every edit has a known kind on a known
-    /// stack and names strokes in the roles its kind has. Whether those strokes exist is up to the caller.
-    static func edits(_ db: SQLiteDatabase, path: String, version: Int) throws -> [EditRow] {
+    /// Calls `body` with the history's rows, undo stack then redo stack, each bottom first; every edit has a known
+    /// kind on a known stack and names strokes in the roles its kind has. Whether those strokes exist is up to
+    /// `body`. From format 3 the rows are read one at a time, never all held.
+    static func forEachEdit(_ db: SQLiteDatabase, path: String, version: Int, _ body: (EditRow) throws -> Void) throws {
         func bad(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
-        if version < 2 { return [] }
-        if version == 2 { return try editsVersion2(db, path: path) }
-        var rows: [EditRow] = []
+        if version < 2 { return }
+        if version == 2 { for row in try editsVersion2(db, path: path) { try body(row) }; return }
         let q = try db.statement("SELECT stack, position, kind, strokes FROM history ORDER BY stack, position")
         defer { q.reset() }
         while try q.step() {
-            let name = "edit \(q.int(1)) of stack \(q.int(0))"
             guard let stack = Schema.Stack(rawValue: q.int(0)), let kind = Schema.EditKind(rawValue: q.int(2)) else {
-                throw bad("\(name) has kind \(q.int(2))")
+                throw bad("edit \(q.int(1)) of stack \(q.int(0)) has kind \(q.int(2))")
             }
-            let ids: EditStrokes
-            do { ids = try EditStrokes(decoding: q.blob(3)) } catch let e as EditStrokes.Failure { throw bad("\(name): \(e)") }
+            var row = EditRow(stack: stack, kind: kind, strokes: EditStrokes(removed: [], added: []), key: q.int(1), version: version)
+            do {
+                row.strokes = try EditStrokes(decoding: q.blob(3))
+            } catch let e as EditStrokes.Failure { throw bad("\(row.name): \(e)") }
             switch kind {
-            case .add: guard ids.removed.isEmpty else { throw bad("\(name) adds strokes but also removes some") }
-            case .remove, .clear: guard ids.added.isEmpty else { throw bad("\(name) removes strokes but also adds some") }
+            case .add: guard row.strokes.removed.isEmpty else { throw bad("\(row.name) adds strokes but also removes some") }
+            case .remove, .clear: guard row.strokes.added.isEmpty else { throw bad("\(row.name) removes strokes but also adds some") }
             case .replace: break
             }
-            rows.append(EditRow(stack: stack, kind: kind, strokes: ids, name: name))
+            try body(row)
         }
-        return rows
     }
 
     /// Format 2 kept an edit's strokes in their own table, one row each.
@@ -110,7 +113,7 @@ enum DocumentRows {
                 e.reset(); throw bad(message)
             }
             byID[e.int(0)] = rows.count
-            rows.append(EditRow(stack: stack, kind: kind, strokes: EditStrokes(removed: [], added: []), name: "edit \(e.int(0))"))
+            rows.append(EditRow(stack: stack, kind: kind, strokes: EditStrokes(removed: [], added: []), key: e.int(0), version: 2))
         }
         e.reset()
         let r = try db.statement("SELECT edit, role, stroke FROM edit_strokes ORDER BY edit, role, seq")
@@ -130,15 +133,16 @@ enum DocumentRows {
     /// The history's rows, checked the way `DocumentReader` checks them when it builds the `History`, but
     /// without holding any stroke: every stroke an edit names exists.
     static func checkHistory(_ db: SQLiteDatabase, path: String, version: Int) throws {
-        let rows = try edits(db, path: path, version: version)
         let q = try db.statement("SELECT 1 FROM strokes WHERE id = ?")
         var seen = Set<StrokeID>()
-        for row in rows {
-            for id in row.strokes.removed + row.strokes.added where seen.insert(id).inserted {
-                try q.bind(1, Int64(bitPattern: id))
-                let found = try q.step()
-                q.reset()
-                guard found else { throw StoreError.corrupt(path: path, detail: "\(row.name) refers to missing stroke \(id)") }
+        try forEachEdit(db, path: path, version: version) { row in
+            for list in [row.strokes.removed, row.strokes.added] {
+                for id in list where seen.insert(id).inserted {
+                    try q.bind(1, Int64(bitPattern: id))
+                    let found = try q.step()
+                    q.reset()
+                    guard found else { throw StoreError.corrupt(path: path, detail: "\(row.name) refers to missing stroke \(id)") }
+                }
             }
         }
     }
