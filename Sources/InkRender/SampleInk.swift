@@ -5,20 +5,8 @@ import InkCore
 /// smoothly turning direction, pen-like speed (2–5 units per sample at ~8 ms) and smoothly varying pressure.
 /// The same seed gives the same drawing on every machine.
 public enum SampleInk {
-    /// SplitMix64: tiny, fast and identical everywhere (Swift's default RNG is not seedable).
-    public struct Generator: RandomNumberGenerator, Sendable {
-        private var state: UInt64
-        public init(seed: UInt64) { state = seed }
-        public mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-        mutating func range(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
-    }
+    /// The seeded generator every sample drawing is made with.
+    public typealias Generator = SeededRandom
 
     static let palette: [RGBA] = [.black, .black, .black, RGBA(r: 20, g: 60, b: 200), RGBA(r: 200, g: 30, b: 30), RGBA(r: 20, g: 140, b: 60)]
 

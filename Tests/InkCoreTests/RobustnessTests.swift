@@ -9,28 +9,16 @@ import XCTest
 /// - the changes the editor reported (what the store commits) rebuild exactly the drawing it shows;
 /// and at the end undoing everything empties the page and redoing it all gives back the same strokes.
 final class RobustnessTests: XCTestCase {
-    /// SplitMix64: tiny, fast and the same on every platform.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let hostileNumbers: [Double] = [.nan, -.nan, .infinity, -.infinity, 1e300, -1e300, 1e15, -1e15,
                                            .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
                                            .leastNonzeroMagnitude, -0.0, 0, 4e9, -4e9]
 
-    static func coordinate(_ rng: inout Seeded, hostile: Bool) -> Double {
+    static func coordinate(_ rng: inout SeededRandom, hostile: Bool) -> Double {
         if hostile, Int.random(in: 0..<12, using: &rng) == 0 { return hostileNumbers.randomElement(using: &rng)! }
         return Double.random(in: -50...1000, using: &rng)
     }
 
-    static func randomEvent(_ rng: inout Seeded, ids: Int, hostile: Bool) -> InputEvent {
+    static func randomEvent(_ rng: inout SeededRandom, ids: Int, hostile: Bool) -> InputEvent {
         var id = PointerID(Int.random(in: 0..<ids, using: &rng))
         // Extreme ids (a GdkEventSequence pointer can be any 64-bit value).
         if hostile, Int.random(in: 0..<40, using: &rng) == 0 { id = Bool.random(using: &rng) ? Int64.max - id : Int64.min + id }
@@ -84,7 +72,7 @@ final class RobustnessTests: XCTestCase {
 
     /// One random session; returns the first broken invariant, or nil.
     static func session(seed: UInt64, steps: Int, ids: Int, hostile: Bool) -> String? {
-        var rng = Seeded(state: seed)
+        var rng = SeededRandom(seed: seed)
         let editor = Editor()
         var mirror = Mirror()
         for step in 0..<steps {
@@ -181,7 +169,7 @@ final class RobustnessTests: XCTestCase {
     /// the points drawn (adds) plus the points the erasers touched, never a copy of the drawing per edit.
     func testHundredThousandEditsStayProportional() {
         let editor = Editor()
-        var rng = Seeded(state: 77)
+        var rng = SeededRandom(seed: 77)
         var drawn = 0
         let start = Date()
         let rssBefore = Self.residentBytes()

@@ -5,7 +5,7 @@ import XCTest
 final class SpatialIndexTests: XCTestCase {
     /// 100,000 short strokes scattered over a 20,000 × 20,000 page (deterministic pseudo-random).
     private static let bigDrawing: Drawing = {
-        var rng = SplitMix(seed: 42)
+        var rng = SeededRandom(seed: 42)
         var strokes: [Stroke] = []
         strokes.reserveCapacity(100_000)
         for k in 0..<100_000 {
@@ -61,18 +61,4 @@ final class SpatialIndexTests: XCTestCase {
         index.removeAll()
         XCTAssertEqual(index.count, 0)
     }
-}
-
-/// Small deterministic generator so the test data is the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

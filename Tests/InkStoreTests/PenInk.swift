@@ -1,19 +1,6 @@
 import Foundation
 import InkCore
 
-/// A small seeded generator (SplitMix64) so every test draws the same ink.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Pen-like ink: smooth curves sampled at about 200 Hz with a wandering direction and speed, sub-pixel
 /// coordinates with sensor jitter, slowly changing pressure and millisecond timestamps with jitter.
 enum PenInk {
