@@ -22,11 +22,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// Invariants of any editor state: strokes in id order, each with finite points, undo-all/redo-all round trip.
+/// Invariants of any editor state: strokes in drawing order (order, id), each with finite points, undo-all/redo-all round trip.
 private func check(_ editor: Editor) {
     _ = editor.cancelAll()
     let strokes = editor.drawing.strokes
-    for (a, b) in zip(strokes, strokes.dropFirst()) where !(a.id < b.id) { fatalError("strokes out of id order") }
+    for (a, b) in zip(strokes, strokes.dropFirst()) where !a.drawsBefore(b) { fatalError("strokes out of drawing order") }
     for s in strokes {
         if s.points.isEmpty { fatalError("stroke \(s.id) has no points") }
         for p in s.points where !(p.x.isFinite && p.y.isFinite) { fatalError("stroke \(s.id) has a non-finite point") }
