@@ -29,6 +29,6 @@ let package = Package(
         .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
         .testTarget(name: "InkStoreTests", dependencies: ["InkCore", "InkStore"], swiftSettings: swift5),
         .testTarget(name: "CLITests", dependencies: ["InkCore"], resources: [.copy("Fixtures")], swiftSettings: swift5),
-        .testTarget(name: "AppTests", dependencies: ["OekakiApp", "InkCore", "InkRender", "CGtk"], swiftSettings: swift5),
+        .testTarget(name: "AppTests", dependencies: ["OekakiApp", "InkCore", "InkRender", "InkStore", "CGtk"], swiftSettings: swift5),
     ]
 )

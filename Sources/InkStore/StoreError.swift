@@ -24,6 +24,15 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case outOfSync(String)
     case closed
 
+    /// True when trying the same write again can never succeed (the data itself is refused), as opposed to
+    /// a disk, lock or permission problem that may clear up.
+    public var isPermanent: Bool {
+        switch self {
+        case .unstorable, .outOfSync: return true
+        default: return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .notFound(let p): return "\(p): no such file"

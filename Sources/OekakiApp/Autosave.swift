@@ -4,20 +4,37 @@ import InkCore
 import InkStore
 
 /// Commits every change to the open document on a serial background queue, in order, one at a time.
-/// A change that cannot be written (disk full, read-only file) stays queued and is retried, so the
+/// A change that cannot be written for now (disk full, read-only file) stays queued and is retried, so the
 /// drawing goes on in memory and nothing is skipped; the window is told so it can say what is wrong.
+/// A change the store can never accept (`StoreError.isPermanent`) is not retried: the whole file is rewritten
+/// from the editor's state instead, and later changes go to the new file.
 final class Autosave: @unchecked Sendable {
     /// What the window shows about saving.
     enum Status: Equatable {
         case saved
         case failing(String)
+        /// The store refuses the drawing itself (retrying cannot help); saving resumes with the next change.
+        case refused(String)
+    }
+
+    /// The editor's drawing and history right after a batch of changes: what a rewrite writes.
+    struct State {
+        let drawing: Drawing
+        let history: History
     }
 
     let path: String
     private let queue = DispatchQueue(label: "oekaki.autosave", qos: .userInitiated)
     // Only touched on `queue`.
     private var file: DocumentFile?
-    private var pending: [Change] = []
+    private var isClosed = false
+    /// Queued changes, each with its number in the order they were handed over.
+    private var pending: [(number: Int, change: Change)] = []
+    private var handed = 0
+    /// The newest editor state and the number of the last change it includes.
+    private var latest: (state: State, through: Int)?
+    /// A permanent failure: the file must be rewritten from a state that includes this change.
+    private var rewriteNeededThrough: Int?
     private var lastStatus = Status.saved
     /// Called on the GTK thread when saving starts failing or recovers.
     var onStatus: ((Status) -> Void)?
@@ -27,12 +44,17 @@ final class Autosave: @unchecked Sendable {
         self.file = file
     }
 
-    /// Queues changes for the file; returns at once.
-    func commit(_ changes: [Change]) {
+    /// Queues changes for the file; returns at once. `state` is the editor's drawing and history after them
+    /// (nil when they do not match, e.g. mid-erase), used only if the file must be rewritten.
+    func commit(_ changes: [Change], state: State?) {
         guard !changes.isEmpty else { return }
-        let batch = MainLoopHandoff(value: changes)
+        let batch = MainLoopHandoff(value: (changes, state))
         queue.async {
-            self.pending += batch.value
+            for c in batch.value.0 {
+                self.handed += 1
+                self.pending.append((self.handed, c))
+            }
+            if let s = batch.value.1 { self.latest = (s, self.handed) }
             self.flush()
         }
     }
@@ -66,22 +88,53 @@ final class Autosave: @unchecked Sendable {
             flush()
             file?.close()
             file = nil
-            return pending
+            isClosed = true
+            return pending.map(\.change)
         }
     }
 
     private func flush() {
+        guard !isClosed else { return }
+        if let needed = rewriteNeededThrough {
+            // Retrying the refused change is pointless; only a newer editor state that includes it can help.
+            guard let latest, latest.through >= needed else { return }
+            do {
+                try rewrite(from: latest.state)
+                pending.removeAll { $0.number <= latest.through }
+                rewriteNeededThrough = nil
+            } catch {
+                return fail(error, at: needed)
+            }
+        }
         guard let file else { return }
         while let next = pending.first {
             do {
-                try file.commit([next])
+                try file.commit([next.change])
                 pending.removeFirst()
             } catch {
-                report(.failing("\(error)"))
-                return
+                return fail(error, at: next.number)
             }
         }
         report(.saved)
+    }
+
+    private func fail(_ error: Error, at number: Int) {
+        if let e = error as? StoreError, e.isPermanent {
+            let firstTime = rewriteNeededThrough == nil
+            rewriteNeededThrough = max(rewriteNeededThrough ?? number, number)
+            // A state that already includes the refused change may be in hand: rewrite from it at once.
+            if firstTime, let latest, latest.through >= number { return flush() }
+            report(.refused("\(e)"))
+        } else {
+            report(.failing("\(error)"))
+        }
+    }
+
+    /// Replaces the file with one holding `state`: the old one is closed first, as it holds the writer lock.
+    private func rewrite(from state: State) throws {
+        file?.close()
+        file = nil
+        file = try DocumentFile.create(path: path, drawing: state.drawing, history: state.history)
     }
 
     private func report(_ status: Status) {

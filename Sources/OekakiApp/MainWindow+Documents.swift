@@ -35,6 +35,12 @@ extension MainWindow {
             case .saved:
                 self.banner.hide()
                 if self.retryTimer != 0 { g_source_remove(self.retryTimer); self.retryTimer = 0 }
+            case .refused(let reason):
+                // Waiting cannot help here; the next change brings a new state to rewrite the file from.
+                if self.retryTimer != 0 { g_source_remove(self.retryTimer); self.retryTimer = 0 }
+                self.banner.show(.warning,
+                                 "Cannot save to \(self.document.name): \(reason). Your drawing is safe in memory; saving is tried again with your next change, or use Save As.",
+                                 action: ("Save As…", { [weak self] in self?.perform(.saveAs) }))
             case .failing(let reason):
                 self.banner.show(.warning,
                                  "Cannot save to \(self.document.name): \(reason). Your drawing is safe in memory; retrying every 5 seconds.",

@@ -167,7 +167,13 @@ final class MainWindow {
             self.canvas.toolChanged()
             self.showTool()
         }
-        canvas.onChanges = { [weak self] in self?.autosave.commit($0) }
+        canvas.onChanges = { [weak self] changes in
+            guard let self else { return }
+            // Mid-erase the drawing is ahead of the history, so it is no state to rewrite the file from.
+            let editor = self.canvas.editor
+            let state = editor.isErasing ? nil : Autosave.State(drawing: editor.drawing, history: editor.history)
+            self.autosave.commit(changes, state: state)
+        }
         canvas.onStrokeBegins = { [weak self] in self?.autosave.waitForQueued(timeout: 0.25) }
         canvas.onEdit = { [weak self] in self?.updateHistoryButtons() }
         canvas.onZoom = { [weak self] in self?.toolbar.show(zoom: $0) }
