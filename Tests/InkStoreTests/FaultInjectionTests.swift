@@ -420,26 +420,10 @@ final class FaultInjectionTests: TempDirTestCase {
         let bin = try oekakiPath()
         var script = "trap '' XFSZ; "
         if let k = fileSizeLimitKiB { script += "ulimit -f \(k); " }
-        var argv = [bin] + args
-        if unprivileged && getuid() == 0 {
-            try requireUnprivileged(bin)
-            argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] + argv
-        }
         script += "exec \"$@\""
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script, "sh"] + argv
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out; p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let errData = Acknowledged.Buffer()
-        let t = Thread { errData.data = err.fileHandleForReading.readDataToEndOfFile() }
-        t.start()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        while !errData.done { usleep(1000) }
-        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: errData.data, as: UTF8.self))
+        if unprivileged { try requireUnprivileged(bin) }
+        let argv = (unprivileged && getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] : []) + [bin] + args
+        return try run(["/bin/sh", "-c", script, "sh"] + argv, environment: ProcessInfo.processInfo.environment, unprivileged: false)
     }
 }
 
