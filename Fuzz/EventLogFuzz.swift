@@ -26,11 +26,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 private func check(_ editor: Editor) {
     _ = editor.cancelAll()
     let strokes = editor.drawing.strokes
-    for (a, b) in zip(strokes, strokes.dropFirst()) where !a.drawsBefore(b) { fatalError("strokes out of drawing order") }
-    for s in strokes {
-        if s.points.isEmpty { fatalError("stroke \(s.id) has no points") }
-        for p in s.points where !(p.x.isFinite && p.y.isFinite) { fatalError("stroke \(s.id) has a non-finite point") }
-    }
+    checkStrokes(strokes)
     // A replay starts from an empty page, so undoing every edit empties it; redoing as many edits as were
     // undone brings back exactly the same strokes (ids and points).
     let before = strokes.map { ($0.id, $0.points.count) }

@@ -32,11 +32,11 @@ build() {
         -emit-module -emit-module-path "$B/InkStore.swiftmodule" \
         -emit-library -static -o "$B/libInkStore.a" Sources/InkStore/*.swift 2>&1 | quiet
     echo "fuzz: linking harnesses"
-    swiftc "${FLAGS[@]}" -I "$B" Fuzz/EventLogFuzz.swift -L "$B" -lInkCore -o "$B/fuzz-eventlog" 2>&1 | quiet
+    swiftc "${FLAGS[@]}" -I "$B" Fuzz/EventLogFuzz.swift Fuzz/FuzzSupport.swift -L "$B" -lInkCore -o "$B/fuzz-eventlog" 2>&1 | quiet
     for t in pointcodec document xopp; do
         local src
         case $t in pointcodec) src=PointCodecFuzz;; document) src=DocumentFuzz;; xopp) src=XoppFuzz;; esac
-        swiftc "${FLAGS[@]}" -I "$B" -I Sources/CSQLite -I Sources/CZlib Fuzz/$src.swift \
+        swiftc "${FLAGS[@]}" -I "$B" -I Sources/CSQLite -I Sources/CZlib Fuzz/$src.swift Fuzz/FuzzSupport.swift \
             -L "$B" -lInkStore -lInkCore -lsqlite3 -lz -o "$B/fuzz-$t" 2>&1 | quiet
     done
     echo "$now" > "$stamp"
