@@ -210,19 +210,10 @@ final class FaultInjectionTests: TempDirTestCase {
     /// never going backwards; after the writer dies the file opens for writing again.
     func testSecondWriterRefusedReadersSeeCommittedPrefixes() throws {
         let file = path("shared.oekaki")
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["InkStoreTests.KillWriterTests/testChildWriterLoop"]
-        var env = ProcessInfo.processInfo.environment
-        env[KillWriterTests.fileVar] = file
-        env[KillWriterTests.startVar] = "0"
-        child.environment = env
-        let out = Pipe()
-        child.standardOutput = out
-        child.standardError = FileHandle.nullDevice
+        let (child, out) = try startTestChild("InkStoreTests.KillWriterTests/testChildWriterLoop",
+                                              environment: [KillWriterTests.fileVar: file, KillWriterTests.startVar: "0"])
         let acked = Acknowledged()
-        out.fileHandleForReading.readabilityHandler = { h in acked.add(h.availableData) }
-        try child.run()
+        out.readabilityHandler = { h in acked.add(h.availableData) }
         defer { if child.isRunning { kill(child.processIdentifier, SIGKILL); child.waitUntilExit() } }
         let deadline = Date().addingTimeInterval(20)
         while acked.value < 3, Date() < deadline { usleep(10_000) }
@@ -259,7 +250,7 @@ final class FaultInjectionTests: TempDirTestCase {
         }
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
-        out.fileHandleForReading.readabilityHandler = nil
+        out.readabilityHandler = nil
         print("two processes: \(reads) reads during writing saw edits up to \(seen) of \(acked.value) acknowledged")
         XCTAssertGreaterThan(seen, 3, "the readers saw the writer progress")
         let after = try DocumentFile.open(path: file)   // the lock died with the writer
@@ -296,25 +287,16 @@ final class FaultInjectionTests: TempDirTestCase {
         let rounds = Int(ProcessInfo.processInfo.environment["OEKAKI_REPLACE_KILLS"] ?? "") ?? 25
         var survived = 0
         for round in 0..<rounds {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            child.arguments = ["InkStoreTests.FaultInjectionTests/testChildReplaceLoop"]
-            var env = ProcessInfo.processInfo.environment
-            env["OEKAKI_REPLACE_FILE"] = file
-            env["OEKAKI_REPLACE_START"] = String(current)
-            child.environment = env
-            let out = Pipe()
-            child.standardOutput = out
-            child.standardError = FileHandle.nullDevice
+            let (child, out) = try startTestChild("InkStoreTests.FaultInjectionTests/testChildReplaceLoop",
+                                                  environment: ["OEKAKI_REPLACE_FILE": file, "OEKAKI_REPLACE_START": String(current)])
             let acked = Acknowledged()
-            out.fileHandleForReading.readabilityHandler = { h in acked.add(h.availableData) }
-            try child.run()
+            out.readabilityHandler = { h in acked.add(h.availableData) }
             let deadline = Date().addingTimeInterval(20)
             while acked.value <= current, Date() < deadline { usleep(2_000) }
             usleep(UInt32(Int.random(in: 0...120_000, using: &rng)))
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
-            out.fileHandleForReading.readabilityHandler = nil
+            out.readabilityHandler = nil
             let ack = acked.value
             XCTAssertGreaterThan(ack, current, "round \(round): the child never finished a document")
 

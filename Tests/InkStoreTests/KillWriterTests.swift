@@ -121,19 +121,9 @@ final class KillWriterTests: TempDirTestCase {
         var done = 0              // edits verified in the file
         var survived = 0
         for round in 0..<kills {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            child.arguments = ["InkStoreTests.KillWriterTests/testChildWriterLoop"]
-            var env = ProcessInfo.processInfo.environment
-            env[Self.fileVar] = file
-            env[Self.startVar] = String(done)
-            child.environment = env
-            let out = Pipe()
-            child.standardOutput = out
-            child.standardError = FileHandle.nullDevice
-            try child.run()
+            let (child, reader) = try startTestChild("InkStoreTests.KillWriterTests/testChildWriterLoop",
+                                                     environment: [Self.fileVar: file, Self.startVar: String(done)])
             // Kill between 30 and 400 ms after the child's first commit, i.e. somewhere in the middle of a write.
-            let reader = out.fileHandleForReading
             var text = ""
             let deadline = Date().addingTimeInterval(20)
             while !text.contains("committed"), Date() < deadline {
