@@ -27,21 +27,8 @@ enum ChildProcess {
     /// kills it (SIGKILL) after `timeout` seconds. Foundation's `Process` cannot report the child's
     /// rusage, hence posix_spawn + wait4.
     static func run(_ path: String, _ args: [String], environment: [String: String], log: String, timeout: Double) throws -> ChildRun {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-
-        let argv = [path] + args
-        let envp = environment.map { "\($0.key)=\($0.value)" }
-        var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        let rc = withCStrings(argv) { a in
-            withCStrings(envp) { e in posix_spawn(&pid, path, &actions, nil, a, e) }
-        }
-        guard rc == 0 else { throw Failure(description: "cannot start \(path): \(String(cString: strerror(rc)))") }
+        let pid = try Self.start(path, args, environment: environment, log: log)
 
         // A watchdog kills a child that overruns; cancelled as soon as the child is reaped.
         let (status, usage, killed) = reap(pid, timeout: timeout)
@@ -73,16 +60,8 @@ enum ChildProcess {
     /// The launcher's side of `measure`: runs `path args…` with this process's environment and output, and
     /// writes "status timedOut wallMs maxRSSKiB" to `result`.
     static func launch(result: String, timeout: Double, _ path: String, _ args: [String]) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        let env = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
-        var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        let rc = withCStrings([path] + args) { a in
-            withCStrings(env) { e in posix_spawn(&pid, path, &actions, nil, a, e) }
-        }
-        guard rc == 0 else { throw Failure(description: "cannot start \(path): \(String(cString: strerror(rc)))") }
+        let pid = try Self.start(path, args, environment: ProcessInfo.processInfo.environment, log: nil)
         let (status, usage, killed) = reap(pid, timeout: timeout)
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         let line = "\(decode(status)) \(killed ? 1 : 0) \(ms) \(usage.ru_maxrss) \(cpuMs(usage))"
@@ -111,14 +90,17 @@ enum ChildProcess {
         status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
-    /// Starts a long-running helper (e.g. Xvfb) and returns its pid; stop it with `stop`.
-    static func start(_ path: String, _ args: [String], environment: [String: String], log: String) throws -> pid_t {
+    /// Starts `path args…` and returns its pid: stdout and stderr appended to `log` with stdin from /dev/null,
+    /// or this process's own streams when `log` is nil. A long-running helper (e.g. Xvfb) is stopped with `stop`.
+    static func start(_ path: String, _ args: [String], environment: [String: String], log: String?) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let log {
+            posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         var pid: pid_t = 0
         let envp = environment.map { "\($0.key)=\($0.value)" }
         let rc = withCStrings([path] + args) { a in
