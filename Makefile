@@ -4,10 +4,22 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 
 # Debian packages the build, the tests and the peers need. Installed only when missing.
 DEPS := libgtk-4-dev libcairo2-dev libsqlite3-dev zlib1g-dev \
-        xvfb xdotool imagemagick poppler-utils librsvg2-bin xournalpp x11-utils
+        xvfb xdotool imagemagick poppler-utils librsvg2-bin xournalpp x11-utils \
+        gettext desktop-file-utils appstream shared-mime-info xdg-utils libglib2.0-bin fonts-ipafont-gothic \
+        dpkg-dev lintian bash-completion
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps build release run test bench fuzz bigdoc clean
+# Installation (make install / uninstall / deb). One app id everywhere: GApplication, .desktop, metainfo, icons.
+APP_ID := io.github.oekaki.Oekaki
+VERSION := $(shell sed -nE 's/.*static let version = "([^"]+)".*/\1/p' Sources/oekaki/CLI.swift)
+PREFIX ?= /usr/local
+DESTDIR ?=
+# The binary to install; empty means: build the release binary first.
+OEKAKI_BIN ?=
+LOCALES := $(shell cat po/LINGUAS 2>/dev/null)
+MO_FILES := $(foreach l,$(LOCALES),.build/locale/$(l)/LC_MESSAGES/oekaki.mo)
+
+.PHONY: deps build release run test bench fuzz bigdoc clean locale pot install uninstall refresh-caches deb
 
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
@@ -16,11 +28,55 @@ deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
-build: deps
+build: deps locale
 	swift build
 
-release: deps
+release: deps locale
 	swift build -c release
+
+# Translations: po/LL.po → .build/locale/LL/LC_MESSAGES/oekaki.mo (where the app looks when run from .build/*/).
+locale: $(MO_FILES)
+
+.build/locale/%/LC_MESSAGES/oekaki.mo: po/%.po
+	@mkdir -p $(@D)
+	msgfmt --check -o $@ $<
+
+# Regenerates po/oekaki.pot from the sources (every _("…") and n_("…", "…", n)), then merges it into each .po.
+pot:
+	xgettext --from-code=UTF-8 --language=Swift -k_ -kn_:1,2 --add-comments=TRANSLATORS: \
+	  --package-name=oekaki --package-version=$(VERSION) -o po/oekaki.pot $$(find Sources -name '*.swift' | sort)
+	for l in $(LOCALES); do msgmerge -q --update --backup=none po/$$l.po po/oekaki.pot; done
+
+install: $(if $(OEKAKI_BIN),,release) locale
+	$(eval ROOT := $(DESTDIR)$(PREFIX))
+	install -Dm755 $(or $(OEKAKI_BIN),.build/release/oekaki) $(ROOT)/bin/oekaki
+	install -Dm644 desktop/$(APP_ID).desktop $(ROOT)/share/applications/$(APP_ID).desktop
+	install -Dm644 desktop/$(APP_ID).svg $(ROOT)/share/icons/hicolor/scalable/apps/$(APP_ID).svg
+	install -Dm644 desktop/$(APP_ID)-symbolic.svg $(ROOT)/share/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg
+	install -Dm644 desktop/application-x-oekaki.svg $(ROOT)/share/icons/hicolor/scalable/mimetypes/application-x-oekaki.svg
+	install -Dm644 desktop/$(APP_ID).mime.xml $(ROOT)/share/mime/packages/$(APP_ID).xml
+	install -Dm644 desktop/$(APP_ID).thumbnailer $(ROOT)/share/thumbnailers/$(APP_ID).thumbnailer
+	install -Dm644 desktop/$(APP_ID).metainfo.xml $(ROOT)/share/metainfo/$(APP_ID).metainfo.xml
+	install -Dm644 desktop/oekaki.1 $(ROOT)/share/man/man1/oekaki.1
+	install -Dm644 desktop/oekaki.bash-completion $(ROOT)/share/bash-completion/completions/oekaki
+	for l in $(LOCALES); do install -Dm644 .build/locale/$$l/LC_MESSAGES/oekaki.mo $(ROOT)/share/locale/$$l/LC_MESSAGES/oekaki.mo; done
+	$(if $(DESTDIR),,$(MAKE) --no-print-directory refresh-caches)
+
+uninstall:
+	$(eval ROOT := $(DESTDIR)$(PREFIX))
+	rm -f $(ROOT)/bin/oekaki $(ROOT)/share/applications/$(APP_ID).desktop \
+	  $(ROOT)/share/icons/hicolor/scalable/apps/$(APP_ID).svg $(ROOT)/share/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg \
+	  $(ROOT)/share/icons/hicolor/scalable/mimetypes/application-x-oekaki.svg $(ROOT)/share/mime/packages/$(APP_ID).xml \
+	  $(ROOT)/share/thumbnailers/$(APP_ID).thumbnailer $(ROOT)/share/metainfo/$(APP_ID).metainfo.xml \
+	  $(ROOT)/share/man/man1/oekaki.1 $(ROOT)/share/bash-completion/completions/oekaki
+	for l in $(LOCALES); do rm -f $(ROOT)/share/locale/$$l/LC_MESSAGES/oekaki.mo; done
+	$(if $(DESTDIR),,$(MAKE) --no-print-directory refresh-caches)
+
+# The system's MIME, icon and launcher caches (only for a real install; packagers run them from triggers).
+refresh-caches:
+	-update-mime-database $(PREFIX)/share/mime
+	-gtk-update-icon-cache -q -t -f $(PREFIX)/share/icons/hicolor
+	-update-desktop-database -q $(PREFIX)/share/applications
 
 run: release
 	.build/release/oekaki

@@ -23,7 +23,7 @@ public enum OekakiApplication {
         let recoverable = Documents.unsavedDrawings(excluding: document.path)
 
         // NON_UNIQUE: every launch is its own process with its own file (no D-Bus hand-over).
-        let app = gtk_application_new("org.oekaki.Oekaki", G_APPLICATION_NON_UNIQUE)!
+        let app = gtk_application_new("io.github.oekaki.Oekaki", G_APPLICATION_NON_UNIQUE)!
         connect(gobject(app), "activate") {
             Widgets.installStyle()
             let w = MainWindow(application: app, document: document)
