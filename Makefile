@@ -6,7 +6,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 DEPS := libgtk-4-dev libcairo2-dev libsqlite3-dev zlib1g-dev \
         xvfb xdotool imagemagick poppler-utils librsvg2-bin xournalpp x11-utils \
         gettext desktop-file-utils appstream shared-mime-info xdg-utils libglib2.0-bin fonts-ipafont-gothic \
-        dpkg-dev lintian bash-completion
+        dpkg-dev lintian bash-completion libnats-dev nats-server
 FUZZ_SECONDS ?= 60
 
 # Installation (make install / uninstall / deb). One app id everywhere: GApplication, .desktop, metainfo, icons.

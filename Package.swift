@@ -17,10 +17,12 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CNats", path: "Sources/CNats", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
 
         .target(name: "InkCore", swiftSettings: swift5),
         .target(name: "InkRender", dependencies: ["InkCore", "CCairo", "CZlib"], swiftSettings: swift5),
         .target(name: "InkStore", dependencies: ["InkCore", "CSQLite", "CZlib"], swiftSettings: swift5),
+        .target(name: "InkSync", dependencies: ["InkCore", "InkStore", "CNats"], swiftSettings: swift5),
         .target(name: "OekakiApp", dependencies: ["InkCore", "InkRender", "InkStore", "CGtk", "CCairo"], swiftSettings: swift5),
         .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "OekakiApp"], swiftSettings: swift5),
         .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
@@ -28,6 +30,7 @@ let package = Package(
         .testTarget(name: "InkCoreTests", dependencies: ["InkCore"], swiftSettings: swift5),
         .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
         .testTarget(name: "InkStoreTests", dependencies: ["InkCore", "InkStore"], swiftSettings: swift5),
+        .testTarget(name: "InkSyncTests", dependencies: ["InkCore", "InkStore", "InkSync"], swiftSettings: swift5),
         .testTarget(name: "CLITests", dependencies: ["InkCore"], resources: [.copy("Fixtures")], swiftSettings: swift5),
         .testTarget(name: "AppTests", dependencies: ["OekakiApp", "InkCore", "InkRender", "InkStore", "CGtk"], swiftSettings: swift5),
     ]
