@@ -1,7 +1,8 @@
 import InkCore
 
-/// "Fingers navigate": one finger pans; two or more pan with their centroid and pinch-zoom with their spread.
-/// Pure geometry on view points, so it is tested without a touchscreen.
+/// "Fingers navigate": two or more fingers pan with their centroid and pinch-zoom with their spread; a lone
+/// finger (a resting palm, the first finger of a pinch) does nothing. Pure geometry on view points, so it is
+/// tested without a touchscreen.
 struct FingerNavigation {
     /// What one finger move does to the view: pan first, then zoom around `anchor` (both in view units).
     struct Step: Equatable {
@@ -16,11 +17,12 @@ struct FingerNavigation {
     mutating func up(_ id: PointerID) { fingers[id] = nil }
     mutating func reset() { fingers = [:] }
 
-    /// Moves one finger; nil for a finger that is not down.
+    /// Moves one finger; nil when the view should not move: the finger is not down, or it is alone (its
+    /// position is still followed, so a second finger joining starts from where it is now).
     mutating func move(_ id: PointerID, to v: Point) -> Step? {
         guard let old = fingers[id], v.isFinite else { return nil }
         fingers[id] = v
-        guard fingers.count >= 2 else { return Step(pan: v - old, zoom: 1, anchor: v) }
+        guard fingers.count >= 2 else { return nil }
         let others = fingers.filter { $0.key != id }.map(\.value)
         let n = Double(fingers.count)
         let sum = others.reduce(Point(0, 0), +)

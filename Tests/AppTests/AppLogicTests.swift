@@ -8,12 +8,15 @@ import XCTest
 final class AppLogicTests: XCTestCase {
     // MARK: fingers navigate
 
-    func testOneFingerPansByItsMove() {
+    func testOneFingerDoesNothingAndASecondStartsFromWhereItIs() {
         var nav = FingerNavigation()
         nav.down(1, at: Point(100, 100))
-        let step = nav.move(1, to: Point(130, 90))
-        XCTAssertEqual(step, FingerNavigation.Step(pan: Point(30, -10), zoom: 1, anchor: Point(130, 90)))
+        XCTAssertNil(nav.move(1, to: Point(130, 90)), "a lone finger neither pans nor zooms")
         XCTAssertNil(nav.move(2, to: Point(0, 0)), "a finger that is not down does nothing")
+        nav.down(2, at: Point(230, 90))
+        let step = nav.move(2, to: Point(230, 110))
+        // Centroid (180, 90) → (180, 100): the lone finger's earlier move is not replayed as a pan.
+        XCTAssertEqual(step?.pan, Point(0, 10))
     }
 
     func testTwoFingersMovingTogetherPanWithoutZoom() {
@@ -40,7 +43,7 @@ final class AppLogicTests: XCTestCase {
         zoom *= nav.move(2, to: Point(250, 100))?.zoom ?? .nan
         XCTAssertEqual(zoom, 2, accuracy: 1e-9, "fingers 100 apart → 200 apart doubles the zoom")
         nav.up(2)
-        XCTAssertEqual(nav.move(1, to: Point(60, 100))?.zoom, 1, "one finger left: it only pans")
+        XCTAssertNil(nav.move(1, to: Point(60, 100)), "one finger left: the view stays")
     }
 
     func testPinchKeepsThePagePointBetweenTheFingersUnderThem() {
