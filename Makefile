@@ -6,7 +6,10 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 DEPS := libgtk-4-dev libcairo2-dev libsqlite3-dev zlib1g-dev \
         xvfb xdotool imagemagick poppler-utils librsvg2-bin xournalpp x11-utils \
         gettext desktop-file-utils appstream shared-mime-info xdg-utils libglib2.0-bin fonts-ipafont-gothic \
-        dpkg-dev lintian bash-completion libnats-dev nats-server
+        dpkg-dev lintian bash-completion libnats-dev nats-server \
+        libgtk-4-bin chromium chromium-driver python3-venv
+# The touch tests drive headless Chromium with Selenium (PyPI), kept in a virtual environment under .build.
+TOUCH_VENV := .build/touch-venv
 FUZZ_SECONDS ?= 60
 
 # Installation (make install / uninstall / deb). One app id everywhere: GApplication, .desktop, metainfo, icons.
@@ -19,7 +22,7 @@ OEKAKI_BIN ?=
 LOCALES := $(shell cat po/LINGUAS 2>/dev/null)
 MO_FILES := $(foreach l,$(LOCALES),.build/locale/$(l)/LC_MESSAGES/oekaki.mo)
 
-.PHONY: deps build release run test bench fuzz bigdoc clean locale pot install uninstall refresh-caches deb
+.PHONY: deps build release run test bench fuzz bigdoc clean locale pot install uninstall refresh-caches deb touch-venv
 
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
@@ -81,9 +84,15 @@ refresh-caches:
 run: release
 	.build/release/oekaki
 
+# Selenium for the touch tests (Tools/touch-driver.py), installed only when the venv lacks it.
+touch-venv: deps
+	@$(TOUCH_VENV)/bin/python -c 'import selenium' 2>/dev/null || { \
+	  echo "installing selenium into $(TOUCH_VENV)"; \
+	  /usr/bin/python3 -m venv $(TOUCH_VENV) && $(TOUCH_VENV)/bin/pip install -q selenium; }
+
 # XCTest only (no Swift Testing suites exist); the last line is a plain "N passed, N failed" tally.
-test: build
-	@swift test --disable-swift-testing 2>&1 | grep --line-buffered -v -e '-pthread' -e '-msse' | tee .build/test.log; \
+test: build touch-venv
+	@OEKAKI_REQUIRE_TOUCH=1 swift test --disable-swift-testing 2>&1 | grep --line-buffered -v -e '-pthread' -e '-msse' | tee .build/test.log; \
 	status=$${PIPESTATUS[0]}; \
 	line=$$(grep -E 'Executed [0-9]+ tests?, with' .build/test.log | tail -1); \
 	run=$$(echo "$$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); \
@@ -92,7 +101,7 @@ test: build
 	echo "$$(( $${run:-0} - $${skipped:-0} - $${failed:-0} )) passed, $${failed:-0} failed, $${skipped:-0} skipped"; \
 	exit $$status
 
-bench: release
+bench: release touch-venv
 	.build/release/oekaki-bench --write BENCHMARKS.md
 
 clean:
