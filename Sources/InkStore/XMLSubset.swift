@@ -5,8 +5,9 @@ struct XMLSubset {
     enum Event {
         case start(name: String, attributes: [String: String])
         case end(name: String)
-        /// Raw character data with entities decoded (CDATA as is).
-        case text([UInt8])
+        /// Raw character data with entities decoded (CDATA as is). A slice of the input when nothing needed
+        /// decoding, so megabytes of stroke coordinates are never copied.
+        case text(ArraySlice<UInt8>)
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -67,7 +68,8 @@ struct XMLSubset {
     private mutating func spaces() { while i < b.count, Self.isSpace(b[i]) { i += 1 } }
 
     /// Decodes `&...;` references in b[from..<to].
-    private func decode(_ from: Int, _ to: Int) throws -> [UInt8] {
+    private func decode(_ from: Int, _ to: Int) throws -> ArraySlice<UInt8> {
+        if !b[from..<to].contains(where: { $0 == 0x26 || $0 == 0x3C }) { return b[from..<to] }
         var out: [UInt8] = []
         out.reserveCapacity(to - from)
         var k = from
@@ -95,7 +97,7 @@ struct XMLSubset {
             }
             k = e + 1
         }
-        return out
+        return out[...]
     }
 
     mutating func next() throws -> Event? {
@@ -117,7 +119,7 @@ struct XMLSubset {
                 let s = i
                 try skip(past: "]]>", what: "CDATA section")
                 guard !stack.isEmpty else { throw fail("CDATA outside the root element") }
-                return .text(Array(b[s..<(i - 3)]))
+                return .text(b[s..<(i - 3)])
             }
             if starts("<!") { throw fail("DOCTYPE and entity declarations are not allowed") }
             if starts("</") {

@@ -99,10 +99,10 @@ public enum XoppImport {
         var pageSize: Size?
         var background = RGBA.white
         var backgroundNote: String?
-        var strokes: [Stroke] = []
+        var pending: [PendingStroke] = []
         var skipped: [String: Int] = [:]
         var whiteouts = 0, droppedPoints = 0, repairedWidths = 0, badStrokes = 0
-        var current: (attrs: [String: String], text: [UInt8])?
+        var current: (attrs: [String: String], text: ArraySlice<UInt8>)?
         var skipDepth = 0
         var root = true
         while let e = try p.next() {
@@ -147,7 +147,7 @@ public enum XoppImport {
                     skipDepth = 1
                 }
             case .text(let t):
-                if current != nil { current!.text += t }
+                if current != nil { current!.text = current!.text.isEmpty ? t : ArraySlice(Array(current!.text) + t) }
             case .end(let name):
                 if skipDepth > 0 { skipDepth -= 1; continue }
                 switch name {
@@ -165,36 +165,25 @@ public enum XoppImport {
                     default: skipped["\(tool) stroke", default: 0] += 1; continue
                     }
                     guard let rgba = tool == "eraser" ? background : color(c.attrs["color"]) else {
-                        throw ParseFailure(message: "stroke \(strokes.count + 1) has an unreadable colour '\(c.attrs["color"] ?? "")'")
+                        throw ParseFailure(message: "stroke \(pending.count + 1) has an unreadable colour '\(c.attrs["color"] ?? "")'")
                     }
                     style.color = rgba
-                    let widths = (c.attrs["width"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map { Double($0) ?? .nan }
-                    guard let nominal = widths.first, nominal.isFinite, nominal > 0, nominal <= Schema.maxStrokeWidth else {
-                        badStrokes += 1; continue
-                    }
-                    var points = try coordinates(c.text, dropped: &droppedPoints)
-                    guard !points.isEmpty else { badStrokes += 1; continue }
-                    var segment = Array(widths.dropFirst())
-                    if tool == "pen", !segment.isEmpty, points.count > 1 {
-                        // Repair what Xournal++ itself repairs: missing, negative or NaN widths take the last good one.
-                        var last = nominal
-                        for k in 0..<segment.count {
-                            if segment[k].isFinite, segment[k] > 0, segment[k] <= Schema.maxStrokeWidth { last = segment[k] } else { segment[k] = last; repairedWidths += 1 }
-                        }
-                        let perPoint = (0..<points.count).map { segment[min($0, segment.count - 1)] }
-                        let exact = creator.hasPrefix("Oekaki")
-                        let n = exact ? nominal : (perPoint.max() ?? nominal) * 2 / 3
-                        style.width = n
-                        for k in 0..<points.count { points[k].pressure = min(max(perPoint[k] / n - 0.5, 0), 1) }
-                    } else {
-                        style.width = nominal
-                    }
-                    strokes.append(Stroke(id: StrokeID(strokes.count + 1), style: style, points: points))
+                    pending.append(PendingStroke(style: style, isPen: tool == "pen", width: c.attrs["width"] ?? "", text: c.text))
                 default: break
                 }
             }
         }
         guard pages > 0 else { throw ParseFailure(message: "the document has no pages") }
+        var strokes: [Stroke] = []
+        strokes.reserveCapacity(pending.count)
+        let exact = creator.hasPrefix("Oekaki")
+        for r in try finish(pending, exact: exact) {
+            droppedPoints += r.dropped; repairedWidths += r.repaired
+            guard let points = r.points else { badStrokes += 1; continue }
+            var style = r.style
+            style.width = r.width
+            strokes.append(Stroke(id: StrokeID(strokes.count + 1), style: style, points: points))
+        }
         guard wanted >= 1, wanted <= pages, let size = pageSize else {
             throw ParseFailure(message: "there is no page \(wanted) (the document has \(pages))")
         }
@@ -214,21 +203,92 @@ public enum XoppImport {
                       pageCount: pages, page: wanted, notes: notes, creator: creator, fileVersion: fileVersion)
     }
 
-    /// "x y x y …" → points; non-finite or absurd coordinates are dropped (and counted), an odd count is an error.
-    static func coordinates(_ text: [UInt8], dropped: inout Int) throws -> [InkPoint] {
+    /// A stroke's element as read by the XML pass; its numbers are parsed afterwards, on all cores.
+    struct PendingStroke {
+        var style: StrokeStyle
+        var isPen: Bool
+        var width: String
+        var text: ArraySlice<UInt8>
+    }
+
+    struct FinishedStroke {
+        var style: StrokeStyle
+        var width: Double = 0
+        /// nil: an invalid width or no points (skipped and counted).
+        var points: [InkPoint]?
+        var dropped = 0, repaired = 0
+    }
+
+    /// Parses the pending strokes' coordinates and widths in parallel chunks; results keep document order,
+    /// and the first failure in document order is the one thrown, as in a sequential read.
+    static func finish(_ pending: [PendingStroke], exact: Bool) throws -> [FinishedStroke] {
+        let chunks = pending.isEmpty ? 0 : min(64, max(1, pending.count / 32))
+        var results = [[FinishedStroke]](repeating: [], count: chunks)
+        var failures = [ParseFailure?](repeating: nil, count: chunks)
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            let range = (pending.count * c / chunks)..<(pending.count * (c + 1) / chunks)
+            var out: [FinishedStroke] = []
+            out.reserveCapacity(range.count)
+            var failure: ParseFailure?
+            for k in range {
+                do { out.append(try finish(pending[k], exact: exact)) } catch let e as ParseFailure { failure = e; break } catch { break }
+            }
+            lock.lock(); results[c] = out; failures[c] = failure; lock.unlock()
+        }
+        if let first = failures.compactMap({ $0 }).first { throw first }
+        return results.flatMap { $0 }
+    }
+
+    static func finish(_ p: PendingStroke, exact: Bool) throws -> FinishedStroke {
+        var r = FinishedStroke(style: p.style)
+        let widths = numbers(Array(p.width.utf8)[...]).values
+        guard let nominal = widths.first, nominal.isFinite, nominal > 0, nominal <= Schema.maxStrokeWidth else { return r }
+        var points = try coordinates(p.text, dropped: &r.dropped)
+        guard !points.isEmpty else { return r }
+        var segment = Array(widths.dropFirst())
+        if p.isPen, !segment.isEmpty, points.count > 1 {
+            // Repair what Xournal++ itself repairs: missing, negative or NaN widths take the last good one.
+            var last = nominal
+            for k in 0..<segment.count {
+                if segment[k].isFinite, segment[k] > 0, segment[k] <= Schema.maxStrokeWidth { last = segment[k] } else { segment[k] = last; r.repaired += 1 }
+            }
+            var widest = 0.0
+            for k in 0..<points.count { widest = max(widest, segment[min(k, segment.count - 1)]) }
+            let n = exact ? nominal : widest * 2 / 3
+            r.width = n
+            for k in 0..<points.count { points[k].pressure = min(max(segment[min(k, segment.count - 1)] / n - 0.5, 0), 1) }
+        } else {
+            r.width = nominal
+        }
+        r.points = points
+        return r
+    }
+
+    /// Whitespace-separated decimals, without a String per number (an unreadable one is NaN).
+    /// `overlong` says a token exceeded 64 bytes; it is NaN too.
+    static func numbers(_ text: ArraySlice<UInt8>) -> (values: [Double], overlong: Bool) {
         var values: [Double] = []
         values.reserveCapacity(text.count / 8)
-        var k = 0
-        let n = text.count
+        var overlong = false
+        var k = text.startIndex
+        let n = text.endIndex
         while k < n {
             while k < n, text[k] == 0x20 || text[k] == 0x0A || text[k] == 0x09 || text[k] == 0x0D { k += 1 }
             let s = k
             while k < n, !(text[k] == 0x20 || text[k] == 0x0A || text[k] == 0x09 || text[k] == 0x0D) { k += 1 }
             if k > s {
-                guard k - s <= 64 else { throw ParseFailure(message: "a coordinate is longer than 64 characters") }
+                if k - s > 64 { overlong = true; values.append(.nan); continue }
                 values.append(fastDouble(text, s, k) ?? Double(String(decoding: text[s..<k], as: UTF8.self)) ?? .nan)
             }
         }
+        return (values, overlong)
+    }
+
+    /// "x y x y …" → points; non-finite or absurd coordinates are dropped (and counted), an odd count is an error.
+    static func coordinates(_ text: ArraySlice<UInt8>, dropped: inout Int) throws -> [InkPoint] {
+        let (values, overlong) = numbers(text)
+        guard !overlong else { throw ParseFailure(message: "a coordinate is longer than 64 characters") }
         guard values.count / 2 <= PointCodec.maxPoints else {
             throw ParseFailure(message: "a stroke has \(values.count / 2) points (at most \(PointCodec.maxPoints) are allowed)")
         }
@@ -247,7 +307,7 @@ public enum XoppImport {
 
     /// Plain decimals ("-12.345", "7", "1.5e3") parsed without a String; correctly rounded because the mantissa
     /// and the power of ten are both exact doubles. Anything else (nan, inf, huge) returns nil for the slow path.
-    static func fastDouble(_ t: [UInt8], _ from: Int, _ to: Int) -> Double? {
+    static func fastDouble(_ t: ArraySlice<UInt8>, _ from: Int, _ to: Int) -> Double? {
         var i = from
         var negative = false
         if t[i] == 0x2D { negative = true; i += 1 } else if t[i] == 0x2B { i += 1 }

@@ -16,7 +16,7 @@ final class XoppTests: TempDirTestCase {
         }
         for s in samples {
             let b = Array(s.utf8)
-            let fast = XoppImport.fastDouble(b, 0, b.count)
+            let fast = XoppImport.fastDouble(b[...], 0, b.count)
             let slow = Double(s)
             if let f = fast { XCTAssertEqual(f, slow, s) }
             if slow == nil { XCTAssertNil(fast, s) }
