@@ -194,8 +194,8 @@ final class AppWindowTests: XCTestCase {
         try launch(arguments: [xopp.path], windowName: "notes")
         let imported = home.appendingPathComponent("notes.oekaki").path
         XCTAssertTrue(FileManager.default.fileExists(atPath: imported), "the import is saved as notes.oekaki next to notes.xopp")
-        let rows = try screenshot().rowsWithDarkRun(atLeast: 500, in: 100..<700)
-        XCTAssertEqual(rows.count, 1, "the imported stroke is on screen")
+        // Under load the first screenshot can predate the window's first frame: wait for the settled picture.
+        XCTAssertTrue(try waitFor { $0.rowsWithDarkRun(atLeast: 500, in: 100..<700).count == 1 }, "the imported stroke is on screen")
         XCTAssertEqual(try strokeCount(imported), 1)
     }
 
