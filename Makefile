@@ -75,6 +75,17 @@ uninstall:
 	for l in $(LOCALES); do rm -f $(ROOT)/share/locale/$$l/LC_MESSAGES/oekaki.mo; done
 	$(if $(DESTDIR),,$(MAKE) --no-print-directory refresh-caches)
 
+# Debian package: a release binary with the Swift runtime linked in (own scratch path, so `make run`'s build
+# stays as it is). A file target: an up-to-date package is not rebuilt (the package test reuses it).
+DEB := oekaki_$(VERSION)_$(shell dpkg --print-architecture 2>/dev/null || echo amd64).deb
+DEB_INPUTS := Package.swift Makefile $(shell find Sources desktop packaging po -type f 2>/dev/null)
+
+deb: deps $(DEB)
+
+$(DEB): $(DEB_INPUTS)
+	swift build -c release --static-swift-stdlib --scratch-path .build/deb
+	packaging/deb.sh .build/deb/release/oekaki $(VERSION) $@
+
 # The system's MIME, icon and launcher caches (only for a real install; packagers run them from triggers).
 refresh-caches:
 	-update-mime-database $(PREFIX)/share/mime

@@ -99,7 +99,7 @@ public enum Exporter {
         return try PDFWriter.document(drawing, transparent: transparent)
     }
 
-    private static func checkPage(_ page: Size) throws {
+    static func checkPage(_ page: Size) throws {
         guard page.width.isFinite, page.height.isFinite, page.width > 0, page.height > 0 else {
             throw RenderError.pageTooLarge("page size \(fmt(page.width))×\(fmt(page.height)) is not a positive finite size")
         }

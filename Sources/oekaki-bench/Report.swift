@@ -24,6 +24,7 @@ struct Measurements {
     var xoppBytes = 0
     var svgBytes = 0
     var export = ExportBench.Result()
+    var thumbnail = ThumbnailBench.Result()
     var writeMs: [String: Double] = [:]
     var notes: [String] = []
 }
@@ -106,6 +107,8 @@ struct Report {
             Row(key: "rsvg_png_ms_1m", label: "PNG export 1M points: rsvg-convert on the SVG", unit: "ms", samples: rsvg?.runs ?? Samples(), statistic: .median),
             Row(key: "peak_rss_mib_1m", label: "peak RSS of our export process (max of runs)", unit: "MiB", samples: e.ours.peakRSSMiB, statistic: .max,
                 goal: "≤ Xournal++'s", met: oursRSS.flatMap { o in xppRSS.map { o <= $0 } }),
+            Row(key: "thumbnail_ms_1m", label: "256×256 thumbnail of 1M points: `oekaki thumbnail` process", unit: "ms", samples: m.thumbnail.process, statistic: .median,
+                goal: "≤ 100 ms", met: m.thumbnail.process.median.map { $0 <= 100 }),
         ]
 
         func single(_ v: Double?) -> Samples { Samples(v.map { [$0] } ?? []) }
@@ -121,6 +124,7 @@ struct Report {
             Row(key: "save_stroke_ms_empty", label: "commit one 100-point stroke into an empty document", unit: "ms", samples: m.saveEmpty, statistic: .median),
             Row(key: "fsync_ms", label: "this disk: append 4 KiB + fsync, the floor of a durable commit", unit: "ms", samples: m.fsync, statistic: .median),
             Row(key: "export_png_inprocess_ms_1m", label: "PNG export 1M points inside this process (load + render + encode + write)", unit: "ms", samples: e.oursInProcess, statistic: .median),
+            Row(key: "thumbnail_inprocess_ms_1m", label: "256×256 thumbnail of 1M points inside this process", unit: "ms", samples: m.thumbnail.inProcess, statistic: .median),
             Row(key: "export_png_cpu_ms_1m", label: "CPU time of our export process (user + system, both cores)", unit: "ms", samples: e.ours.cpuMs, statistic: .median),
             Row(key: "xournalpp_png_cpu_ms_1m", label: "CPU time of xournalpp exporting", unit: "ms", samples: xpp?.cpuMs ?? Samples(), statistic: .median),
             Row(key: "rsvg_png_cpu_ms_1m", label: "CPU time of rsvg-convert", unit: "ms", samples: rsvg?.cpuMs ?? Samples(), statistic: .median),

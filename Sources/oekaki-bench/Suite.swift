@@ -53,6 +53,9 @@ struct Suite {
         }
         m.export = ExportBench.run(w, rounds: plan.exportRounds, display: display)
         display?.stop()
+        progress("thumbnail ×\(plan.exportRounds * 2) (process and in-process)")
+        m.thumbnail = ThumbnailBench.run(w, rounds: plan.exportRounds * 2)
+        m.notes += m.thumbnail.failures
 
         let pen = Workloads.penStrokes(plan.penStrokes)
         progress("generating 100,000 strokes; pen input the seeds' way ×\(plan.naiveSamples)")

@@ -18,6 +18,7 @@ enum CLI {
            oekaki info FILE [--page K]        print a document's summary as JSON
            oekaki export IN OUT [--scale S] [--transparent] [--page K]
                                               IN: .oekaki or .xopp; OUT: .png .svg .pdf .oekaki .xopp
+           oekaki thumbnail IN OUT.png [--size N]   the first page fitted into N×N pixels (default 256)
            oekaki --help | --version
     """
 
@@ -38,6 +39,8 @@ enum CLI {
                 try InfoCommand.run(Array(args.dropFirst()))
             case "export":
                 try ExportCommand.run(Array(args.dropFirst()))
+            case "thumbnail":
+                try ThumbnailCommand.run(Array(args.dropFirst()))
             case let a? where a.hasPrefix("-"):
                 throw CommandFailure.usage("unknown option '\(a)'")
             default:

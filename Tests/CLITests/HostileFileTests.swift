@@ -49,7 +49,9 @@ final class HostileFileTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
 
     private func checkRejected(_ file: String, expect fragment: String, name: String, line: UInt = #line) throws {
-        for args in [["info", file], ["export", file, tmp.appendingPathComponent("out.png").path]] {
+        var infoError: String?
+        for args in [["info", file], ["export", file, tmp.appendingPathComponent("out.png").path],
+                     ["thumbnail", file, tmp.appendingPathComponent("out.png").path]] {
             let start = Date()
             let r = try OekakiBinary.run(args, timeout: 30)
             let secs = Date().timeIntervalSince(start)
@@ -60,6 +62,9 @@ final class HostileFileTests: XCTestCase {
             XCTAssertTrue(r.stderr.hasPrefix("oekaki: "), r.stderr, line: line)
             XCTAssertTrue(r.stderr.contains(fragment), "\(name) \(args[0]): expected '\(fragment)' in: \(r.stderr)", line: line)
             XCTAssertLessThan(secs, 10, "\(name) \(args[0]) took \(secs) s", line: line)
+            // The thumbnailer words a bad file exactly as `info` does.
+            if args[0] == "info" { infoError = r.stderr }
+            if args[0] == "thumbnail" { XCTAssertEqual(r.stderr, infoError, "\(name): thumbnail and info disagree", line: line) }
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("out.png").path), "no output for bad input")
     }

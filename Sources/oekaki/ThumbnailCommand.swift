@@ -1,0 +1,55 @@
+import Foundation
+import InkCore
+import InkRender
+import InkStore
+
+/// `oekaki thumbnail IN OUT.png [--size N]`: the first page of a `.oekaki` or `.xopp` fitted into N×N (default 256),
+/// transparent outside the page. The desktop's thumbnailer entry calls it. A `.oekaki` is streamed, never loaded whole.
+enum ThumbnailCommand {
+    static func run(_ args: [String]) throws {
+        var files: [String] = []
+        var size: Int?
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            switch a {
+            case "--size":
+                guard i + 1 < args.count else { throw CommandFailure.usage("thumbnail: --size needs a number of pixels") }
+                guard size == nil else { throw CommandFailure.usage("thumbnail: --size given twice") }
+                guard let n = Int(args[i + 1]), (1...Thumbnail.maxSize).contains(n) else {
+                    throw CommandFailure.usage("thumbnail: --size needs a whole number of pixels from 1 to \(Thumbnail.maxSize), not '\(args[i + 1])'")
+                }
+                size = n
+                i += 2
+            default:
+                if a.hasPrefix("-") && a.count > 1 { throw CommandFailure.usage("thumbnail: unknown option '\(a)'") }
+                files.append(a)
+                i += 1
+            }
+        }
+        guard files.count >= 2 else { throw CommandFailure.usage("thumbnail: needs IN and OUT.png") }
+        guard files.count == 2 else { throw CommandFailure.usage("thumbnail: unexpected argument '\(files[2])'") }
+        let (input, output) = (files[0], files[1])
+        // Thumbnailers often name the output without an extension (GNOME's is a temporary file): any name is PNG.
+        let n = size ?? Thumbnail.defaultSize
+        do {
+            if StrokeStream.looksLikeDocument(path: input) {
+                let stream = try StrokeStream.open(path: input)
+                defer { stream.close() }
+                let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize))
+                try Thumbnail.writePNG(pageSize: stream.pageSize, background: stream.background,
+                                       runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
+                                       size: n, to: output)
+            } else {
+                // Notes (what the import left out) are for `info`; a thumbnailer should be quiet.
+                let doc = try DocumentLoader.load(path: input, page: 1)
+                try Thumbnail.writePNG(pageSize: doc.drawing.pageSize, background: doc.drawing.background,
+                                       runs: LayeredExport.runs(of: doc.drawing, count: 2), size: n, to: output)
+            }
+        } catch let e as RenderError {
+            throw CommandFailure.input(e.description)
+        } catch let e as StoreError {
+            throw CommandFailure.input(e.description)
+        }
+    }
+}

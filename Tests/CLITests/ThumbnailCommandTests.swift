@@ -1,0 +1,123 @@
+import Foundation
+import XCTest
+
+/// `oekaki thumbnail IN OUT.png [--size N]`: the page fitted into N×N and centred, ink where the drawing has it,
+/// transparent outside the page; `.oekaki` and `.xopp`; what the installed thumbnailer entry runs.
+final class ThumbnailCommandTests: XCTestCase {
+    var tmp: URL!
+    override func setUpWithError() throws {
+        try XCTSkipUnless(Shell.find("convert") != nil, "ImageMagick's convert reads the PNGs back")
+        tmp = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("thumbnail-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+    }
+    override func tearDownWithError() throws { if let tmp { try? FileManager.default.removeItem(at: tmp) } }
+
+    func t(_ name: String) -> String { tmp.appendingPathComponent(name).path }
+
+    /// A 1000×500 page with one black 20-unit-wide horizontal line at y = 250 from x = 100 to 900.
+    func landscapeDrawing() throws -> String {
+        var lines = [#"{"type":"canvas","width":1000,"height":500}"#,
+                     ##"{"type":"tool","tool":"pen","color":"#000000","width":20}"##,
+                     #"{"type":"touch","phase":"began","id":1,"x":100,"y":250,"device":"mouse","t":0}"#]
+        for x in stride(from: 150, through: 850, by: 50) {
+            lines.append(#"{"type":"touch","phase":"moved","id":1,"x":\#(x),"y":250,"device":"mouse","t":\#(x)}"#)
+        }
+        lines.append(#"{"type":"touch","phase":"ended","id":1,"x":900,"y":250,"device":"mouse","t":900}"#)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: t("log.jsonl"), atomically: true, encoding: .utf8)
+        let r = try OekakiBinary.run(["replay", t("log.jsonl"), "-o", t("wide.oekaki")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return t("wide.oekaki")
+    }
+
+    func testPageIsFittedCentredAndTransparentOutside() throws {
+        let doc = try landscapeDrawing()
+        let r = try OekakiBinary.run(["thumbnail", doc, t("thumb.png")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+        let image = try RGBAImage(png: t("thumb.png"))
+        XCTAssertEqual(image.width, 256, "default size")
+        XCTAssertEqual(image.height, 256)
+        // Scale 256/1000: the page is 256×128, centred, so it spans rows 64…191; the line is row 128, x ≈ 26…230.
+        for (x, y) in [(128, 10), (128, 60), (5, 245), (128, 195)] {
+            XCTAssertEqual(image.pixel(x, y)[3], 0, "outside the page at (\(x), \(y)) is transparent")
+        }
+        for (x, y) in [(128, 70), (128, 100), (5, 128), (250, 128), (128, 185)] {
+            XCTAssertEqual(image.pixel(x, y), [255, 255, 255, 255], "paper at (\(x), \(y))")
+        }
+        for x in [40, 128, 215] {
+            let p = image.pixel(x, 128)
+            XCTAssertEqual(p[3], 255)
+            XCTAssertLessThan(p[0], 60, "ink at (\(x), 128): \(p)")
+        }
+        // The line is 20 × 0.256 ≈ 5 px thick: drawn at thumbnail resolution, not a smear.
+        XCTAssertGreaterThan(image.pixel(128, 133)[0], 200, "paper 5 px below the line's centre")
+    }
+
+    func testSizeAndXoppInput() throws {
+        let doc = try landscapeDrawing()
+        XCTAssertEqual(try OekakiBinary.run(["export", doc, t("wide.xopp")]).status, 0)
+        // Thumbnailers pass an output name without an extension.
+        let r = try OekakiBinary.run(["thumbnail", t("wide.xopp"), t("out-no-extension"), "--size", "64"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let image = try RGBAImage(png: t("out-no-extension"))
+        XCTAssertEqual([image.width, image.height], [64, 64])
+        XCTAssertEqual(image.pixel(32, 2)[3], 0)
+        XCTAssertLessThan(image.pixel(32, 32)[0], 200, "the 1.3 px line crosses the middle: \(image.pixel(32, 32))")
+    }
+
+    func testBadArgumentsAreUsageErrors() throws {
+        let doc = try landscapeDrawing()
+        for args in [["thumbnail"], ["thumbnail", doc], ["thumbnail", doc, t("a.png"), "--size"], ["thumbnail", doc, t("a.png"), "--size", "0"],
+                     ["thumbnail", doc, t("a.png"), "--size", "99999"], ["thumbnail", doc, t("a.png"), "--size", "big"],
+                     ["thumbnail", doc, t("a.png"), "--scale", "2"], ["thumbnail", doc, t("a.png"), t("b.png")]] {
+            let r = try OekakiBinary.run(args)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix("oekaki: thumbnail: "), r.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: t("a.png")))
+        let missing = try OekakiBinary.run(["thumbnail", t("nothing.oekaki"), t("a.png")])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, try OekakiBinary.run(["info", t("nothing.oekaki")]).stderr)
+    }
+
+    /// The desktop's thumbnailer entry, run the way a file manager runs it (%i, %o, %s substituted).
+    func testThumbnailerEntryCallsTheCommand() throws {
+        let doc = try landscapeDrawing()
+        let entry = try String(contentsOf: InstallTests.packageRoot.appendingPathComponent("desktop/io.github.oekaki.Oekaki.thumbnailer"), encoding: .utf8)
+        XCTAssertTrue(entry.contains("MimeType=application/x-oekaki;"), entry)
+        guard let exec = entry.split(separator: "\n").first(where: { $0.hasPrefix("Exec=") })?.dropFirst(5) else {
+            return XCTFail("no Exec line: \(entry)")
+        }
+        var words = exec.split(separator: " ").map(String.init)
+        XCTAssertEqual(words.first, "oekaki")
+        words = Array(words.dropFirst()).map { ["%i": doc, "%o": t("from-entry"), "%s": "128"][$0] ?? $0 }
+        let r = try OekakiBinary.run(words)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let image = try RGBAImage(png: t("from-entry"))
+        XCTAssertEqual([image.width, image.height], [128, 128])
+    }
+}
+
+/// A PNG decoded to 8-bit RGBA by ImageMagick (the CLI tests do not link the renderer).
+struct RGBAImage {
+    let width: Int, height: Int
+    let bytes: [UInt8]
+
+    init(png path: String) throws {
+        let size = try Shell.run("identify", ["-format", "%w %h", path])
+        let wh = size.output.split(separator: " ").compactMap { Int($0) }
+        guard size.status == 0, wh.count == 2 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path]) }
+        (width, height) = (wh[0], wh[1])
+        let raw = NSTemporaryDirectory() + "rgba-\(UUID().uuidString).raw"
+        defer { unlink(raw) }
+        let r = try Shell.run("convert", [path, "-depth", "8", "rgba:" + raw])
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: raw))) ?? Data()
+        guard r.status == 0, data.count == width * height * 4 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path]) }
+        bytes = [UInt8](data)
+    }
+
+    func pixel(_ x: Int, _ y: Int) -> [UInt8] {
+        let i = (y * width + x) * 4
+        return Array(bytes[i..<i + 4])
+    }
+}
