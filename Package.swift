@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "InkStore", dependencies: ["InkCore", "CSQLite", "CZlib"], swiftSettings: swift5),
         .target(name: "InkSync", dependencies: ["InkCore", "InkStore", "CNats"], swiftSettings: swift5),
         .target(name: "OekakiApp", dependencies: ["InkCore", "InkRender", "InkStore", "CGtk", "CCairo"], swiftSettings: swift5),
-        .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "OekakiApp"], swiftSettings: swift5),
+        .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "OekakiApp"], swiftSettings: swift5),
         .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
 
         .testTarget(name: "InkCoreTests", dependencies: ["InkCore"], swiftSettings: swift5),

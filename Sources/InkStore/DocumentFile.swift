@@ -9,13 +9,13 @@ import InkCore
 /// Threading: a `DocumentFile` is not thread-safe. Use it from one thread or one serial queue only
 /// (e.g. the app's autosave queue), handing it immutable `Change` values.
 public final class DocumentFile {
-    public private(set) var drawing: Drawing
+    public internal(set) var drawing: Drawing
     public private(set) var history: History
     public let path: String
     public let isReadOnly: Bool
     /// The format version of the file as it was found (before any migration).
     public let foundVersion: Int
-    private var db: SQLiteDatabase?
+    var db: SQLiteDatabase?
     private var lock: WriterLock?
     /// How many stored edits name each stroke. A stroke out of the drawing that no edit names any more (its
     /// last edits were on a discarded redo stack) is deleted; counting here spares the file an index of it.

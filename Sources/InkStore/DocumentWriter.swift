@@ -85,7 +85,9 @@ struct DocumentWriter {
     func discardRedo(deleting unreferenced: [StrokeID]) throws {
         try db.statement("DELETE FROM history WHERE stack = ?").bind(1, Schema.Stack.redo.rawValue).run()
         for id in unreferenced {
-            try db.statement("DELETE FROM strokes WHERE id = ? AND present = 0").bind(1, Int64(bitPattern: id)).run()
+            // A stroke a shared board knows is kept: the board may restore it.
+            try db.statement("DELETE FROM strokes WHERE id = ?1 AND present = 0 AND NOT EXISTS (SELECT 1 FROM board_strokes WHERE stroke = ?1)")
+                .bind(1, Int64(bitPattern: id)).run()
         }
     }
 }

@@ -4,7 +4,7 @@ enum Schema {
     /// "OEKI": tells an Oekaki document from any other SQLite database.
     static let applicationID: Int64 = 0x4F45_4B49
     /// The format version this build writes (`PRAGMA user_version`).
-    static let currentVersion = 3
+    static let currentVersion = 4
 
     /// steps[i] turns a version-i database into version i+1.
     static let steps: [String] = [
@@ -56,6 +56,27 @@ enum Schema {
         ALTER TABLE strokes ADD COLUMN draw_order INTEGER;
         CREATE INDEX strokes_by_order ON strokes(draw_order) WHERE draw_order IS NOT NULL;
         """,
+        // 4: a document can be the replica of a shared board (`InkSync`). `board` names this replica's client id
+        // and how far it has applied the board's log; `board_strokes` maps the strokes the board has confirmed
+        // to their global id (client, number) with the board's visibility and drawing order; `board_clients`
+        // holds the last operation number applied per client (de-duplication). A stroke the board knows stays
+        // in `strokes` (present = 0) while hidden, so a later `restore` can bring it back. Empty for other files.
+        """
+        CREATE TABLE board(
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            client INTEGER NOT NULL,
+            url TEXT NOT NULL,           -- nats://host:port/BOARD, without credentials
+            last_seq INTEGER NOT NULL);
+        CREATE TABLE board_strokes(
+            stroke INTEGER PRIMARY KEY,  -- strokes.id
+            client INTEGER NOT NULL,
+            number INTEGER NOT NULL,
+            visible INTEGER NOT NULL,
+            board_order INTEGER NOT NULL);
+        CREATE TABLE board_clients(
+            client INTEGER PRIMARY KEY,
+            applied INTEGER NOT NULL);
+        """,
     ]
 
     /// Runs steps `version`+1 … current on `db` (0: an empty database). The caller holds a transaction.
@@ -71,7 +92,8 @@ enum Schema {
     }
 
     /// Every table and index any version creates; a file holding anything else is not trusted.
-    static let tables: Set<String> = ["document", "strokes", "edits", "edit_strokes", "history"]
+    static let tables: Set<String> = ["document", "strokes", "edits", "edit_strokes", "history",
+                                       "board", "board_strokes", "board_clients"]
     static let indexes: Set<String> = ["edits_by_position", "edit_strokes_by_stroke", "strokes_by_order"]
 
     enum Stack: Int64 { case undo = 0, redo = 1 }

@@ -104,6 +104,15 @@ public struct BoardReplica: Sendable {
         }
     }
 
+    /// An entry that could not be read (hostile or from a newer version): it counts as applied, so the replica
+    /// moves on instead of stalling on it.
+    public mutating func skip(sequence: UInt64, because reason: String) {
+        guard sequence > ledger.lastSequence else { return }
+        ledger.lastSequence = sequence
+        drawing.reserveStrokeIDs(through: Self.topOrder(sequence))
+        notes.append("entry \(sequence) skipped: \(reason)")
+    }
+
     private mutating func addConfirmed(_ s: BoardStroke, order: UInt64, own: Bool) {
         guard ledger[s.id] == nil else { notes.append("add of \(s.id), which exists, ignored"); return }
         if own && s.id.client == client {

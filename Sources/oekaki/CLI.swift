@@ -19,6 +19,8 @@ enum CLI {
            oekaki export IN OUT [--scale S] [--transparent] [--page K]
                                               IN: .oekaki or .xopp; OUT: .png .svg .pdf .oekaki .xopp
            oekaki thumbnail IN OUT.png [--size N]   the first page fitted into N×N pixels (default 256)
+           oekaki sync FILE URL [--once]      keep the replica FILE in step with the board at URL
+                                              URL: nats://[user:password@]host:port/BOARD
            oekaki --help | --version
     """
 
@@ -41,6 +43,8 @@ enum CLI {
                 try ExportCommand.run(Array(args.dropFirst()))
             case "thumbnail":
                 try ThumbnailCommand.run(Array(args.dropFirst()))
+            case "sync":
+                try SyncCommand.run(Array(args.dropFirst()))
             case let a? where a.hasPrefix("-"):
                 throw CommandFailure.usage("unknown option '\(a)'")
             default:

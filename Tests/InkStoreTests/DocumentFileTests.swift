@@ -203,8 +203,8 @@ final class DocumentFileTests: TempDirTestCase {
         try db.execute("PRAGMA user_version = 9")
         db.close()
         XCTAssertThrowsError(try DocumentFile.open(path: file, readOnly: true)) {
-            XCTAssertEqual($0 as? StoreError, .newerFormat(path: file, version: 9, supported: 3))
-            XCTAssertTrue("\($0)".contains("made by a newer Oekaki (format 9); this one reads up to 3"), "\($0)")
+            XCTAssertEqual($0 as? StoreError, .newerFormat(path: file, version: 9, supported: Schema.currentVersion))
+            XCTAssertTrue("\($0)".contains("made by a newer Oekaki (format 9); this one reads up to \(Schema.currentVersion)"), "\($0)")
         }
         XCTAssertThrowsError(try DocumentFile.open(path: file))
     }

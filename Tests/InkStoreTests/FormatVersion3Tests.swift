@@ -121,7 +121,7 @@ final class FormatVersion3Tests: TempDirTestCase {
         rw.close()
 
         let v3 = try DocumentFile.open(path: file, readOnly: true)
-        XCTAssertEqual(v3.foundVersion, 3)
+        XCTAssertEqual(v3.foundVersion, Schema.currentVersion)
         assertSameStrokes(v3.drawing.strokes, again.drawing.strokes)
         assertSameHistory(v3.history, again.history)
         XCTAssertEqual(v3.history.redoStack.count, 2)
@@ -148,7 +148,7 @@ final class FormatVersion3Tests: TempDirTestCase {
         try rw.commit(draw(editor, .areaEraser, width: 4, [(15, 0), (15, 60)], pointer: 9).changes)
         rw.close()
         let back = try DocumentFile.open(path: file, readOnly: true)
-        XCTAssertEqual(back.foundVersion, 3)
+        XCTAssertEqual(back.foundVersion, Schema.currentVersion)
         assertSameStrokes(back.drawing.strokes, editor.drawing.strokes)
         XCTAssertEqual(back.drawing.strokes.map(\.order), [3, 3, 8, 8], "pieces keep their originals' places")
         XCTAssertEqual(try streamed(file).map(\.id), editor.drawing.strokes.map(\.id))

@@ -1,0 +1,193 @@
+import Foundation
+import InkCore
+import InkStore
+
+/// Keeps a replica document and a board in step: applies the board's log to the document and publishes what
+/// the document holds that the board lacks. One thread owns it (with the document).
+///
+/// Order on every (re)connect: first catch up from the last applied sequence, then publish the outbox; the
+/// next outbox is computed only once the previous batch has come back from the log, so nothing is sent twice.
+public final class BoardSync {
+    public let url: BoardURL
+    public let document: DocumentFile
+    public private(set) var replica: BoardReplica
+    /// Notes on skipped entries and reconnects, one line each.
+    public var note: (String) -> Void = { FileHandle.standardError.write(Data("oekaki sync: \($0)\n".utf8)) }
+
+    private var connection: NatsConnection?
+    private var log: NatsConnection.Subscription?
+    /// Sequence of the last entry this replica published; no new batch before it has been applied.
+    private var awaiting: UInt64 = 0
+    /// A publish failed without an answer: the entry may be on the board, so catch up to its end first.
+    private var unsure = false
+
+    public enum Failure: Error, CustomStringConvertible {
+        case unreachable(String), credentials(String), permission(String), document(String), other(String)
+        public var description: String {
+            switch self {
+            case .unreachable(let m), .credentials(let m), .permission(let m), .document(let m), .other(let m): return m
+            }
+        }
+    }
+
+    public init(document: DocumentFile, url: BoardURL) throws {
+        self.url = url; self.document = document
+        let record: BoardRecord?
+        do { record = try document.readBoard() } catch { throw Failure.document("\(error)") }
+        // The board is known by name: a cluster is reached through any of its servers.
+        if let r = record, let known = try? BoardURL(r.url), known.board != url.board {
+            throw Failure.document("\(document.path) is a replica of board '\(known.board)', not of '\(url.board)'")
+        }
+        var ledger = BoardLedger()
+        var client = UInt64.random(in: 1...UInt64(Int64.max))
+        var hidden: [StrokeID: Stroke] = [:]
+        if let r = record {
+            client = r.client
+            ledger.lastSequence = r.lastSequence
+            ledger.applied = r.applied
+            for e in r.entries {
+                ledger[BoardStrokeID(client: e.client, number: e.number)] = .init(local: e.local, visible: e.visible, order: e.order)
+            }
+            for s in r.hidden { hidden[s.id] = s }
+        }
+        replica = BoardReplica(client: client, drawing: document.drawing, hidden: hidden, ledger: ledger)
+        // Nothing is written before the first entry arrives: a failed first connect leaves the file as it was.
+        if record != nil && !replica.touched.isEmpty { try persist() }
+    }
+
+    // MARK: connecting
+
+    public var isConnected: Bool { connection?.isConnected ?? false }
+
+    /// Connects (giving up after `timeoutMs`), creates the board if it does not exist and starts reading its log
+    /// after the last entry this replica applied.
+    public func connect(timeoutMs: Int64 = 5000) throws {
+        let c: NatsConnection
+        do {
+            c = try NatsConnection(url: url.server, user: url.user, password: url.password, timeoutMs: timeoutMs, name: "oekaki")
+        } catch let f as NatsConnection.Failure {
+            throw Self.map(f, url)
+        }
+        do {
+            if try c.streamLastSequence(url.stream) == nil {
+                try c.addStream(url.stream, subject: url.logSubject, replicas: url.replicas, maxMessageBytes: OperationCodec.maxBytes)
+            }
+            log = try c.consume(stream: url.stream, subject: url.logSubject, from: replica.ledger.lastSequence + 1, deliverPrefix: url.deliverSubject)
+        } catch let f as NatsConnection.Failure {
+            throw Self.map(f, url)
+        }
+        connection = c
+        unsure = true
+    }
+
+    public func disconnect() { log = nil; connection?.close(); connection = nil }
+
+    private static func map(_ f: NatsConnection.Failure, _ url: BoardURL) -> Failure {
+        switch f.kind {
+        case .unreachable: return .unreachable("\(url.host):\(url.port): \(f.description)")
+        case .credentials: return .credentials("\(url.host):\(url.port): \(f.description)")
+        case .permission: return .permission("no permission for board '\(url.board)' on \(url.host):\(url.port)")
+        default: return .other("\(url): \(f.description)")
+        }
+    }
+
+    // MARK: the log → the document
+
+    /// Applies the entries that have arrived, waiting up to `waitMs` for the first. Returns how many were applied.
+    @discardableResult
+    public func pull(waitMs: Int64) throws -> Int {
+        guard let c = connection, let log else { return 0 }
+        var n = 0
+        var wait = waitMs
+        do {
+            while let m = try c.next(log, timeoutMs: wait) {
+                wait = 0
+                guard m.sequence > replica.ledger.lastSequence else { continue }
+                do {
+                    replica.receive(try OperationCodec.decode(m.data), sequence: m.sequence)
+                } catch {
+                    replica.skip(sequence: m.sequence, because: "\(error)")
+                }
+                n += 1
+                if m.pending == 0 || n >= 5000 { break }
+            }
+        } catch let f as NatsConnection.Failure { throw Self.map(f, url) }
+        if n > 0 { try persist() }
+        return n
+    }
+
+    /// Stores what the last entries changed, in one transaction with the new log position.
+    private func persist() throws {
+        for line in replica.takeNotes() { note(line) }
+        let touched = replica.takeTouched()
+        let l = replica.ledger
+        var c = BoardCommit(client: replica.client, url: url.description, lastSequence: l.lastSequence, applied: l.applied)
+        for id in touched.sorted() {
+            let gid = l.globalID(local: id)
+            if let s = replica.drawing.stroke(id) {
+                c.shown.append(s)
+            } else if let s = replica.hidden[id], gid != nil {
+                c.hidden.append(s)
+            } else {
+                c.dropped.append(id)
+            }
+            if let g = gid, let e = l[g] {
+                c.entries.append(.init(local: id, client: g.client, number: g.number, visible: e.visible, order: e.order))
+            }
+        }
+        do { try document.commitBoard(c) } catch { throw Failure.document("\(error)") }
+    }
+
+    // MARK: the document → the log
+
+    /// Changes waiting to be published.
+    public var waiting: Int { replica.outbox().count }
+
+    /// Publishes the outbox unless an earlier batch has not come back yet. Returns how many entries went out.
+    @discardableResult
+    public func push() throws -> Int {
+        guard let c = connection else { return 0 }
+        if unsure {
+            do { awaiting = max(awaiting, try c.streamLastSequence(url.stream) ?? 0) } catch let f as NatsConnection.Failure { throw Self.map(f, url) }
+            unsure = false
+        }
+        guard replica.ledger.lastSequence >= awaiting else { return 0 }
+        var sent = 0
+        for op in replica.operations(replica.outbox()) {
+            let bytes: [UInt8]
+            do { bytes = try OperationCodec.encode(op) } catch { note("not published: \(error)"); continue }
+            do {
+                let ack = try c.publish(url.logSubject, bytes, messageID: op.messageID)
+                awaiting = max(awaiting, ack.sequence)
+                sent += 1
+            } catch let f as NatsConnection.Failure {
+                if f.kind == .tooLarge { note("not published (too large for the server): \(op.messageID)"); continue }
+                unsure = true
+                throw Self.map(f, url)
+            }
+        }
+        return sent
+    }
+
+    /// Catches up with the board, publishes the outbox and waits until the board has it back: afterwards this
+    /// replica holds everything the board held when it started, and the board everything this replica held.
+    public func syncOnce(timeoutMs: Int64 = 10_000) throws {
+        guard let c = connection else { throw Failure.unreachable("\(url): not connected") }
+        let target: UInt64
+        do { target = try c.streamLastSequence(url.stream) ?? 0 } catch let f as NatsConnection.Failure { throw Self.map(f, url) }
+        try catchUp(to: target, timeoutMs: timeoutMs)
+        unsure = false
+        try push()
+        try catchUp(to: awaiting, timeoutMs: timeoutMs)
+    }
+
+    private func catchUp(to target: UInt64, timeoutMs: Int64) throws {
+        var idle = DispatchTime.now()
+        while replica.ledger.lastSequence < target {
+            if try pull(waitMs: 200) > 0 { idle = .now() }
+            if DispatchTime.now().uptimeNanoseconds - idle.uptimeNanoseconds > UInt64(timeoutMs) * 1_000_000 {
+                throw Failure.unreachable("\(url): the board stopped delivering its log at entry \(replica.ledger.lastSequence) of \(target)")
+            }
+        }
+    }
+}

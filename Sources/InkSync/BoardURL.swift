@@ -1,0 +1,75 @@
+import Foundation
+
+/// `nats://[user:password@]host:port/BOARD[?replicas=N]`: where a board lives and who we are there.
+public struct BoardURL: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var board: String
+    public var user: String?
+    public var password: String?
+    /// Copies of the board's log kept by a cluster when this client creates the board.
+    public var replicas: Int
+
+    public struct Malformed: Error, CustomStringConvertible { public let description: String }
+
+    public init(_ text: String) throws {
+        func bad(_ why: String) -> Malformed { Malformed(description: "'\(text)' is not a board URL (\(why)); expected nats://[user:password@]host:port/BOARD") }
+        guard text.hasPrefix("nats://") else { throw bad("it must start with nats://") }
+        var rest = Substring(text.dropFirst("nats://".count))
+        replicas = 1
+        if let q = rest.firstIndex(of: "?") {
+            let query = rest[rest.index(after: q)...]
+            rest = rest[..<q]
+            for item in query.split(separator: "&") {
+                let kv = item.split(separator: "=", maxSplits: 1)
+                guard kv.count == 2, kv[0] == "replicas", let n = Int(kv[1]), (1...5).contains(n) else { throw bad("unknown option '\(item)'") }
+                replicas = n
+            }
+        }
+        guard let slash = rest.firstIndex(of: "/") else { throw bad("no board name") }
+        var authority = rest[..<slash]
+        board = String(rest[rest.index(after: slash)...])
+        guard !board.isEmpty, board.count <= 64,
+              board.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" })
+        else { throw bad("the board name must be 1–64 letters, digits, - or _") }
+        if let at = authority.lastIndex(of: "@") {
+            let cred = authority[..<at]
+            authority = authority[authority.index(after: at)...]
+            let parts = cred.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let u = Self.percentDecoded(parts[0]), !u.isEmpty else { throw bad("bad user name") }
+            user = u
+            if parts.count == 2 {
+                guard let p = Self.percentDecoded(parts[1]) else { throw bad("bad password") }
+                password = p
+            }
+        }
+        guard let colon = authority.lastIndex(of: ":") else { throw bad("no port") }
+        host = String(authority[..<colon])
+        guard !host.isEmpty, !host.contains("/"), !host.contains(" ") else { throw bad("no host") }
+        guard let p = Int(authority[authority.index(after: colon)...]), (1...65535).contains(p) else { throw bad("bad port") }
+        port = p
+    }
+
+    /// The server address for the client library (credentials are passed apart).
+    public var server: String { "nats://\(host):\(port)" }
+    /// The URL without credentials: safe to store and to show.
+    public var description: String { "nats://\(host):\(port)/\(board)" }
+
+    public var stream: String { "OEKAKI_\(board)" }
+    public var logSubject: String { "oekaki.board.\(board).log" }
+    public var liveSubject: String { "oekaki.board.\(board).live" }
+    public var presenceSubject: String { "oekaki.board.\(board).presence" }
+    public var deliverSubject: String { "oekaki.board.\(board).deliver" }
+
+    private static func percentDecoded(_ s: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var it = Array(s.utf8)[...]
+        while let b = it.popFirst() {
+            if b == UInt8(ascii: "%") {
+                guard it.count >= 2, let v = UInt8(String(decoding: it.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+                bytes.append(v); it = it.dropFirst(2)
+            } else { bytes.append(b) }
+        }
+        return String(bytes: bytes, encoding: .utf8)
+    }
+}
