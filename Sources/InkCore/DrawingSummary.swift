@@ -1,7 +1,9 @@
 /// The summary `oekaki replay` and `oekaki info` print: counts, bounds and one item per stroke in drawing order.
 ///
 ///     {"strokes":N,"points":M,"bounds":[x0,y0,x1,y1]|null,
-///      "items":[{"tool":"pen","color":"#rrggbbaa","width":W,"points":n,"bounds":[x0,y0,x1,y1]},…]}
+///      "items":[{"tool":"pen","color":"#rrggbbaa","width":W,"points":n,"bounds":[x0,y0,x1,y1],"shape":"…"?},…]}
+///
+/// `shape` (line, arrow, triangle, rectangle, polygon, ellipse) is there only for strokes that are shapes.
 ///
 /// Bounds are the min/max of stored point coordinates (not the ink). Numbers print as integers when whole,
 /// else in the shortest form that reads back to the same Double.
@@ -13,6 +15,8 @@ public struct DrawingSummary: Hashable, Sendable {
         public var points: Int
         /// Nil only for a stroke without points (a loaded file may hold one); printed as `null`.
         public var bounds: Rect?
+        /// Nil for freehand ink (no `shape` key).
+        public var shape: ShapeKind? = nil
     }
     public var strokes: Int
     public var points: Int
@@ -21,7 +25,7 @@ public struct DrawingSummary: Hashable, Sendable {
 
     public init(_ drawing: Drawing) {
         items = drawing.strokes.map { s in
-            Item(tool: s.style.tool, color: s.style.color, width: s.style.width, points: s.points.count, bounds: s.bounds)
+            Item(tool: s.style.tool, color: s.style.color, width: s.style.width, points: s.points.count, bounds: s.bounds, shape: s.shape)
         }
         strokes = drawing.strokes.count
         points = drawing.pointCount
@@ -37,7 +41,9 @@ public struct DrawingSummary: Hashable, Sendable {
         for (i, it) in items.enumerated() {
             if i > 0 { out += "," }
             out += "{\"tool\":\(JSONText.string(it.tool.rawValue)),\"color\":\(JSONText.string(it.color.hex))"
-            out += ",\"width\":\(JSONText.number(it.width)),\"points\":\(it.points),\"bounds\":\(it.bounds.map(JSONText.rect) ?? "null")}"
+            out += ",\"width\":\(JSONText.number(it.width)),\"points\":\(it.points),\"bounds\":\(it.bounds.map(JSONText.rect) ?? "null")"
+            if let k = it.shape { out += ",\"shape\":\(JSONText.string(k.rawValue))" }
+            out += "}"
         }
         out += "]"
         for (k, v) in extra { out += ",\(JSONText.string(k)):\(v)" }

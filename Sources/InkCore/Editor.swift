@@ -24,6 +24,15 @@ public final class Editor {
     /// Cost of the erasers' hit tests so far (see `resetHitTestStats`).
     public private(set) var hitTestStats = HitTestStats()
     private var erasing: EraseGesture?
+    /// Shape tools make squares and circles, and turn lines and arrows in 15° steps (Shift in the app).
+    public var constrainShapes = false
+    /// "Always recognize shapes": every pen or highlighter stroke that fits a shape becomes it on release.
+    public var recognizeShapes = false
+    /// How far (page units) a resting pointer may wander and still hold: 3 screen pixels at the current zoom.
+    public var holdRadius = 3.0
+    /// How long (ms, of the samples' `t`) a pointer must rest before its stroke snaps to a shape.
+    public static let holdDuration = 500.0
+    private var shapeGestures: [PointerID: ShapeGesture] = [:]
 
     public init(drawing: Drawing = Drawing(), history: History = History()) {
         self.drawing = drawing; self.history = history
@@ -50,15 +59,23 @@ public final class Editor {
             var u = end(id)
             if tool.isEraser {
                 u.merge(beginErasing(id, at: event.point.point))
+            } else if tool.isShape {
+                // An ordinary pen stroke, traced exactly.
+                var pen = styles[.pen] ?? StrokeStyle(tool: .pen)
+                pen.tool = .pen; pen.trace = .polyline
+                tracker.begin(id, stroke: Stroke(id: drawing.makeStrokeID(), style: pen))
+                shapeGestures[id] = ShapeGesture(tool: tool, at: event.point)
+                u.merge(drag(id, to: event.point))
             } else {
                 let s = Stroke(id: drawing.makeStrokeID(), style: style)
                 tracker.begin(id, stroke: s)
+                shapeGestures[id] = ShapeGesture(at: event.point)
                 u.dirty = union(u.dirty, tracker.append(id, event.point, hasPressure: event.hasPressure))
             }
             return u
         case .moved:
             if erasing?.pointers[id] != nil { return erase(id, to: event.point.point) }
-            return Update(dirty: tracker.append(id, event.point, hasPressure: event.hasPressure))
+            return sample(id, event)
         case .ended:
             if erasing?.pointers[id] != nil {
                 var u = erase(id, to: event.point.point)
@@ -66,14 +83,68 @@ public final class Editor {
                 return u
             }
             guard tracker.isLive(id) else { return .none }
-            var u = Update(dirty: tracker.append(id, event.point, hasPressure: event.hasPressure))
+            var u = sample(id, event)
             u.merge(end(id))
             return u
         case .cancelled:
             if erasing?.pointers[id] != nil { return cancelErasing() }
+            let g = shapeGestures.removeValue(forKey: id)
             guard let s = tracker.end(id) else { return .none }
-            return Update(dirty: s.inkBounds)
+            return Update(dirty: union(s.inkBounds, g?.freehand?.inkBounds))
         }
+    }
+
+    // MARK: shapes
+
+    /// A sample of a live stroke: a shape tool reshapes; freehand ink grows, and snaps to a shape when the
+    /// pointer has rested within `holdRadius` for `holdDuration` (un-snapping if it then moves on).
+    private func sample(_ id: PointerID, _ event: InputEvent) -> Update {
+        guard var g = shapeGestures[id] else { return Update(dirty: tracker.append(id, event.point, hasPressure: event.hasPressure)) }
+        if g.tool != nil { return drag(id, to: event.point) }
+        let p = event.point
+        if let ink = g.freehand {
+            // The shape stays while the pointer rests; moving on brings the ink back and continues it.
+            if p.point.distance(to: g.snappedAt) <= holdRadius { return .none }
+            let shown = tracker.live[id]?.inkBounds
+            tracker.replace(id, with: ink)
+            g.freehand = nil
+            shapeGestures[id] = g
+            return Update(dirty: union(union(shown, ink.inkBounds), tracker.append(id, p, hasPressure: event.hasPressure)))
+        }
+        let dirty = tracker.append(id, p, hasPressure: event.hasPressure)
+        guard let ink = tracker.live[id],
+              let rest = ShapeGesture.restStart(ink.points, at: p.point, radius: holdRadius),
+              p.time - rest >= Self.holdDuration, g.triedRest != rest else { return Update(dirty: dirty) }
+        g.triedRest = rest
+        defer { shapeGestures[id] = g }
+        guard let snapped = Self.snapped(ink) else { return Update(dirty: dirty) }
+        g.freehand = ink
+        g.snappedAt = p.point
+        tracker.replace(id, with: snapped)
+        return Update(dirty: union(union(dirty, ink.inkBounds), snapped.inkBounds))
+    }
+
+    /// The stroke replaced by the shape that fits it, or nil when none fits well.
+    static func snapped(_ ink: Stroke) -> Stroke? {
+        guard ink.style.tool == .pen || ink.style.tool == .highlighter,
+              let shape = ShapeFit.shape(for: ink.points.map(\.point)) else { return nil }
+        var s = ink
+        s.setPoints(shape.inkPoints(time: ink.points.last?.time ?? 0))
+        s.style.trace = .polyline
+        s.shape = shape.kind
+        return s
+    }
+
+    /// A shape tool's live stroke: the shape from where the pointer went down to `p`.
+    private func drag(_ id: PointerID, to p: InkPoint) -> Update {
+        guard let g = shapeGestures[id], let tool = g.tool, var s = tracker.live[id],
+              let shape = ShapeTool.shape(tool, from: g.start, to: p.point, constrained: constrainShapes, width: s.style.width)
+        else { return .none }
+        let before = s.inkBounds
+        s.setPoints(shape.inkPoints(time: p.time))
+        s.shape = shape.kind
+        tracker.replace(id, with: s)
+        return Update(dirty: union(before, s.inkBounds))
     }
 
     /// Ends the gesture of `id` normally: a live stroke is recorded; the last eraser pointer records the erasing.
@@ -83,8 +154,18 @@ public final class Editor {
             erasing = g
             return g.pointers.isEmpty ? finishErasing() : .none
         }
-        guard let s = tracker.end(id), !s.points.isEmpty else { return .none }
-        return perform(.add([s]))
+        let g = shapeGestures.removeValue(forKey: id)
+        guard var s = tracker.end(id), !s.points.isEmpty else { return .none }
+        // A click with a shape tool draws nothing: there is no shape without a drag.
+        if g?.tool != nil, s.points.count < 2 { return Update(dirty: s.inkBounds) }
+        var dirty: Rect?
+        if recognizeShapes, g?.freehand == nil, g?.tool == nil, let shape = Self.snapped(s) {
+            dirty = s.inkBounds
+            s = shape
+        }
+        var u = perform(.add([s]))
+        u.dirty = union(u.dirty, dirty)
+        return u
     }
 
     /// Discards every live stroke and any eraser gesture in progress (Escape).
@@ -92,6 +173,7 @@ public final class Editor {
         var u = cancelErasing()
         for id in tracker.order {
             if let s = tracker.end(id), let b = s.inkBounds { u.merge(Update(dirty: b)) }
+            if let b = shapeGestures.removeValue(forKey: id)?.freehand?.inkBounds { u.merge(Update(dirty: b)) }
         }
         return u
     }

@@ -2,7 +2,8 @@
 ///
 ///     {"type":"touch","phase":"began|moved|ended|cancelled","id":INT,"x":NUM,"y":NUM,
 ///      "pressure":0..1?,"device":"touch|pen|mouse"?,"t":MS?}
-///     {"type":"tool","tool":"pen|highlighter|stroke-eraser|area-eraser","color":"#RRGGBB[AA]"?,"width":NUM?}
+///     {"type":"tool","tool":"pen|highlighter|stroke-eraser|area-eraser|line|arrow|rectangle|ellipse",
+///      "color":"#RRGGBB[AA]"?,"width":NUM?,"recognize":BOOL?}
 ///     {"type":"undo"}  {"type":"redo"}  {"type":"clear"}  {"type":"canvas","width":NUM,"height":NUM}
 ///
 /// Rules, chosen to catch broken logs rather than guess:
@@ -13,10 +14,13 @@
 /// - `width` of a tool: 0 < width ≤ 1e6 page units (the eraser's diameter for the erasers).
 /// - A highlighter colour given as `#RRGGBB` keeps the highlighter's translucency (alpha 0x66);
 ///   `#RRGGBBAA` sets alpha explicitly. Pen colours without alpha are opaque.
+/// - `recognize` turns "always recognize shapes" on or off (it stays as set until changed). Shape tools draw in
+///   the pen's style; their `color` and `width` set the pen's. A hold is the last sample repeated at (almost)
+///   the same place at least 500 ms (`t`) later, before `ended`.
 /// - Blank lines are skipped. Lines longer than `EventLog.maxLineBytes` are an error.
 public enum LogEvent: Hashable, Sendable {
     case touch(InputEvent)
-    case tool(Tool, color: RGBA?, width: Double?)
+    case tool(Tool, color: RGBA?, width: Double?, recognize: Bool? = nil)
     case undo
     case redo
     case clear
@@ -91,7 +95,7 @@ public enum EventLog {
             if let w = width, !(w > 0 && w <= maxToolWidth) {
                 throw LineError("\"width\" \(format(w)) is outside 0..\(format(maxToolWidth)) (must be more than 0)")
             }
-            return .tool(tool, color: color, width: width)
+            return .tool(tool, color: color, width: width, recognize: try fields.optionalBool("recognize"))
         case "undo": return .undo
         case "redo": return .redo
         case "clear": return .clear
@@ -146,6 +150,11 @@ public enum EventLog {
             guard let v = raw(key), v != .null else { return nil }
             guard case .string(let s) = v else { throw LineError("\"\(key)\" must be a string, not \(v.kind)") }
             return s
+        }
+        func optionalBool(_ key: String) throws -> Bool? {
+            guard let v = raw(key), v != .null else { return nil }
+            guard case .bool(let b) = v else { throw LineError("\"\(key)\" must be true or false, not \(v.kind)") }
+            return b
         }
         func optionalNumber(_ key: String) throws -> Double? {
             guard let v = raw(key), v != .null else { return nil }

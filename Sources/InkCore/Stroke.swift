@@ -13,12 +13,15 @@ public struct Stroke: Hashable, Sendable, Identifiable {
     /// Nil when the order is the id (nearly always), so changing the id keeps that default.
     private var orderKey: StrokeID?
     public var style: StrokeStyle
+    /// The shape this stroke traces (made by a shape tool or snapped), nil for freehand ink. Pieces an area
+    /// eraser leaves are freehand again (a cut rectangle is no rectangle), though still drawn as a polyline.
+    public var shape: ShapeKind?
     public private(set) var points: [InkPoint]
     /// Min/max of the stored point coordinates (nil while empty).
     public private(set) var bounds: Rect?
 
-    public init(id: StrokeID, style: StrokeStyle, points: [InkPoint] = [], order: StrokeID? = nil) {
-        self.id = id; self.style = style; self.points = []
+    public init(id: StrokeID, style: StrokeStyle, points: [InkPoint] = [], order: StrokeID? = nil, shape: ShapeKind? = nil) {
+        self.id = id; self.style = style; self.points = []; self.shape = shape
         if let order, order != id { orderKey = order }
         self.points.reserveCapacity(points.count)
         for p in points { append(p) }
@@ -34,6 +37,13 @@ public struct Stroke: Hashable, Sendable, Identifiable {
         points.append(q)
         if bounds == nil { bounds = Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y) } else { bounds!.include(p.point) }
         return true
+    }
+
+    /// Replaces every sample at once (a live stroke that snapped to a shape, or un-snapped back to its ink).
+    public mutating func setPoints(_ new: [InkPoint]) {
+        points = []; bounds = nil
+        points.reserveCapacity(new.count)
+        for p in new { append(p) }
     }
 
     /// True when this stroke draws before `other` (is below it).

@@ -37,16 +37,21 @@ public enum StrokeShape {
         public var maxCurvePoints: Int = 6
         /// No curve points beyond this coordinate (page units): doubles there are too coarse for a curve.
         public var curveCoordinateLimit: Double = 1e9
+        /// Largest distance (page units) a curve's control points may lie off the straight segment between two
+        /// sparse samples; the curve itself stays within ¾ of it (1.5 units). Ink so stays within half its width
+        /// + 2 units of the polyline through the samples, whatever the sample rate: a pentagon drawn with only its
+        /// corners is a pentagon with softened corners, never a dome.
+        public var curveBand: Double = 2
         public init(thinning: Double = 0.5, streamline: Double = 1, capSegments: Int = 8, minSpacing: Double = 0,
                     roundJoinAngle: Double = 0.35, smoothingReach: Double = 2, minimumSmoothingReach: Double = 4,
                     maximumSmoothingReach: Double = 8, cornerAngle: Double = 1.35, curveTolerance: Double = 0.25,
-                    maxCurvePoints: Int = 6, curveCoordinateLimit: Double = 1e9) {
+                    maxCurvePoints: Int = 6, curveCoordinateLimit: Double = 1e9, curveBand: Double = 2) {
             self.thinning = thinning; self.streamline = streamline; self.capSegments = capSegments
             self.minSpacing = minSpacing; self.roundJoinAngle = roundJoinAngle
             self.smoothingReach = smoothingReach; self.minimumSmoothingReach = minimumSmoothingReach
             self.maximumSmoothingReach = maximumSmoothingReach; self.cornerAngle = cornerAngle
             self.curveTolerance = curveTolerance; self.maxCurvePoints = maxCurvePoints
-            self.curveCoordinateLimit = curveCoordinateLimit
+            self.curveCoordinateLimit = curveCoordinateLimit; self.curveBand = curveBand
         }
         public static let pen = Options()
         /// Highlighters have one flat width, like a felt marker.
@@ -81,7 +86,41 @@ public enum StrokeShape {
     /// A single point gives a round dot of the pen's width; an empty stroke gives no points.
     public static func outline(of stroke: Stroke, options: Options? = nil) -> [Point] {
         let o = options ?? Self.options(for: stroke.style)
-        return outline(spine: spine(of: stroke, options: o), options: o)
+        let sp = spine(of: stroke, options: o)
+        if stroke.style.trace == .polyline, let r = sp.first?.radius, sp.contains(where: { $0.radius != r }) {
+            return segmentOutline(spine: sp, options: o)
+        }
+        return outline(spine: sp, options: o)
+    }
+
+    /// A polyline whose segments have their own widths, drawn as Xournal++ draws it: every segment a capsule
+    /// as wide as its first point gives. The capsules (all wound the same way) are chained into one polygon;
+    /// the short edges from one capsule's start to the next run there and back (forward between the capsules,
+    /// backward at the end), so the non-zero fill shows exactly their union.
+    public static func segmentOutline(spine sp: [SpinePoint], options o: Options) -> [Point] {
+        guard sp.count > 1 else { return outline(spine: sp, options: o) }
+        let caps = Swift.min(Swift.max(o.capSegments, 2), 64)
+        let rot = Rotation(angle: Double.pi / Double(caps)).inverse
+        var poly: [Point] = [], starts: [Point] = []
+        poly.reserveCapacity((sp.count - 1) * (2 * caps + 4))
+        for i in 0..<(sp.count - 1) {
+            let a = sp[i].point, b = sp[i + 1].point, r = sp[i].radius
+            let d = b - a, len = d.length
+            guard len > 0, len.isFinite else { continue }
+            let n = normal(d * (1 / len))
+            // Same winding as `outline`: left side forward, round the end, right side back, round the start.
+            poly.append(a + n * r)
+            poly.append(b + n * r)
+            halfCircle(into: &poly, center: b, start: n * r, rotation: rot, segments: caps)
+            poly.append(b - n * r)
+            poly.append(a - n * r)
+            halfCircle(into: &poly, center: a, start: n * -r, rotation: rot, segments: caps)
+            poly.append(a + n * r)
+            starts.append(a + n * r)
+        }
+        // Back along the chain of starts to the first (the closing edge returns to it).
+        poly.append(contentsOf: starts.dropLast().reversed())
+        return poly
     }
 
     public static func outline(spine sp: [SpinePoint], options o: Options) -> [Point] {

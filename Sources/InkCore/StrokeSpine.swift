@@ -9,8 +9,11 @@ import Foundation
 ///    and nothing lags. Samples farther apart than the reach have no neighbours in it: sparse, deliberate input
 ///    (a rectangle's corners, a fast mouse stroke) keeps its geometry exactly.
 /// 3. Long segments whose ends turn gently get in-between points on a cubic curve through the samples
-///    (tangent at a sample = the bisector of its two segments, handles a third of the chord), so a circle drawn
-///    with 12 samples comes out round. Corners (turns sharper than `cornerAngle`) stay sharp.
+///    (tangent at a sample = the bisector of its two segments, handles a third of the chord but never reaching
+///    more than `curveBand` off the chord), so sparse input is softened without leaving the path the pen took.
+///    Corners (turns sharper than `cornerAngle`) stay sharp.
+///
+/// Strokes traced as `.polyline` (shapes, imports) skip steps 2 and 3: their points are joined by straight lines.
 extension StrokeShape {
     /// Smoothed centre line with a radius per point. Consecutive points are distinct and finite apart.
     public static func spine(of stroke: Stroke, options: Options) -> [SpinePoint] {
@@ -21,6 +24,12 @@ extension StrokeShape {
     /// them (smoothing looks ahead by the reach, curves by one sample). Lets a live view draw them once.
     public static func liveSpine(of stroke: Stroke, options o: Options) -> (spine: [SpinePoint], settled: Int) {
         let samples = kept(stroke, options: o)
+        if stroke.style.trace == .polyline {
+            // Already final: the points as they are, straight between them.
+            var straight = o
+            straight.maxCurvePoints = 0
+            return curved(samples, options: straight)
+        }
         let smoothed = smooth(samples, nominal: stroke.style.width, options: o)
         return curved(smoothed, options: o)
     }
@@ -147,6 +156,7 @@ extension StrokeShape {
         let extra = Swift.min(Swift.max(o.maxCurvePoints, 0), 64)
         let tolerance = o.curveTolerance.isFinite && o.curveTolerance > 0 ? o.curveTolerance : .infinity
         let limit = o.curveCoordinateLimit.isFinite ? o.curveCoordinateLimit : 0
+        let band = o.curveBand.isFinite ? Swift.max(o.curveBand, 0) : 0
         let cosCorner = cos(Swift.min(Swift.max(o.cornerAngle.isFinite ? o.cornerAngle : 0, 0), Double.pi))
         // A loop that ends where it began (a circle, a rectangle) is smooth across its seam too. Only the end
         // decides this, so closing a loop re-shapes its first segment once (a live view redraws it then).
@@ -177,11 +187,17 @@ extension StrokeShape {
             if extra > 0, limit > 0, Swift.max(abs(a.x), abs(a.y), abs(b.x), abs(b.y)) <= limit {
                 // How far the curve strays from the chord: about a quarter chord times the sine of the turn.
                 let sin0 = abs(u.x * t0.y - u.y * t0.x), sin1 = abs(u.x * t1.y - u.y * t1.x)
-                let stray = len * Swift.max(sin0, sin1) / 4
+                // Handles a third of the chord, shortened so the control points (and so the curve, which
+                // stays in their hull) keep within `curveBand` of the chord: a pentagon drawn with only its
+                // corners stays a pentagon with softened corners, never a dome.
+                let sinMax = Swift.max(sin0, sin1)
+                var handle = len / 3
+                if sinMax * handle > band { handle = band / sinMax }
+                let stray = 0.75 * handle * sinMax
                 if stray > tolerance {
                     // Chord error falls with the square of the pieces.
                     let pieces = Swift.min(Int((stray / tolerance).squareRoot().rounded(.up)), extra + 1)
-                    let c1 = a + t0 * (len / 3), c2 = b - t1 * (len / 3)
+                    let c1 = a + t0 * handle, c2 = b - t1 * handle
                     // Stay inside the box of the samples the curve depends on: that keeps it inside the
                     // stroke's ink bounds (dirty areas, spatial index) and final once those samples are.
                     var box = Rect(minX: a.x, minY: a.y, maxX: a.x, maxY: a.y)

@@ -6,8 +6,14 @@ public enum Tool: String, CaseIterable, Sendable {
     case strokeEraser = "stroke-eraser"
     /// Cuts the covered parts out of strokes; what remains stays vector.
     case areaEraser = "area-eraser"
+    /// Shape tools: a drag from where the pointer went down to where it lifts makes a pen stroke of that shape.
+    case line
+    case arrow
+    case rectangle
+    case ellipse
 
     public var isEraser: Bool { self == .strokeEraser || self == .areaEraser }
+    public var isShape: Bool { self == .line || self == .arrow || self == .rectangle || self == .ellipse }
 }
 
 /// The three pen sizes of the seed apps, plus the defaults a new user starts with.

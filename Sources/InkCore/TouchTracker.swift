@@ -43,6 +43,12 @@ public struct TouchTracker: Sendable {
         return dirty
     }
 
+    /// Swaps the live stroke of `id` for another (a shape being dragged, a snapped shape, or the ink back).
+    public mutating func replace(_ id: PointerID, with stroke: Stroke) {
+        guard live[id] != nil else { return }
+        live[id] = stroke
+    }
+
     /// Removes and returns the live stroke of `id`.
     public mutating func end(_ id: PointerID) -> Stroke? {
         sequence[id] = nil

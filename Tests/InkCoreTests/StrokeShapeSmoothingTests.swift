@@ -144,7 +144,8 @@ final class StrokeShapeSmoothingTests: XCTestCase {
     }
 
     func testFastMouseWaveFollowsTheWaveNotItsChords() {
-        // Samples 18 units apart along y = 40 sin(x / 20): crests turn by ~73°, still a curve, not a corner.
+        // Samples 18 units apart along y = 40 sin(x / 20): crests turn by ~73°, still a curve, not a corner,
+        // rounded within 1.5 units of the chords (SparseInputBandTests).
         let pts = (0...8).map { (k: Int) -> (Double, Double) in (Double(k) * 18, 40 * sin(Double(k) * 0.9)) }
         let s = stroke(1, pts, width: 2)
         func worst(_ line: [Point]) -> Double {
@@ -160,7 +161,9 @@ final class StrokeShapeSmoothingTests: XCTestCase {
         let chords = worst(s.points.map(\.point))
         let curve = worst(StrokeShape.spine(of: s, options: .pen).map(\.point))
         XCTAssertGreaterThan(chords, 3.5)
-        XCTAssertLessThan(curve, chords / 2, "the curve through the samples is closer to the wave than its chords")
+        // Closer to the wave than the chords, but only as far as the band around the samples allows (the pen
+        // may have gone straight: sparse samples do not say).
+        XCTAssertLessThan(curve, chords - 1, "the curve through the samples is closer to the wave than its chords")
     }
 
     func testCurvePointsAreBoundedAndStayInsideTheSamples() {
