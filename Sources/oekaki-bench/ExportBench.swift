@@ -16,6 +16,10 @@ enum ExportBench {
 
     struct Result {
         var ours = Tool(name: "oekaki export")
+        /// The same PNG export starting from the peer's own file (what someone arriving from Xournal++ runs).
+        var oursFromXopp = Tool(name: "oekaki export (from .xopp)")
+        var oursPDF = Tool(name: "oekaki export (PDF)")
+        var xournalppPDF: Tool?
         var oursInProcess = Samples()
         var xournalpp: Tool?
         var rsvg: Tool?
@@ -56,7 +60,7 @@ enum ExportBench {
         r.oursCommand = ours.label
         r.ours.name = ours.label
         let xpp = Executables.find("xournalpp"), rsvg = Executables.find("rsvg-convert")
-        if xpp != nil, display != nil { r.xournalpp = Tool(name: "xournalpp") }
+        if xpp != nil, display != nil { r.xournalpp = Tool(name: "xournalpp"); r.xournalppPDF = Tool(name: "xournalpp (PDF)") }
         if xpp == nil { r.notes.append("xournalpp is not installed: its keys are null (make bench installs it)") }
         if xpp != nil, display == nil { r.notes.append("xournalpp needs an X display and Xvfb could not start: its keys are null") }
         if rsvg != nil { r.rsvg = Tool(name: "rsvg-convert") } else { r.notes.append("rsvg-convert is not installed: its keys are null (make bench installs librsvg2-bin)") }
@@ -66,17 +70,25 @@ enum ExportBench {
                    "XDG_RUNTIME_DIR": w.home + "/run", "LANG": "C.UTF-8", "NO_AT_BRIDGE": "1"]
         let oursEnv = env
         if let d = display { env["DISPLAY"] = d.name; env["GDK_BACKEND"] = "x11" }
-        let out = w.folder + "/out.png"
+        let out = w.folder + "/out.png", pdf_ = w.folder + "/out.pdf"
 
-        /// Runs one program and checks it left a PNG behind.
-        func once(_ tool: inout Tool, _ exe: String, _ args: [String], _ env: [String: String]) {
+        /// Runs one program and checks it left a PNG (or, with `pdf`, a PDF) behind.
+        func once(_ tool: inout Tool, _ exe: String, _ args: [String], _ env: [String: String], pdf: Bool = false) {
+            let out = pdf ? pdf_ : out
             unlink(out)
             do {
                 let c = try ChildProcess.measure(exe, args, environment: env, log: w.log, timeout: peerTimeout)
                 if c.timedOut { tool.failures.append("killed after \(Int(peerTimeout)) s"); return }
                 guard c.exitStatus == 0 else { tool.failures.append("exit status \(c.exitStatus) (see \(w.log))"); return }
-                guard let size = PNGHeader.size(out) else { tool.failures.append("no PNG written"); return }
-                if size != (1920, 1080) { tool.failures.append("PNG is \(size.0)×\(size.1), not 1920×1080") }
+                if pdf {
+                    guard let h = FileHandle(forReadingAtPath: out), let head = try? h.read(upToCount: 5), head == Data("%PDF-".utf8) else {
+                        tool.failures.append("no PDF written"); return
+                    }
+                    try? h.close()
+                } else {
+                    guard let size = PNGHeader.size(out) else { tool.failures.append("no PNG written"); return }
+                    if size != (1920, 1080) { tool.failures.append("PNG is \(size.0)×\(size.1), not 1920×1080") }
+                }
                 tool.runs.add(c.wallMs)
                 tool.peakRSSMiB.add(c.peakRSSMiB)
                 tool.cpuMs.add(c.cpuMs)
@@ -87,6 +99,12 @@ enum ExportBench {
 
         for _ in 0..<rounds {
             once(&r.ours, ours.path, ours.args + [w.oekaki, out], oursEnv)
+            once(&r.oursFromXopp, ours.path, ours.args + [w.xopp, out], oursEnv)
+            once(&r.oursPDF, ours.path, ours.args + [w.oekaki, pdf_], oursEnv, pdf: true)
+            if var t = r.xournalppPDF, let x = xpp {
+                once(&t, x, ["--create-pdf=\(pdf_)", w.xopp], env, pdf: true)
+                r.xournalppPDF = t
+            }
             if var t = r.xournalpp, let x = xpp {
                 once(&t, x, ["--export-png-dpi=72", "--create-img=\(out)", w.xopp], env)
                 r.xournalpp = t
@@ -98,7 +116,7 @@ enum ExportBench {
             // The same work inside this process: no process start, no dynamic linking, warm allocator.
             if let ms = try? Clock.ms({ try exportChild(w.oekaki, out) }).1 { r.oursInProcess.add(ms) }
         }
-        unlink(out)
+        unlink(out); unlink(pdf_)
         return r
     }
 }

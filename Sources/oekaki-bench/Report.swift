@@ -15,6 +15,7 @@ struct Measurements {
     var redraw1m = Samples()
     var load1m = Samples()
     var load100kPoints = Samples()
+    var xoppLoad1m = Samples()
     var save1m = Samples()
     var saveEmpty = Samples()
     var fsync = Samples()
@@ -82,6 +83,11 @@ struct Report {
         let xppRatio = div(xpp?.runs.median, oursPNG), rsvgRatio = div(rsvg?.runs.median, oursPNG)
         let bpp = m.points1m > 0 ? Double(m.oekakiBytes) / Double(m.points1m) : nil
         let oursRSS = e.ours.peakRSSMiB.max, xppRSS = xpp?.peakRSSMiB.max
+        let fromXopp = e.oursFromXopp.runs.median
+        let xppXoppRatio = div(xpp?.runs.median, fromXopp), rsvgXoppRatio = div(rsvg?.runs.median, fromXopp)
+        let pdfRatio = div(e.xournalppPDF?.runs.median, e.oursPDF.runs.median)
+        // Per million points, whatever the generated drawing's exact count.
+        let xoppLoad = m.xoppLoad1m.scaled(by: 1e6 / Double(max(m.points1m, 1)))
 
         rows = [
             Row(key: "input_p99_us_empty", label: "pen sample, empty drawing (p99)", unit: "µs", samples: m.inputEmpty.moved, statistic: .p99,
@@ -105,6 +111,14 @@ struct Report {
                 met: xppRatio.flatMap { x in rsvgRatio.map { x >= 5 && $0 >= 3 } }),
             Row(key: "xournalpp_png_ms_1m", label: "PNG export 1M points: xournalpp --create-img", unit: "ms", samples: xpp?.runs ?? Samples(), statistic: .median),
             Row(key: "rsvg_png_ms_1m", label: "PNG export 1M points: rsvg-convert on the SVG", unit: "ms", samples: rsvg?.runs ?? Samples(), statistic: .median),
+            Row(key: "xopp_load_ms_1m", label: "read a .xopp (gunzip + XML + numbers), per 1M points", unit: "ms", samples: xoppLoad, statistic: .median,
+                goal: "≤ 250 ms", met: xoppLoad.median.map { $0 <= 250 }),
+            Row(key: "export_png_from_xopp_ms_1m", label: "PNG export 1M points from the .xopp: `oekaki export ink.xopp out.png`", unit: "ms", samples: e.oursFromXopp.runs, statistic: .median,
+                goal: "≥ 5× faster than Xournal++, ≥ 3× than rsvg-convert",
+                met: xppXoppRatio.flatMap { x in rsvgXoppRatio.map { x >= 5 && $0 >= 3 } }),
+            Row(key: "export_pdf_ms_1m", label: "PDF export 1M points: `oekaki export ink.oekaki out.pdf`", unit: "ms", samples: e.oursPDF.runs, statistic: .median,
+                goal: "≥ 10× faster than xournalpp --create-pdf", met: pdfRatio.map { $0 >= 10 }),
+            Row(key: "xournalpp_pdf_ms_1m", label: "PDF export 1M points: xournalpp --create-pdf", unit: "ms", samples: e.xournalppPDF?.runs ?? Samples(), statistic: .median),
             Row(key: "peak_rss_mib_1m", label: "peak RSS of our export process (max of runs)", unit: "MiB", samples: e.ours.peakRSSMiB, statistic: .max,
                 goal: "≤ Xournal++'s", met: oursRSS.flatMap { o in xppRSS.map { o <= $0 } }),
             Row(key: "thumbnail_ms_1m", label: "256×256 thumbnail of 1M points: `oekaki thumbnail` process", unit: "ms", samples: m.thumbnail.process, statistic: .median,
@@ -143,6 +157,9 @@ struct Report {
             Ratio(key: "save_1m_over_empty", label: "stroke commit median: 1M-point document / empty", value: flat, goal: "≤ 1.5 (flat)", met: flat.map { $0 <= 1.5 }),
             Ratio(key: "xournalpp_over_ours_png", label: "PNG export median: Xournal++ / ours (both processes)", value: xppRatio, goal: "≥ 5", met: xppRatio.map { $0 >= 5 }),
             Ratio(key: "rsvg_over_ours_png", label: "PNG export median: rsvg-convert / ours (both processes)", value: rsvgRatio, goal: "≥ 3", met: rsvgRatio.map { $0 >= 3 }),
+            Ratio(key: "xournalpp_over_ours_png_from_xopp", label: "PNG export from .xopp: Xournal++ / ours (both processes)", value: xppXoppRatio, goal: "≥ 5", met: xppXoppRatio.map { $0 >= 5 }),
+            Ratio(key: "rsvg_over_ours_png_from_xopp", label: "PNG export: rsvg-convert (SVG) / ours from .xopp", value: rsvgXoppRatio, goal: "≥ 3", met: rsvgXoppRatio.map { $0 >= 3 }),
+            Ratio(key: "xournalpp_over_ours_pdf", label: "PDF export: Xournal++ / ours (both processes)", value: pdfRatio, goal: "≥ 10", met: pdfRatio.map { $0 >= 10 }),
             Ratio(key: "xournalpp_over_ours_png_inprocess", label: "PNG export median: Xournal++ / ours in-process", value: div(xpp?.runs.median, e.oursInProcess.median)),
             Ratio(key: "rsvg_over_ours_png_inprocess", label: "PNG export median: rsvg-convert / ours in-process", value: div(rsvg?.runs.median, e.oursInProcess.median)),
             Ratio(key: "xournalpp_over_ours_png_cpu", label: "PNG export CPU time (all threads): Xournal++ / ours", value: div(xpp?.cpuMs.median, e.ours.cpuMs.median)),
@@ -154,7 +171,7 @@ struct Report {
 
     var allNotes: [String] {
         var n = m.notes + m.export.notes
-        for t in [m.export.ours] + [m.export.xournalpp, m.export.rsvg].compactMap({ $0 }) where !t.failures.isEmpty {
+        for t in [m.export.ours, m.export.oursFromXopp, m.export.oursPDF] + [m.export.xournalpp, m.export.rsvg, m.export.xournalppPDF].compactMap({ $0 }) where !t.failures.isEmpty {
             n.append("\(t.name): \(t.failures.count) failed run(s): \(Set(t.failures).sorted().joined(separator: "; "))")
         }
         return n

@@ -19,6 +19,13 @@ enum StoreBench {
         return out
     }
 
+    /// Milliseconds to read a `.xopp` into a drawing (gunzip, XML scan, numbers), as `oekaki export` does.
+    static func loadXopp(_ path: String, runs: Int) throws -> Samples {
+        var out = Samples()
+        for _ in 0..<runs { out.add(try Clock.ms { try XoppImport.read(path: path) }.1) }
+        return out
+    }
+
     /// Milliseconds per `commit([.did(.add([stroke]))])` of a new 100-point stroke into a copy of `path` and
     /// into a new empty document, alternately (so disk and machine noise hit both alike). Each commit is
     /// durable (WAL, synchronous=FULL).

@@ -38,6 +38,7 @@ struct Suite {
         progress("load ×\(plan.loads), commit ×\(plan.commits)")
         m.load1m = try StoreBench.load(w.oekaki, runs: plan.loads)
         m.load100kPoints = try StoreBench.load(w.smallOekaki, runs: plan.loads)
+        m.xoppLoad1m = try StoreBench.loadXopp(w.xopp, runs: plan.loads)
         (m.save1m, m.saveEmpty, m.fsync) = try StoreBench.saveStroke(into: w.oekaki, folder: w.folder, commits: plan.commits)
 
         progress("full redraw ×\(plan.redraws)")
