@@ -26,8 +26,11 @@ protocol CanvasInputTarget: AnyObject {
 /// One `GtkEventControllerLegacy` sees every event once, dispatching on event type and device source,
 /// so a pen stroke is never reported twice (as a drag gesture and a stylus gesture would).
 final class CanvasInput {
-    private static let mousePointer: PointerID = 1
-    private static let penPointer: PointerID = 2
+    // Negative, because a finger's id is its GDK sequence, a small positive number cast to a pointer (Broadway,
+    // X11 and Wayland all number touches 1, 2, …): with mouse = 1 the first finger and the mouse shared one
+    // live stroke, so a finger and the mouse drawing at once drew one mixed stroke.
+    private static let mousePointer: PointerID = -1
+    private static let penPointer: PointerID = -2
 
     private let area: Widget
     weak var target: CanvasInputTarget?
