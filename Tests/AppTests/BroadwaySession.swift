@@ -22,6 +22,7 @@ final class BroadwaySession {
     private let toDriver: FileHandle
     private let fromDriver: FileHandle
     private var buffer = Data()
+    private var shots = 0
     static let screen = (width: 1280, height: 1024)
 
     /// The package's root, from this file's place in it.
@@ -147,6 +148,11 @@ final class BroadwaySession {
     func screenshot() throws -> Screenshot {
         let png = root.appendingPathComponent("shot.png")
         let r = try command(["cmd": "screenshot", "path": png.path])
+        // TOUCH_DEBUG_DIR=/some/folder keeps every screenshot, numbered, to look at when a test fails.
+        if let dir = ProcessInfo.processInfo.environment["TOUCH_DEBUG_DIR"] {
+            shots += 1
+            try? FileManager.default.copyItem(atPath: png.path, toPath: "\(dir)/shot-\(shots).png")
+        }
         guard let w = r["width"] as? Int, let h = r["height"] as? Int else { throw Failure("no screenshot size in \(r)") }
         let convert = Process()
         convert.executableURL = URL(fileURLWithPath: AppWindowTests.tool("convert")!)

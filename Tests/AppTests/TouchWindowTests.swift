@@ -102,6 +102,128 @@ final class TouchWindowTests: XCTestCase {
         assertFollows(left[1], paths[2].prefix(17), origin: origin, "finger 2")
     }
 
+    // MARK: navigate mode
+
+    /// Two fingers moving together pan the view: the ink on screen moves exactly as far as they did, and no
+    /// stroke is added.
+    func testTwoFingersPanAndTheInkMovesByTheSameAmount() throws {
+        let file = try square()
+        try launch(file, mode: "navigate")
+        let before = try settledScreenshot()
+        let b0 = try XCTUnwrap(inkBox(before), "the square is on screen")
+
+        // Both fingers move in the same ticks, 6 px right and 4 px down at a time.
+        let fingers = [(300, 640), (420, 640)]
+        try session.perform(fingers.map { f in
+            .touch([.move(f.0, f.1), .down] + (1...10).map { .move(f.0 + 6 * $0, f.1 + 4 * $0) } + [.up])
+        })
+        let after = try settledScreenshot()
+        let b1 = try XCTUnwrap(inkBox(after), "the square is still on screen")
+        XCTAssertEqual(b1.minX - b0.minX, 60, accuracy: 1, "the ink moved as far right as the fingers")
+        XCTAssertEqual(b1.maxX - b0.maxX, 60, accuracy: 1)
+        XCTAssertEqual(b1.minY - b0.minY, 40, accuracy: 1, "the ink moved as far down as the fingers")
+        XCTAssertEqual(b1.maxY - b0.maxY, 40, accuracy: 1)
+        let moved = after.differences(from: before, in: canvasArea, shiftedBy: (60, 40))
+        XCTAssertLessThan(moved, 30, "the picture is the old one moved by (60, 40) (\(moved) pixels differ)")
+        XCTAssertEqual(try strokes(file).count, 1, "panning adds no stroke")
+    }
+
+    /// Two fingers spreading from 200 to 250 px apart zoom in by 1.25 about their midpoint: the ink grows by
+    /// that much, the point under the midpoint stays within 2 px, the zoom label shows what 125 % shows,
+    /// and no stroke is added.
+    func testPinchZoomsAboutTheMidpointAndTheZoomLabelGrows() throws {
+        let file = try square()
+        try launch(file, mode: "navigate")
+        let before = try settledScreenshot()
+        let b0 = try XCTUnwrap(inkBox(before), "the square is on screen")
+        let mid = (x: Int(((b0.minX + b0.maxX) / 2).rounded()), y: Int(((b0.minY + b0.maxY) / 2).rounded()))
+        let label100 = toolbar(before, above: b0)
+
+        // The fingers move in turn, 2.5 px outwards each (whole pixels: 2 and 3 alternately).
+        let outward = [0, 2, 5, 7, 10, 12, 15, 17, 20, 22, 25]
+        var left: [BroadwaySession.Source.Action] = [.move(mid.x - 100, mid.y), .down, .pause, .pause]
+        var right: [BroadwaySession.Source.Action] = [.pause, .pause, .move(mid.x + 100, mid.y), .down]
+        for d in outward.dropFirst() {
+            left += [.move(mid.x - 100 - d, mid.y), .pause]
+            right += [.pause, .move(mid.x + 100 + d, mid.y)]
+        }
+        left += [.up, .pause]
+        right += [.pause, .up]
+        try session.perform([.touch(left), .touch(right)])
+
+        let after = try settledScreenshot()
+        let b1 = try XCTUnwrap(inkBox(after), "the square is still on screen")
+        XCTAssertEqual((b1.minX + b1.maxX) / 2, Double(mid.x), accuracy: 2, "the point under the midpoint stays put")
+        XCTAssertEqual((b1.minY + b1.maxY) / 2, Double(mid.y), accuracy: 2, "the point under the midpoint stays put")
+        XCTAssertEqual((b1.maxX - b1.minX) / (b0.maxX - b0.minX), 1.25, accuracy: 0.03, "the ink grew by the fingers' spread")
+        XCTAssertEqual((b1.maxY - b1.minY) / (b0.maxY - b0.minY), 1.25, accuracy: 0.03)
+
+        // The label: not what it showed at 100 %, and the same as after Ctrl+minus (×0.8: back to 100 %) and
+        // Ctrl+plus (×1.25) — what the label shows at 125 %. (A button border may shade a pixel differently.)
+        let labelPinched = toolbar(after, above: b0)
+        let changed = changedColumns(label100, labelPinched)
+        XCTAssertGreaterThan(differing(label100, labelPinched, changed), 40, "the zoom label changed")
+        try session.keys("ctrl+minus")
+        let back = try settledScreenshot()
+        XCTAssertLessThan(differing(toolbar(back, above: b0), label100, changed), 5, "Ctrl+minus from the pinch shows 100 %")
+        try session.keys("ctrl+plus")
+        let keyed = try settledScreenshot()
+        XCTAssertLessThan(differing(toolbar(keyed, above: b0), labelPinched, changed), 5, "the pinch's label reads as 125 % does")
+        XCTAssertEqual(try strokes(file).count, 1, "pinching adds no stroke")
+    }
+
+    /// In navigate mode a single finger neither draws nor moves the view, while the mouse still draws.
+    func testOneFingerDoesNothingInNavigateModeWhileTheMouseDraws() throws {
+        let file = try square()
+        try launch(file, mode: "navigate")
+        let before = try settledScreenshot()
+        let path = zigzag(from: (260, 600), steps: 20)
+        try session.perform([.touch([.move(path[0].0, path[0].1), .down] + path.dropFirst().map { .move($0.0, $0.1) } + [.up])])
+        let after = try settledScreenshot()
+        XCTAssertEqual(after.differences(from: before, in: canvasArea, shiftedBy: (0, 0)), 0, "one finger changes nothing on screen")
+        XCTAssertEqual(try strokes(file).count, 1, "one finger adds no stroke")
+
+        let mouse = zigzag(from: (260, 680), steps: 20)
+        try session.perform([.mouse([.move(mouse[0].0, mouse[0].1), .down] + mouse.dropFirst().map { .move($0.0, $0.1) } + [.up])])
+        let drawn = try waitForStrokes(file, count: 2)
+        XCTAssertEqual(drawn.count, 2, "the mouse draws")
+        guard drawn.count == 2 else { return }
+        let origin = (x: Double(mouse[0].0) - drawn[1][0].x, y: Double(mouse[0].1) - drawn[1][0].y)
+        assertFollows(drawn[1], mouse[...], origin: origin, "the mouse stroke")
+        XCTAssertTrue(try settledScreenshot().hasInk(near: mouse[10].0, mouse[10].1), "the mouse stroke is on screen")
+    }
+
+    // MARK: mixed
+
+    /// A finger and the mouse drawing at the same time, their events interleaved, give two strokes, each on
+    /// its own path.
+    func testATouchAndAMouseDrawingAtOnceGiveTwoStrokes() throws {
+        let file = home.appendingPathComponent("mixed.oekaki").path
+        try launch(file, mode: "draw")
+        let finger = zigzag(from: (260, 330), steps: 20), mouse = zigzag(from: (260, 520), steps: 20)
+        var touchActions: [BroadwaySession.Source.Action] = [.move(finger[0].0, finger[0].1), .down, .pause, .pause]
+        var mouseActions: [BroadwaySession.Source.Action] = [.pause, .pause, .move(mouse[0].0, mouse[0].1), .down]
+        for s in 1...20 {
+            touchActions += [.move(finger[s].0, finger[s].1), .pause]
+            mouseActions += [.pause, .move(mouse[s].0, mouse[s].1)]
+        }
+        touchActions += [.up, .pause]
+        mouseActions += [.pause, .up]
+        // Broadway sends touches on the mouse's own device and makes the first touch the one that "emulates
+        // the pointer"; GTK 4.8 then ties that touch to the mouse's implicit grab and drops the mouse's button
+        // release when the touch lifts (with a Gdk-CRITICAL inside GTK). A touchscreen is a device of its own,
+        // so the harness keeps a first touch down on the page outside the window: the finger is a plain touch.
+        let outside: [BroadwaySession.Source.Action] = [.move(1200, 960), .down]
+        try session.perform([.touch(outside + touchActions.map { _ in .pause } + [.up]),
+                             .touch([.pause, .pause] + touchActions), .mouse([.pause, .pause] + mouseActions)])
+        let drawn = try waitForStrokes(file, count: 2)
+        XCTAssertEqual(drawn.count, 2, "one stroke for the finger, one for the mouse; got \(describe(drawn))")
+        guard drawn.count == 2 else { return }
+        let origin = (x: Double(finger[0].0) - drawn[0][0].x, y: Double(finger[0].1) - drawn[0][0].y)
+        assertFollows(drawn[0], finger[...], origin: origin, "the finger's stroke")
+        assertFollows(drawn[1], mouse[...], origin: origin, "the mouse's stroke")
+    }
+
     // MARK: helpers: input
 
     /// A finger's path: right in 16-px steps, alternately 10 px down and back, so each stroke has corners.
@@ -153,6 +275,12 @@ final class TouchWindowTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(stroke.count, path.count / 2, "\(what) keeps the finger's samples", line: line)
     }
 
+    /// First and last point and size of each stroke, for failure messages.
+    private func describe(_ strokes: [[(x: Double, y: Double)]]) -> String {
+        strokes.map { s in s.first.map { "(\($0.x), \($0.y))…(\(s.last!.x), \(s.last!.y)) \(s.count) points" } ?? "empty" }
+            .joined(separator: "; ")
+    }
+
     private func distance(_ p: (x: Double, y: Double), toPolyline path: [(Int, Int)]) -> Double {
         guard path.count > 1 else {
             return path.first.map { hypot(p.x - Double($0.0), p.y - Double($0.1)) } ?? .infinity
@@ -165,6 +293,60 @@ final class TouchWindowTests: XCTestCase {
             best = min(best, hypot(p.x - (ax + t * dx), p.y - (ay + t * dy)))
         }
         return best
+    }
+
+    // MARK: helpers: screen
+
+    /// Inside the canvas of the default window, away from its edges and the toolbar.
+    private var canvasArea: (x: Range<Int>, y: Range<Int>) { (40..<1000, 140..<760) }
+
+    /// The bounds of the dark ink in the canvas.
+    private func inkBox(_ shot: Screenshot) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        var box: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
+        for y in canvasArea.y { for x in canvasArea.x where shot.brightness(x, y) < 100 {
+            let (fx, fy) = (Double(x), Double(y))
+            box = box.map { (min($0.minX, fx), min($0.minY, fy), max($0.maxX, fx), max($0.maxY, fy)) } ?? (fx, fy, fx, fy)
+        } }
+        return box
+    }
+
+    /// Brightness of the toolbar's row (where the zoom label is): 36 rows ending 4 px above the canvas,
+    /// whose top is found from the square's first position (page (390, 270) is its top left).
+    private func toolbar(_ shot: Screenshot, above square: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> [[Int]] {
+        let canvasTop = Int(square.minY) - 270 + 2
+        return (canvasTop - 40..<canvasTop - 4).map { y in (0..<shot.width).map { shot.brightness($0, y) } }
+    }
+
+    /// Columns where two toolbar strips differ.
+    private func changedColumns(_ a: [[Int]], _ b: [[Int]]) -> Range<Int> {
+        let cols = (0..<(a.first?.count ?? 0)).filter { x in a.indices.contains { a[$0][x] != b[$0][x] } }
+        guard let lo = cols.first, let hi = cols.last else { return 0..<0 }
+        return lo..<hi + 1
+    }
+
+    /// Pixels in columns `cols` of two toolbar strips whose brightness differs by more than 40.
+    private func differing(_ a: [[Int]], _ b: [[Int]], _ cols: Range<Int>) -> Int {
+        zip(a, b).reduce(0) { n, rows in n + cols.filter { abs(rows.0[$0] - rows.1[$0]) > 40 }.count }
+    }
+
+    // MARK: helpers: the app and its file
+
+    /// A document holding one square outline, page (390, 270)–(510, 390), 4 units wide, black: ink to watch
+    /// the view move by. Made by `oekaki replay`, the store's own path.
+    private func square() throws -> String {
+        var lines = [##"{"type":"tool","tool":"pen","color":"#000000","width":4}"##,
+                     #"{"type":"touch","phase":"began","id":1,"x":392,"y":272,"device":"mouse"}"#]
+        let corners = [(508, 272), (508, 388), (392, 388), (392, 272)]
+        for (i, c) in corners.enumerated() {
+            let phase = i == corners.count - 1 ? "ended" : "moved"
+            lines.append(#"{"type":"touch","phase":"\#(phase)","id":1,"x":\#(c.0),"y":\#(c.1),"device":"mouse"}"#)
+        }
+        let log = home.appendingPathComponent("square.jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
+        let file = home.appendingPathComponent("square.oekaki").path
+        let r = try run(AppWindowTests.oekakiBinary(), ["replay", log.path, "-o", file])
+        guard r.status == 0 else { throw BroadwaySession.Failure("oekaki replay failed: \(r.output)") }
+        return file
     }
 
     // MARK: helpers: the app and its file
