@@ -33,6 +33,9 @@ final class CanvasView: CanvasInputTarget {
     private var inFlight: Rect?
     /// Page areas changed while a patch was rendering, repainted onto it when it lands.
     private var changedDuringRender: [Rect] = []
+    /// When the last zoom step began (traced only): its first frame and its sharp picture are logged.
+    private var zoomTraceStart: Double?
+    private var zoomPreviewTraced = false
     /// Pans move the view by whole device pixels (so the picture can simply shift); the fractions add up here.
     private var panRemainder = Point(0, 0)
 
@@ -87,6 +90,21 @@ final class CanvasView: CanvasInputTarget {
     // MARK: drawing
 
     private func draw(_ cr: OpaquePointer, width: Int, height: Int) {
+        Trace.measure("frame") { drawFrame(cr, width: width, height: height) }
+        if let t0 = zoomTraceStart {
+            if !zoomPreviewTraced { zoomPreviewTraced = true; Trace.write("zoom preview_ms=\(Trace.wallMs() - t0)") }
+            traceZoomSharpIfDone()
+        }
+    }
+
+    /// Logs how long the last zoom step took to become sharp, once nothing is left to render.
+    private func traceZoomSharpIfDone() {
+        guard let t0 = zoomTraceStart, stale.isEmpty, inFlight == nil, cache?.transform == transform else { return }
+        Trace.write("zoom sharp_ms=\(Trace.wallMs() - t0)")
+        zoomTraceStart = nil
+    }
+
+    private func drawFrame(_ cr: OpaquePointer, width: Int, height: Int) {
         size = Size(width: Double(width), height: Double(height))
         transform.deviceScale = Double(max(gtk_widget_get_scale_factor(widget), 1))
         prepareCache()
@@ -245,6 +263,7 @@ final class CanvasView: CanvasInputTarget {
         guard generation == renderGeneration, let cache, let patch else { return }
         // Nil when the zoom changed meanwhile: the whole view is stale again anyway.
         guard let area = cache.paste(patch) else { return }
+        defer { traceZoomSharpIfDone() }
         // Edits made while it rendered are not in its snapshot: repaint them over it.
         let page = cache.transform.pageRect(fromView: area.scaled(by: 1 / cache.transform.deviceScale))
         for r in changedDuringRender { if let overlap = r.intersection(page) { cache.invalidate(overlap, in: editor.drawing) } }
@@ -331,6 +350,10 @@ final class CanvasView: CanvasInputTarget {
     }
 
     func input(_ event: InputEvent, eraserEnd: Bool) {
+        Trace.measure("event input") { inputNow(event, eraserEnd: eraserEnd) }
+    }
+
+    private func inputNow(_ event: InputEvent, eraserEnd: Bool) {
         if event.phase == .began {
             gtk_widget_grab_focus(widget)
             onStrokeBegins?()
@@ -345,6 +368,10 @@ final class CanvasView: CanvasInputTarget {
     }
 
     func pan(byView delta: Point) {
+        Trace.measure("event pan") { panNow(byView: delta) }
+    }
+
+    private func panNow(byView delta: Point) {
         guard delta.isFinite, delta != Point(0, 0) else { return }
         let ds = transform.deviceScale
         let wanted = delta * ds + panRemainder
@@ -356,6 +383,7 @@ final class CanvasView: CanvasInputTarget {
     }
 
     func zoom(by factor: Double, atView anchor: Point) {
+        if Trace.isOn { zoomTraceStart = Trace.wallMs(); zoomPreviewTraced = false }
         transform = transform.clampedZoom(by: factor, around: anchor)
         onZoom?(transform.zoom)
         redraw()

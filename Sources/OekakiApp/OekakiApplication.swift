@@ -25,6 +25,7 @@ public enum OekakiApplication {
         // NON_UNIQUE: every launch is its own process with its own file (no D-Bus hand-over).
         let app = gtk_application_new("io.github.oekaki.Oekaki", G_APPLICATION_NON_UNIQUE)!
         connect(gobject(app), "activate") {
+            if FloorWindow.isRequested { return FloorWindow.present(app) }
             Widgets.installStyle()
             let w = MainWindow(application: app, document: document)
             window = w

@@ -25,6 +25,7 @@ struct Measurements {
     var xoppBytes = 0
     var svgBytes = 0
     var export = ExportBench.Result()
+    var app = AppBench.Result()
     var thumbnail = ThumbnailBench.Result()
     var writeMs: [String: Double] = [:]
     var notes: [String] = []
@@ -89,6 +90,10 @@ struct Report {
         // Per million points, whatever the generated drawing's exact count.
         let xoppLoad = m.xoppLoad1m.scaled(by: 1e6 / Double(max(m.points1m, 1)))
 
+        func single(_ v: Double?) -> Samples { Samples(v.map { [$0] } ?? []) }
+        let a = m.app
+        let drawRatio = div(a.draw1m.median, a.drawEmpty.median), panRatio = div(a.pan1m.median, a.panEmpty.median)
+        let rssGrowth = a.rss1mMiB.flatMap { big in a.rssEmptyMiB.map { big - $0 } }
         rows = [
             Row(key: "input_p99_us_empty", label: "pen sample, empty drawing (p99)", unit: "µs", samples: m.inputEmpty.moved, statistic: .p99,
                 goal: "≤ 250 µs", met: emptyP99.map { $0 <= 250 }),
@@ -119,13 +124,25 @@ struct Report {
             Row(key: "export_pdf_ms_1m", label: "PDF export 1M points: `oekaki export ink.oekaki out.pdf`", unit: "ms", samples: e.oursPDF.runs, statistic: .median,
                 goal: "≥ 10× faster than xournalpp --create-pdf", met: pdfRatio.map { $0 >= 10 }),
             Row(key: "xournalpp_pdf_ms_1m", label: "PDF export 1M points: xournalpp --create-pdf", unit: "ms", samples: e.xournalppPDF?.runs ?? Samples(), statistic: .median),
+            Row(key: "app_draw_event_ms_empty", label: "window: app CPU per pen event, empty drawing", unit: "ms", samples: a.drawEmpty, statistic: .median),
+            Row(key: "app_draw_event_ms_1m", label: "window: app CPU per pen event, 1M-point drawing", unit: "ms", samples: a.draw1m, statistic: .median,
+                goal: "≤ 1.1 × empty", met: drawRatio.map { $0 <= 1.1 }),
+            Row(key: "app_pan_event_ms_empty", label: "window: app CPU per pan event, empty drawing", unit: "ms", samples: a.panEmpty, statistic: .median),
+            Row(key: "app_pan_event_ms_1m", label: "window: app CPU per pan event, 1M-point drawing", unit: "ms", samples: a.pan1m, statistic: .median,
+                goal: "≤ 1.5 × empty", met: panRatio.map { $0 <= 1.5 }),
+            Row(key: "app_zoom_ms_1m", label: "window: one zoom step on 1M points until the view is sharp", unit: "ms", samples: a.zoomSharp1m, statistic: .median,
+                goal: "≤ 150 ms (preview ≤ 16 ms)", met: a.zoomSharp1m.median.flatMap { s in a.zoomPreview1m.median.map { s <= 150 && $0 <= 16 } }),
+            Row(key: "app_zoom_preview_ms_1m", label: "window: zoom step on 1M points until the scaled preview is on screen", unit: "ms", samples: a.zoomPreview1m, statistic: .median),
+            Row(key: "app_floor_pan_event_ms", label: "window: floor, a bare GtkDrawingArea taking the pan events", unit: "ms", samples: a.panFloor, statistic: .median),
+            Row(key: "app_floor_draw_event_ms", label: "window: floor, a bare GtkDrawingArea taking the pen events", unit: "ms", samples: a.drawFloor, statistic: .median),
+            Row(key: "app_rss_growth_mib_1m", label: "window: RSS with the 1M-point drawing open minus with an empty one", unit: "MiB", samples: single(rssGrowth), statistic: .value,
+                goal: "≤ 100 MiB", met: rssGrowth.map { $0 <= 100 }),
             Row(key: "peak_rss_mib_1m", label: "peak RSS of our export process (max of runs)", unit: "MiB", samples: e.ours.peakRSSMiB, statistic: .max,
                 goal: "≤ Xournal++'s", met: oursRSS.flatMap { o in xppRSS.map { o <= $0 } }),
             Row(key: "thumbnail_ms_1m", label: "256×256 thumbnail of 1M points: `oekaki thumbnail` process", unit: "ms", samples: m.thumbnail.process, statistic: .median,
                 goal: "≤ 100 ms", met: m.thumbnail.process.median.map { $0 <= 100 }),
         ]
 
-        func single(_ v: Double?) -> Samples { Samples(v.map { [$0] } ?? []) }
         let pts = Double(max(m.points1m, 1))
         extras = [
             Row(key: "input_p99_us_1k", label: "pen sample, 1,000-stroke drawing (p99)", unit: "µs", samples: m.input1k.moved, statistic: .p99),
@@ -160,6 +177,11 @@ struct Report {
             Ratio(key: "xournalpp_over_ours_png_from_xopp", label: "PNG export from .xopp: Xournal++ / ours (both processes)", value: xppXoppRatio, goal: "≥ 5", met: xppXoppRatio.map { $0 >= 5 }),
             Ratio(key: "rsvg_over_ours_png_from_xopp", label: "PNG export: rsvg-convert (SVG) / ours from .xopp", value: rsvgXoppRatio, goal: "≥ 3", met: rsvgXoppRatio.map { $0 >= 3 }),
             Ratio(key: "xournalpp_over_ours_pdf", label: "PDF export: Xournal++ / ours (both processes)", value: pdfRatio, goal: "≥ 10", met: pdfRatio.map { $0 >= 10 }),
+            Ratio(key: "app_draw_1m_over_empty", label: "window, pen event CPU: 1M points / empty", value: drawRatio, goal: "≤ 1.1", met: drawRatio.map { $0 <= 1.1 }),
+            Ratio(key: "app_pan_1m_over_empty", label: "window, pan event CPU: 1M points / empty", value: panRatio, goal: "≤ 1.5", met: panRatio.map { $0 <= 1.5 }),
+            Ratio(key: "app_pan_empty_over_floor", label: "window, pan event CPU: empty drawing / bare GtkDrawingArea (our overhead)", value: div(a.panEmpty.median, a.panFloor.median)),
+            Ratio(key: "app_pan_1m_over_floor", label: "window, pan event CPU: 1M points / bare GtkDrawingArea", value: div(a.pan1m.median, a.panFloor.median)),
+            Ratio(key: "app_draw_empty_over_floor", label: "window, pen event CPU: empty drawing / bare GtkDrawingArea (our overhead)", value: div(a.drawEmpty.median, a.drawFloor.median)),
             Ratio(key: "xournalpp_over_ours_png_inprocess", label: "PNG export median: Xournal++ / ours in-process", value: div(xpp?.runs.median, e.oursInProcess.median)),
             Ratio(key: "rsvg_over_ours_png_inprocess", label: "PNG export median: rsvg-convert / ours in-process", value: div(rsvg?.runs.median, e.oursInProcess.median)),
             Ratio(key: "xournalpp_over_ours_png_cpu", label: "PNG export CPU time (all threads): Xournal++ / ours", value: div(xpp?.cpuMs.median, e.ours.cpuMs.median)),
@@ -170,7 +192,7 @@ struct Report {
     }
 
     var allNotes: [String] {
-        var n = m.notes + m.export.notes
+        var n = m.notes + m.export.notes + m.app.notes
         for t in [m.export.ours, m.export.oursFromXopp, m.export.oursPDF] + [m.export.xournalpp, m.export.rsvg, m.export.xournalppPDF].compactMap({ $0 }) where !t.failures.isEmpty {
             n.append("\(t.name): \(t.failures.count) failed run(s): \(Set(t.failures).sorted().joined(separator: "; "))")
         }

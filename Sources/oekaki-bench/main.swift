@@ -17,7 +17,7 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
-var quick = false, json = false
+var quick = false, json = false, appOnly = false
 var writePath: String?
 
 if args.first == "--export-child" {
@@ -39,6 +39,7 @@ while i < args.count {
     switch args[i] {
     case "--quick": quick = true
     case "--json": json = true
+    case "--app-only": appOnly = true   // internal: only the window figures
     case "--write":
         guard i + 1 < args.count else { fail("--write needs a FILE\n\(usage)", code: 2) }
         writePath = args[i + 1]
@@ -59,7 +60,8 @@ FileHandle.standardError.write(Data("oekaki-bench: warning: debug build; numbers
 
 let command = CommandLine.arguments.joined(separator: " ")
 do {
-    let m = try Suite(quick: quick, command: command).run()
+    let suite = Suite(quick: quick, command: command)
+    let m = appOnly ? try suite.runAppOnly() : try suite.run()
     let report = Report(m)
     if let path = writePath {
         try BenchmarksFile.update(path, with: report.markdown())
