@@ -56,6 +56,9 @@ public enum StrokeShape {
         public static let pen = Options()
         /// Highlighters have one flat width, like a felt marker.
         public static let highlighter = Options(thinning: 0)
+        /// Pen polylines (shapes, imports) span the widest range of widths: nominal × 2 × pressure, so an imported
+        /// stroke keeps every segment's width however much they differ. A shape (pressure 0.5) is the nominal width.
+        public static let polyline = Options(thinning: 1)
     }
 
     /// Largest width relative to nominal that any options produce (thinning ≤ 1 → 2×).
@@ -64,8 +67,10 @@ public enum StrokeShape {
     public static let minWidthFactor = 0.05
 
     public static func options(for style: StrokeStyle) -> Options {
-        style.tool == .highlighter ? .highlighter : .pen
+        if style.tool == .highlighter { return .highlighter }
+        return style.trace == .polyline ? .polyline : .pen
     }
+
 
     /// Width at a given pressure: nominal at 0.5, thinner below, thicker above (by `thinning`).
     public static func width(nominal: Double, pressure: Double, thinning: Double) -> Double {

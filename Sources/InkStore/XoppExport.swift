@@ -26,7 +26,11 @@ public enum XoppExport {
                     x.number(StrokeShape.width(nominal: s.style.width, pressure: p.pressure, thinning: o.thinning))
                 }
             }
-            x += "\" capStyle=\"round\">"
+            x += "\" capStyle=\"round\""
+            // Ours alone (Xournal++ ignores them): how the stroke is drawn and what shape it is, for a round trip.
+            if s.style.trace == .polyline { x += " trace=\"polyline\"" }
+            if let k = s.shape { x += " shape=\"\(k.rawValue)\"" }
+            x += ">"
             for (i, p) in pts.enumerated() {
                 if i > 0 { x.space() }
                 x.number(p.x); x.space(); x.number(p.y)

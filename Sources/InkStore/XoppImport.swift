@@ -8,6 +8,9 @@ import InkCore
 /// - Per-segment widths become pressure: the nominal width is ⅔ of the widest segment, so the widest maps to
 ///   pressure 1 and our shaper (width × (0.5 + p)) reproduces each segment's width down to ⅓ of the widest.
 ///   Files written by Oekaki use the exact inverse of our export.
+/// - Strokes are drawn as written (`Trace.polyline`): straight segments, each as wide as Xournal++ draws it.
+///   Files written by Oekaki mark shapes and polylines (`trace`, `shape` attributes); their other strokes are
+///   smoothed pen input again.
 /// - Text, images, TeX and unknown elements are skipped and counted.
 public enum XoppImport {
     /// Largest XML we inflate (a gzip bomb stops here, quickly).
@@ -168,7 +171,16 @@ public enum XoppImport {
                         throw ParseFailure(message: "stroke \(pending.count + 1) has an unreadable colour '\(c.attrs["color"] ?? "")'")
                     }
                     style.color = rgba
-                    pending.append(PendingStroke(style: style, isPen: tool == "pen", width: c.attrs["width"] ?? "", text: c.text))
+                    // Ink from another program is final: drawn straight between its points, as Xournal++ draws it.
+                    // Our own files say which strokes were shapes or polylines; the rest was smoothed pen input.
+                    var shape: ShapeKind?
+                    if creator.hasPrefix("Oekaki") {
+                        style.trace = c.attrs["trace"].flatMap(Trace.init(rawValue:)) ?? .smoothed
+                        shape = c.attrs["shape"].flatMap(ShapeKind.init(rawValue:))
+                    } else {
+                        style.trace = .polyline
+                    }
+                    pending.append(PendingStroke(style: style, isPen: tool == "pen", width: c.attrs["width"] ?? "", text: c.text, shape: shape))
                 default: break
                 }
             }
@@ -182,7 +194,8 @@ public enum XoppImport {
             guard let points = r.points else { badStrokes += 1; continue }
             var style = r.style
             style.width = r.width
-            strokes.append(Stroke(id: StrokeID(strokes.count + 1), style: style, points: points))
+            strokes.append(Stroke(id: StrokeID(strokes.count + 1), style: style, points: points, shape: r.shape))
+            for piece in r.more { strokes.append(Stroke(id: StrokeID(strokes.count + 1), style: style, points: piece)) }
         }
         guard wanted >= 1, wanted <= pages, let size = pageSize else {
             throw ParseFailure(message: "there is no page \(wanted) (the document has \(pages))")
@@ -197,7 +210,8 @@ public enum XoppImport {
         if whiteouts > 0 { notes.append("has \(whiteouts) whiteout (eraser) strokes; imported as pen strokes in the background colour") }
         if let b = backgroundNote { notes.append(b) }
         if droppedPoints > 0 { notes.append("has \(droppedPoints) points with non-finite or out-of-range coordinates; dropped them") }
-        if repairedWidths > 0 { notes.append("has \(repairedWidths) invalid segment widths; used the previous width") }
+        if repairedWidths > 0 { notes.append(exact ? "has \(repairedWidths) invalid segment widths; used the previous width"
+                                                 : "has \(repairedWidths) invalid segment widths; left those segments out, as Xournal++ does") }
         if badStrokes > 0 { notes.append("has \(badStrokes) strokes with an invalid width or no points; skipped them") }
         return Result(drawing: Drawing(pageSize: size, background: background, strokes: strokes),
                       pageCount: pages, page: wanted, notes: notes, creator: creator, fileVersion: fileVersion)
@@ -209,6 +223,7 @@ public enum XoppImport {
         var isPen: Bool
         var width: String
         var text: ArraySlice<UInt8>
+        var shape: ShapeKind?
     }
 
     struct FinishedStroke {
@@ -217,6 +232,9 @@ public enum XoppImport {
         /// nil: an invalid width or no points (skipped and counted).
         var points: [InkPoint]?
         var dropped = 0, repaired = 0
+        var shape: ShapeKind?
+        /// Further pieces, where a foreign stroke had segments Xournal++ does not draw.
+        var more: [[InkPoint]] = []
     }
 
     /// Parses the pending strokes' coordinates and widths in parallel chunks; results keep document order,
@@ -241,23 +259,59 @@ public enum XoppImport {
     }
 
     static func finish(_ p: PendingStroke, exact: Bool) throws -> FinishedStroke {
-        var r = FinishedStroke(style: p.style)
+        var r = FinishedStroke(style: p.style, shape: p.shape)
         let widths = numbers(Array(p.width.utf8)[...]).values
         guard let nominal = widths.first, nominal.isFinite, nominal > 0, nominal <= Schema.maxStrokeWidth else { return r }
         var points = try coordinates(p.text, dropped: &r.dropped)
         guard !points.isEmpty else { return r }
         var segment = Array(widths.dropFirst())
+        // Xournal++ uses per-segment widths only when there is one for every segment; otherwise the stroke has
+        // its one width.
+        if !exact, segment.count + 1 < points.count { segment = [] }
         if p.isPen, !segment.isEmpty, points.count > 1 {
-            // Repair what Xournal++ itself repairs: missing, negative or NaN widths take the last good one.
-            var last = nominal
-            for k in 0..<segment.count {
-                if segment[k].isFinite, segment[k] > 0, segment[k] <= Schema.maxStrokeWidth { last = segment[k] } else { segment[k] = last; r.repaired += 1 }
+            var valid = [Bool](repeating: true, count: segment.count)
+            if exact {
+                // Our own files: a damaged width takes the last good one.
+                var last = nominal
+                for k in 0..<segment.count {
+                    if segment[k].isFinite, segment[k] > 0, segment[k] <= Schema.maxStrokeWidth { last = segment[k] } else { segment[k] = last; r.repaired += 1 }
+                }
+            } else {
+                // Xournal++ draws nothing for a segment whose width is zero, negative or not a number: the stroke
+                // is cut there (the pieces keep their widths).
+                for k in 0..<segment.count where !(segment[k].isFinite && segment[k] > 0 && segment[k] <= Schema.maxStrokeWidth) {
+                    valid[k] = false; r.repaired += 1
+                }
             }
             var widest = 0.0
-            for k in 0..<points.count { widest = max(widest, segment[min(k, segment.count - 1)]) }
-            let n = exact ? nominal : widest * 2 / 3
+            for k in 0..<min(points.count - 1, segment.count) where valid[k] { widest = max(widest, segment[k]) }
+            guard widest > 0 else { return r }
+            // Polylines (everything not ours) take width = nominal × 2 × pressure, so any ratio of widths fits.
+            let polyline = p.style.trace == .polyline
+            let n = exact ? nominal : (polyline ? widest / 2 : widest * 2 / 3)
             r.width = n
-            for k in 0..<points.count { points[k].pressure = min(max(segment[min(k, segment.count - 1)] / n - 0.5, 0), 1) }
+            func pressure(_ w: Double) -> Double { min(max(polyline ? w / (2 * n) : w / n - 0.5, 0), 1) }
+            // Runs of drawn segments; each point takes the width of the segment it starts (the last point of a
+            // run, the width of the segment it ends).
+            var pieces: [[InkPoint]] = []
+            var piece: [InkPoint] = []
+            for k in 0..<(points.count - 1) {
+                let seg = min(k, segment.count - 1)
+                guard valid[seg] else {
+                    if !piece.isEmpty { pieces.append(piece); piece = [] }
+                    continue
+                }
+                var a = points[k], b = points[k + 1]
+                a.pressure = pressure(segment[seg]); b.pressure = a.pressure
+                if piece.isEmpty { piece.append(a) } else { piece[piece.count - 1].pressure = a.pressure }
+                piece.append(b)
+            }
+            if !piece.isEmpty { pieces.append(piece) }
+            pieces = pieces.filter { $0.count >= 2 }
+            guard let first = pieces.first else { return r }
+            r.points = first
+            r.more = Array(pieces.dropFirst())
+            return r
         } else {
             r.width = nominal
         }

@@ -108,8 +108,9 @@ final class SparseInputBandTests: XCTestCase {
         // Each segment is as wide as its first point gives (Xournal++'s pressure strokes): the segment from
         // point 9 to 10 has point 9's radius all along, so ink reaches that far next to point 10.
         let poly = StrokeShape.outline(of: s)
-        let r9 = StrokeShape.width(nominal: 4, pressure: zig[9].pressure, thinning: 0.5) / 2
-        let r10 = StrokeShape.width(nominal: 4, pressure: zig[10].pressure, thinning: 0.5) / 2
+        let t = StrokeShape.options(for: s.style).thinning
+        let r9 = StrokeShape.width(nominal: 4, pressure: zig[9].pressure, thinning: t) / 2
+        let r10 = StrokeShape.width(nominal: 4, pressure: zig[10].pressure, thinning: t) / 2
         XCTAssertLessThan(r9, r10)
         let d = Point(10, -10) * (1 / Point(10, -10).length), n = Point(-d.y, d.x)
         let nearEnd = zig[10].point - d * 2
