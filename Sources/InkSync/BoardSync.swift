@@ -140,6 +140,18 @@ public final class BoardSync {
 
     // MARK: the document → the log
 
+    /// Commits local edits (undo and redo included) to the document; each is its own outbox entry, so an edit
+    /// on the board is as durable as one that is not shared.
+    public func commit(_ changes: [Change]) throws {
+        do { try document.commit(changes) } catch { throw Failure.document("\(error)") }
+        for c in changes {
+            switch c {
+            case .did(let e), .redid(let e): replica.perform(e)
+            case .undid(let e): replica.perform(e.inverse)
+            }
+        }
+    }
+
     /// Changes waiting to be published.
     public var waiting: Int { replica.outbox().count }
 
