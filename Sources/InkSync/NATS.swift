@@ -88,6 +88,15 @@ final class NatsConnection {
         return si?.pointee.State.LastSeq ?? 0
     }
 
+    /// The server leading a replicated stream (nil for a single server).
+    func streamLeader(_ stream: String) throws -> String? {
+        var si: UnsafeMutablePointer<jsStreamInfo>?
+        var code = jsErrCode(0)
+        try check(js_GetStreamInfo(&si, js, stream, nil, &code), "cannot read board \(stream)")
+        defer { if let si { jsStreamInfo_Destroy(si) } }
+        return si?.pointee.Cluster?.pointee.Leader.map { String(cString: $0) }
+    }
+
     /// Creates a file-backed stream over one subject: de-duplication window two minutes, `replicas` copies.
     func addStream(_ stream: String, subject: String, replicas: Int, maxMessageBytes: Int) throws {
         var cfg = jsStreamConfig()

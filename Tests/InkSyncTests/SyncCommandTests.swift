@@ -54,9 +54,11 @@ final class SyncCommandTests: XCTestCase {
         }
         let infos = try ["a", "b", "c", "d"].map { try Oekaki.run(["info", path($0 + ".oekaki")]).stdout }
         XCTAssertEqual(Set(infos).count, 1, infos.joined(separator: "\n"))
-X
+        // A's 3 lines, each cut in two → 6 pieces; B's 4; C's 2 minus the erased one. A's pieces come first.
         let json = try JSONSerialization.jsonObject(with: Data(infos[0].utf8)) as? [String: Any]
-        XCTAssertEqual(json?["strokes"] as? Int, 4 + 4 + 1, infos[0])
+        XCTAssertEqual(json?["strokes"] as? Int, 6 + 4 + 1, infos[0])
+        let colors = (json?["items"] as? [[String: Any]])?.compactMap { $0["color"] as? String }
+        XCTAssertEqual(colors?.first, "#ff0000ff")
     }
 
     func testBadInputIsOneLineAndExitOne() throws {
