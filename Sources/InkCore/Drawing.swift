@@ -1,4 +1,5 @@
-/// The document model: page, background and the strokes in drawing order (bottom first).
+/// The strokes of one page in drawing order (bottom first), with their spatial index. `pageSize` and `background`
+/// are what renderers of this page read; its `Page` keeps them in step with the page's format.
 /// Drawing order is (order, id): ids grow monotonically and a new stroke's order is its id, so it goes on top;
 /// an area-eraser piece keeps the order of the stroke it was cut from, so it stays at that stroke's place.
 /// Restoring a stroke (undo, redo) puts it back exactly where it was.
@@ -85,8 +86,10 @@ public struct Drawing: Sendable {
         return strokes
     }
 
-    /// Applies an edit forward. Removing a missing stroke is ignored so replayed edits stay idempotent.
+    /// Applies a stroke edit forward (page edits are the document's). Removing a missing stroke is ignored so
+    /// replayed edits stay idempotent.
     public mutating func apply(_ edit: Edit) {
+        guard !edit.changesPages else { return }
         if case .clear = edit { removeAll(); return }
         for s in edit.removed { remove(s.id) }
         for s in edit.added { insert(s) }

@@ -1,4 +1,7 @@
-/// The one entry point for input and commands: a drawing, its history, the current tool and the live strokes.
+/// The one entry point for input and commands: a document of pages, its history, the current page and tool, and
+/// the live strokes. Input goes to the current page; a stroke stays on the page where it began.
+/// Page operations (`addPage`, `duplicatePage`, `deletePage`, `movePage`, `setFormat`) are undoable edits.
+/// Undoing or redoing an edit of another page makes that page current, so the view shows what changed.
 /// Every call returns an `Update` telling the view what to repaint and the store what to commit.
 ///
 /// Pen and highlighter pointers draw live strokes (one per pointer id) that become an `.add` edit on release.
@@ -9,7 +12,9 @@
 /// Area-eraser pieces get new ids but keep the order of the stroke they were cut from, so they stay where it was
 /// in the drawing order (below strokes made after it); undo restores the original in its place.
 public final class Editor {
-    public private(set) var drawing: Drawing
+    public private(set) var document: Document
+    /// Index of the page input goes to.
+    public private(set) var currentPage = 0
     public private(set) var history: History
     public private(set) var tracker = TouchTracker()
     public var tool: Tool = .pen
@@ -34,9 +39,18 @@ public final class Editor {
     public static let holdDuration = 500.0
     private var shapeGestures: [PointerID: ShapeGesture] = [:]
 
-    public init(drawing: Drawing = Drawing(), history: History = History()) {
-        self.drawing = drawing; self.history = history
+    public init(document: Document = Document(), history: History = History()) {
+        self.document = document; self.history = history
     }
+
+    /// A one-page editor (a fixed page of the drawing's size holding `drawing`), as single-page callers use it.
+    public convenience init(drawing: Drawing, history: History = History()) {
+        self.init(document: Document(drawing: drawing), history: history)
+    }
+
+    public var page: Page { document.pages[currentPage] }
+    /// The current page's strokes.
+    public var drawing: Drawing { document.pages[currentPage].drawing }
 
     public var style: StrokeStyle {
         get { styles[tool] ?? StrokeStyle(tool: tool) }
@@ -63,11 +77,11 @@ public final class Editor {
                 // An ordinary pen stroke, traced exactly.
                 var pen = styles[.pen] ?? StrokeStyle(tool: .pen)
                 pen.tool = .pen; pen.trace = .polyline
-                tracker.begin(id, stroke: Stroke(id: drawing.makeStrokeID(), style: pen))
+                tracker.begin(id, stroke: Stroke(id: document.makeStrokeID(), style: pen, page: page.id))
                 shapeGestures[id] = ShapeGesture(tool: tool, at: event.point)
                 u.merge(drag(id, to: event.point))
             } else {
-                let s = Stroke(id: drawing.makeStrokeID(), style: style)
+                let s = Stroke(id: document.makeStrokeID(), style: style, page: page.id)
                 tracker.begin(id, stroke: s)
                 shapeGestures[id] = ShapeGesture(at: event.point)
                 u.dirty = union(u.dirty, tracker.append(id, event.point, hasPressure: event.hasPressure))
@@ -182,7 +196,7 @@ public final class Editor {
 
     private func beginErasing(_ id: PointerID, at p: Point) -> Update {
         guard p.isFinite else { return .none }
-        var g = erasing ?? EraseGesture()
+        var g = erasing ?? EraseGesture(page: page.id)
         let radius = Swift.max(style.width.isFinite ? style.width : 0, 0) / 2
         g.pointers[id] = EraseGesture.Pointer(tool: tool, radius: radius, last: p)
         erasing = g
@@ -191,25 +205,26 @@ public final class Editor {
 
     /// Erases along the pointer's path from its last sample to `p`.
     private func erase(_ id: PointerID, to p: Point) -> Update {
-        guard var g = erasing, var ptr = g.pointers[id], p.isFinite else { return .none }
+        guard var g = erasing, var ptr = g.pointers[id], p.isFinite, let pi = document.index(of: g.page) else { return .none }
         let capsule = Capsule(from: ptr.last, to: p, radius: ptr.radius)
         ptr.last = p
         g.pointers[id] = ptr
         var dirty: [Rect] = []
-        let candidates = drawing.strokes(in: capsule.bounds, stats: &hitTestStats)
+        let candidates = document.pages[pi].drawing.strokes(in: capsule.bounds, stats: &hitTestStats)
         for s in candidates {
             switch ptr.tool {
             case .strokeEraser:
                 guard StrokeEraser.touches(s, capsule) else { continue }
-                g.remove(s, from: &drawing)
+                g.remove(s, from: &document.pages[pi].drawing)
                 if let b = s.inkBounds { dirty.append(b) }
                 hitTestStats.hits += 1
             default:
                 guard let pieces = AreaEraser.cut(s, by: capsule) else { continue }
-                g.remove(s, from: &drawing)
+                g.remove(s, from: &document.pages[pi].drawing)
                 if let b = s.inkBounds { dirty.append(b) }
                 for pts in pieces {
-                    g.add(Stroke(id: drawing.makeStrokeID(), style: s.style, points: pts, order: s.order), to: &drawing)
+                    let piece = Stroke(id: document.makeStrokeID(), style: s.style, points: pts, order: s.order, page: s.page)
+                    g.add(piece, to: &document.pages[pi].drawing)
                 }
                 hitTestStats.hits += 1
             }
@@ -221,7 +236,7 @@ public final class Editor {
     private func finishErasing() -> Update {
         guard let g = erasing else { return .none }
         erasing = nil
-        guard let edit = g.edit(in: drawing) else { return .none }
+        guard let pi = document.index(of: g.page), let edit = g.edit(in: document.pages[pi].drawing) else { return .none }
         // The drawing already shows the edit; only the history and the store still need it.
         history.record(edit)
         return Update(dirty: edit.dirtyRect, changes: [.did(edit)])
@@ -230,36 +245,56 @@ public final class Editor {
     private func cancelErasing() -> Update {
         guard let g = erasing else { return .none }
         erasing = nil
-        return Update(dirty: g.restore(&drawing))
+        guard let pi = document.index(of: g.page) else { return .none }
+        return Update(dirty: g.restore(&document.pages[pi].drawing))
     }
 
     // MARK: commands
 
     /// Applies a new edit and records it; a new edit empties the redo stack.
     public func perform(_ edit: Edit) -> Update {
-        drawing.apply(edit)
+        let before = page.id
+        document.apply(edit)
         history.record(edit)
-        return Update(dirty: edit.dirtyRect, changes: [.did(edit)])
+        return shown(edit, undone: false, change: .did(edit), before: before)
     }
 
     /// Undo, redo and clear first record an eraser gesture in progress, so the history always matches the drawing.
     public func undo() -> Update {
         var u = finishErasing()
         guard let e = history.undo() else { return u }
-        drawing.apply(e.inverse)
-        u.merge(Update(dirty: e.dirtyRect, changes: [.undid(e)]))
+        let before = page.id
+        document.apply(e.inverse)
+        u.merge(shown(e, undone: true, change: .undid(e), before: before))
         return u
     }
 
     public func redo() -> Update {
         var u = finishErasing()
         guard let e = history.redo() else { return u }
-        drawing.apply(e)
-        u.merge(Update(dirty: e.dirtyRect, changes: [.redid(e)]))
+        let before = page.id
+        document.apply(e)
+        u.merge(shown(e, undone: false, change: .redid(e), before: before))
         return u
     }
 
-    /// Removes every stroke as one undoable edit (live strokes keep drawing).
+    /// The update for an edit just applied (or undone): the current page follows the edit, so what changed is
+    /// in view; a page it added becomes current, a page it took away leaves its neighbour current.
+    /// `before` is the id of the page that was current before the edit was applied.
+    private func shown(_ e: Edit, undone: Bool, change: Change, before: PageID) -> Update {
+        switch undone ? e.inverse : e {
+        case .addPage(let p, _): currentPage = document.index(of: p.id) ?? currentPage
+        case .deletePage(_, let at): currentPage = min(max(at, 0), document.pages.count - 1)
+        case .movePage(_, let to): currentPage = min(max(to, 0), document.pages.count - 1)
+        case .setFormat(let c): if c.count == 1, let i = document.index(of: c[0].page) { currentPage = i }
+        case .add, .remove, .replace, .clear:
+            if let id = e.strokePage, let i = document.index(of: id) { currentPage = i }
+        }
+        currentPage = min(currentPage, document.pages.count - 1)
+        return Update(dirty: e.dirtyRect, pagesChanged: e.changesPages || page.id != before, changes: [change])
+    }
+
+    /// Removes every stroke of the current page as one undoable edit (live strokes keep drawing).
     public func clear() -> Update {
         var u = finishErasing()
         guard !drawing.strokes.isEmpty else { return u }
@@ -267,7 +302,95 @@ public final class Editor {
         return u
     }
 
-    public func setPageSize(_ size: Size) { drawing.pageSize = size }
+    /// Sizes the current page without an undoable edit: the `canvas` line of an event log.
+    public func setPageSize(_ size: Size) { document.pages[currentPage].format.size = size }
+
+    // MARK: pages
+
+    /// Makes page `index` (0-based) current; not an edit. Out of range goes to the first or last page.
+    public func goToPage(_ index: Int) -> Update {
+        var u = finishErasing()
+        let i = min(max(index, 0), document.pages.count - 1)
+        if i != currentPage { currentPage = i; u.pagesChanged = true }
+        return u
+    }
+
+    /// A new empty page after the current one, of the same size and background (or `format`); it becomes current.
+    public func addPage(_ format: PageFormat? = nil) -> Update {
+        var u = finishErasing()
+        let p = Page(id: document.makePageID(), format: format ?? page.format, drawing: Drawing(pageSize: drawing.pageSize))
+        u.merge(perform(.addPage(p, at: currentPage + 1)))
+        return u
+    }
+
+    /// A copy of the current page with its strokes (new ids, same drawing order) after it; it becomes current.
+    public func duplicatePage() -> Update {
+        var u = finishErasing()
+        let id = document.makePageID()
+        var copy = Drawing(pageSize: drawing.pageSize)
+        for s in drawing.strokes {
+            var c = s
+            c.id = document.makeStrokeID(); c.order = c.id; c.page = id
+            copy.insert(c)
+        }
+        u.merge(perform(.addPage(Page(id: id, format: page.format, drawing: copy), at: currentPage + 1)))
+        return u
+    }
+
+    /// Deletes the current page with its strokes. The last page is never deleted: its strokes are cleared instead,
+    /// so a document always has a page.
+    public func deletePage() -> Update {
+        var u = finishErasing()
+        guard document.pages.count > 1 else {
+            u.merge(clear())
+            return u
+        }
+        u.merge(perform(.deletePage(page, at: currentPage)))
+        return u
+    }
+
+    /// Moves the current page `delta` places (-1 up, +1 down); it stays current. Nothing at either end.
+    public func movePage(by delta: Int) -> Update {
+        var u = finishErasing()
+        let to = currentPage + delta
+        guard delta != 0, document.pages.indices.contains(to) else { return u }
+        u.merge(perform(.movePage(from: currentPage, to: to)))
+        return u
+    }
+
+    /// Changes the size and background of the current page, or of every page.
+    public func setFormat(_ format: PageFormat, allPages: Bool = false) -> Update {
+        var u = finishErasing()
+        let targets = allPages ? document.pages : [page]
+        let changes = targets.filter { $0.format != format }.map { Edit.FormatChange(page: $0.id, from: $0.format, to: format) }
+        guard !changes.isEmpty else { return u }
+        u.merge(perform(.setFormat(changes)))
+        return u
+    }
+
+    /// Changes only the background, keeping each page's size.
+    public func setBackground(_ background: Background, allPages: Bool = false) -> Update {
+        var u = finishErasing()
+        let targets = allPages ? document.pages : [page]
+        let changes = targets.filter { $0.background != background }.map {
+            Edit.FormatChange(page: $0.id, from: $0.format, to: PageFormat(size: $0.size, background: background))
+        }
+        guard !changes.isEmpty else { return u }
+        u.merge(perform(.setFormat(changes)))
+        return u
+    }
+
+    /// Changes only the size (nil: endless), keeping each page's background.
+    public func setSize(_ size: Size?, allPages: Bool = false) -> Update {
+        var u = finishErasing()
+        let targets = allPages ? document.pages : [page]
+        let changes = targets.filter { $0.size != size }.map {
+            Edit.FormatChange(page: $0.id, from: $0.format, to: PageFormat(size: size, background: $0.background))
+        }
+        guard !changes.isEmpty else { return u }
+        u.merge(perform(.setFormat(changes)))
+        return u
+    }
 
     private func union(_ a: Rect?, _ b: Rect?) -> Rect? {
         guard let a else { return b }

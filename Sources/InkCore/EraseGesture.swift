@@ -2,6 +2,10 @@
 /// It edits the drawing live so the view shows the erasing, and remembers just enough to turn the whole
 /// gesture into one undoable edit on release, or to put everything back on cancel.
 struct EraseGesture: Sendable {
+    /// The page being erased (the current page when the first eraser pointer went down).
+    let page: PageID
+    init(page: PageID) { self.page = page }
+
     struct Pointer: Sendable {
         var tool: Tool
         var radius: Double

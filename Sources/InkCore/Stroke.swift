@@ -16,12 +16,15 @@ public struct Stroke: Hashable, Sendable, Identifiable {
     /// The shape this stroke traces (made by a shape tool or snapped), nil for freehand ink. Pieces an area
     /// eraser leaves are freehand again (a cut rectangle is no rectangle), though still drawn as a polyline.
     public var shape: ShapeKind?
+    /// The page the stroke is on (its points are in that page's coordinates).
+    public var page: PageID
     public private(set) var points: [InkPoint]
     /// Min/max of the stored point coordinates (nil while empty).
     public private(set) var bounds: Rect?
 
-    public init(id: StrokeID, style: StrokeStyle, points: [InkPoint] = [], order: StrokeID? = nil, shape: ShapeKind? = nil) {
-        self.id = id; self.style = style; self.points = []; self.shape = shape
+    public init(id: StrokeID, style: StrokeStyle, points: [InkPoint] = [], order: StrokeID? = nil, shape: ShapeKind? = nil,
+                page: PageID = Page.firstID) {
+        self.id = id; self.style = style; self.points = []; self.shape = shape; self.page = page
         if let order, order != id { orderKey = order }
         self.points.reserveCapacity(points.count)
         for p in points { append(p) }

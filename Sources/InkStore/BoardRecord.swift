@@ -104,8 +104,11 @@ extension DocumentFile {
                 }
             }
         } catch { throw Self.map(error, path: path) }
-        for s in c.hidden { drawing.remove(s.id) }
-        for id in c.dropped { drawing.remove(id) }
-        for s in c.shown { drawing.insert(s) }
+        // A board is one page for now: the first.
+        document.withDrawing(ofPage: 0) { drawing in
+            for s in c.hidden { drawing.remove(s.id) }
+            for id in c.dropped { drawing.remove(id) }
+            for s in c.shown { drawing.insert(s) }
+        }
     }
 }

@@ -9,8 +9,10 @@ import InkCore
 /// Threading: a `DocumentFile` is not thread-safe. Use it from one thread or one serial queue only
 /// (e.g. the app's autosave queue), handing it immutable `Change` values.
 public final class DocumentFile {
-    public internal(set) var drawing: Drawing
+    public internal(set) var document: Document
     public private(set) var history: History
+    /// The first page's strokes: all there is in a one-page document.
+    public var drawing: Drawing { document.pages[0].drawing }
     public let path: String
     public let isReadOnly: Bool
     /// The format version of the file as it was found (before any migration).
@@ -20,12 +22,14 @@ public final class DocumentFile {
     /// How many stored edits name each stroke. A stroke out of the drawing that no edit names any more (its
     /// last edits were on a discarded redo stack) is deleted; counting here spares the file an index of it.
     private var references: [StrokeID: Int] = [:]
+    /// Likewise for pages that page edits name: a deleted page's row goes when no edit can bring it back.
+    private var pageReferences: [PageID: Int] = [:]
 
     public static var formatVersion: Int { Schema.currentVersion }
 
-    private init(path: String, drawing: Drawing, history: History, readOnly: Bool, foundVersion: Int,
+    private init(path: String, document: Document, history: History, readOnly: Bool, foundVersion: Int,
                  db: SQLiteDatabase?, lock: WriterLock?) {
-        self.path = path; self.drawing = drawing; self.history = history
+        self.path = path; self.document = document; self.history = history
         self.isReadOnly = readOnly; self.foundVersion = foundVersion; self.db = db; self.lock = lock
         if db != nil {
             references.reserveCapacity(history.undoStack.count + history.redoStack.count)
@@ -47,7 +51,7 @@ public final class DocumentFile {
             defer { db.close() }
             let version = try checkIdentity(db, path: path)
             let (d, h) = try DocumentReader(db: db, path: path, version: version).read()
-            return DocumentFile(path: path, drawing: d, history: h, readOnly: true, foundVersion: version, db: nil, lock: nil)
+            return DocumentFile(path: path, document: d, history: h, readOnly: true, foundVersion: version, db: nil, lock: nil)
         }
         let lock: WriterLock
         switch WriterLock.acquire(path: path) {
@@ -71,16 +75,21 @@ public final class DocumentFile {
                 try migrate(db, from: version, path: path)
             }
             let (d, h) = try DocumentReader(db: db, path: path, version: Schema.currentVersion).read()
-            return DocumentFile(path: path, drawing: d, history: h, readOnly: false, foundVersion: version, db: db, lock: lock)
+            return DocumentFile(path: path, document: d, history: h, readOnly: false, foundVersion: version, db: db, lock: lock)
         } catch {
             db.close()
             throw error
         }
     }
 
-    /// Creates (or replaces) a document holding `drawing` and `history`, and opens it for writing.
-    /// The new file is built beside the target and renamed over it, so a crash never leaves half a document.
+    /// Creates (or replaces) a one-page document holding `drawing` on a page of its size (see `Document(drawing:)`).
     public static func create(path: String, drawing: Drawing, history: History = History()) throws -> DocumentFile {
+        try create(path: path, document: Document(drawing: drawing), history: history)
+    }
+
+    /// Creates (or replaces) a document holding `document` and `history`, and opens it for writing.
+    /// The new file is built beside the target and renamed over it, so a crash never leaves half a document.
+    public static func create(path: String, document: Document, history: History = History()) throws -> DocumentFile {
         if FileManager.default.fileExists(atPath: path) {
             if case .busy = WriterLock.acquire(path: path) { throw StoreError.inUse(path: path) }
         }
@@ -103,11 +112,22 @@ public final class DocumentFile {
                     try Schema.upgrade(db, from: 0)
                     try db.execute("PRAGMA application_id = \(Schema.applicationID)")
                     let w = DocumentWriter(db: db)
-                    try w.writePage(drawing.pageSize, background: drawing.background, insert: true)
-                    for s in drawing.strokes { try w.upsert(s, present: true) }
-                    // History strokes not in the drawing (removed by an edit) are kept for undo.
-                    var seen = Set(drawing.strokes.map(\.id))
+                    guard document.pages.count <= Schema.maxPages else {
+                        throw StoreError.unstorable("\(document.pages.count) pages; a document holds at most \(Schema.maxPages)")
+                    }
+                    var seen = Set<StrokeID>()
+                    for (i, p) in document.pages.enumerated() {
+                        try w.writePage(p.id, position: i, format: p.format)
+                        for s in p.drawing.strokes { try w.upsert(s, present: true); seen.insert(s.id) }
+                    }
+                    // Pages and strokes not in the document (taken away by an edit) are kept for undo.
+                    var pagesSeen = Set(document.pages.map(\.id))
                     for e in history.undoStack + history.redoStack {
+                        switch e {
+                        case .addPage(let p, _), .deletePage(let p, _):
+                            if pagesSeen.insert(p.id).inserted { try w.writePage(p.id, position: nil, format: p.format) }
+                        default: break
+                        }
                         for s in e.removed + e.added where !seen.contains(s.id) {
                             seen.insert(s.id)
                             try w.upsert(s, present: false)
@@ -168,7 +188,8 @@ public final class DocumentFile {
             switch change {
             case .did(let e):
                 try db.transaction {
-                    try w.discardRedo(deleting: unreferenced(after: e))
+                    let dropped = unreferenced(after: e)
+                    try w.discardRedo(deleting: dropped.strokes, pages: dropped.pages)
                     try w.applyForward(e, addedAreNew: true)
                     try w.push(e, on: .undo)
                 }
@@ -196,9 +217,9 @@ public final class DocumentFile {
         case .did(let e):
             for d in history.redoStack { count(d, -1) }
             count(e, 1)
-            history.record(e); drawing.apply(e)
-        case .redid(let e): _ = history.redo(); drawing.apply(e)
-        case .undid(let e): _ = history.undo(); drawing.apply(e.inverse)
+            history.record(e); document.apply(e)
+        case .redid(let e): _ = history.redo(); document.apply(e)
+        case .undid(let e): _ = history.undo(); document.apply(e.inverse)
         }
     }
 
@@ -209,27 +230,31 @@ public final class DocumentFile {
                 references[s.id] = n > 0 ? n : nil
             }
         }
+        if let id = e.namedPage {
+            let n = (pageReferences[id] ?? 0) + delta
+            pageReferences[id] = n > 0 ? n : nil
+        }
     }
 
     /// Strokes that `.did(e)` leaves out of the drawing and out of every edit: named only by the redo stack it
     /// discards. Costs in proportion to that stack, never to the drawing or the undo stack.
-    private func unreferenced(after e: Edit) -> [StrokeID] {
-        guard !history.redoStack.isEmpty else { return [] }
-        var dropped: [StrokeID: Int] = [:]
-        for d in history.redoStack { for s in d.removed + d.added { dropped[s.id, default: 0] += 1 } }
+    /// Likewise the deleted pages only those edits could bring back.
+    private func unreferenced(after e: Edit) -> (strokes: [StrokeID], pages: [PageID]) {
+        guard !history.redoStack.isEmpty else { return ([], []) }
+        var dropped: [StrokeID: (count: Int, page: PageID)] = [:]
+        var droppedPages: [PageID: Int] = [:]
+        for d in history.redoStack {
+            for s in d.removed + d.added { dropped[s.id, default: (0, s.page)].count += 1 }
+            if let p = d.namedPage { droppedPages[p, default: 0] += 1 }
+        }
         let kept = Set((e.removed + e.added).map(\.id))
-        return dropped.compactMap { id, n in
-            (references[id] ?? 0) <= n && !kept.contains(id) && drawing.stroke(id) == nil ? id : nil
+        let strokes = dropped.compactMap { id, d in
+            (references[id] ?? 0) <= d.count && !kept.contains(id) && document.page(d.page)?.drawing.stroke(id) == nil ? id : nil
         }.sorted()
-    }
-
-    /// Changes the page size and background (not an undoable edit).
-    public func setPage(size: Size, background: RGBA) throws {
-        guard let db = db else { throw isReadOnly ? StoreError.readOnly(path: path) : StoreError.closed }
-        do {
-            try db.transaction { try DocumentWriter(db: db).writePage(size, background: background, insert: false) }
-        } catch { throw Self.map(error, path: path) }
-        drawing.pageSize = size; drawing.background = background
+        let pages = droppedPages.compactMap { id, n in
+            (pageReferences[id] ?? 0) <= n && e.namedPage != id && document.index(of: id) == nil ? id : nil
+        }.sorted()
+        return (strokes, pages)
     }
 
     /// Closes the database (checkpointing the WAL into the main file) and releases the writer lock.
@@ -315,11 +340,24 @@ extension Edit {
         case .remove: return .remove
         case .replace: return .replace
         case .clear: return .clear
+        case .addPage: return .addPage
+        case .deletePage: return .deletePage
+        case .movePage: return .movePage
+        case .setFormat: return .setFormat
+        }
+    }
+
+    /// The page an add- or delete-page edit names (it keeps that page's row alive while the edit is stored).
+    var namedPage: PageID? {
+        switch self {
+        case .addPage(let p, _), .deletePage(let p, _): return p.id
+        default: return nil
         }
     }
 
     /// Same kind and same stroke ids: enough to tell the edit on top of a stack from another one, cheaply.
     func sameShape(as o: Edit) -> Bool {
         kind == o.kind && removed.map(\.id) == o.removed.map(\.id) && added.map(\.id) == o.added.map(\.id)
+            && (!changesPages || PageEditText.encode(self) == PageEditText.encode(o))
     }
 }

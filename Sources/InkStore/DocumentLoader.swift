@@ -3,7 +3,9 @@ import InkCore
 
 /// What a CLI (or the app's "open") gets from any drawing file.
 public struct LoadedDocument {
-    public var drawing: Drawing
+    public var document: Document
+    /// The first page's strokes (what single-page callers show).
+    public var drawing: Drawing { document.pages[0].drawing }
     public var history: History
     /// "oekaki" or "xopp".
     public var format: String
@@ -20,11 +22,11 @@ public enum DocumentLoader {
         if head.starts(with: FileCheck.sqliteMagic.prefix(16)) {
             let doc = try DocumentFile.open(path: path, readOnly: true)
             if let p = page, p != 1 { throw StoreError.noSuchPage(path: path, page: p, pages: 1) }
-            return LoadedDocument(drawing: doc.drawing, history: doc.history, format: "oekaki", version: doc.foundVersion, notes: [])
+            return LoadedDocument(document: doc.document, history: doc.history, format: "oekaki", version: doc.foundVersion, notes: [])
         }
         if head.starts(with: XoppImport.gzipMagic) || head.starts(with: ZipPackage.magic) || head.starts(with: Array("<?xml".utf8)) || head.starts(with: Array("<xournal".utf8)) {
             let r = try XoppImport.read(path: path, page: page ?? 1)
-            return LoadedDocument(drawing: r.drawing, history: History(), format: "xopp", version: r.fileVersion, notes: r.notes)
+            return LoadedDocument(document: Document(drawing: r.drawing), history: History(), format: "xopp", version: r.fileVersion, notes: r.notes)
         }
         if head.allSatisfy({ $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 < 0x7F) }) {
             throw StoreError.unrecognized(path: path, reason: "a text file, not a drawing (.oekaki or .xopp)")

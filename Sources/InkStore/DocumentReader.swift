@@ -9,7 +9,7 @@ struct DocumentReader {
 
     private func bad(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
 
-    func read() throws -> (Drawing, History) {
+    func read() throws -> (Document, History) {
         do {
             // One read transaction: another process may commit between our SELECTs, and the drawing and the
             // history must come from the same commit (found by FaultInjectionTests: torn reads otherwise).
@@ -19,26 +19,37 @@ struct DocumentReader {
         } catch { throw DocumentFile.map(error, path: path) }
     }
 
-    private func readChecked() throws -> (Drawing, History) {
-        let page = try DocumentRows.page(db, path: path)
+    private func readChecked() throws -> (Document, History) {
+        let pages = try DocumentRows.pages(db, path: path, version: version)
+        var place: [PageID: Int] = [:]
+        for p in pages.live { place[p.id] = p.position }
+        var known = Set(place.keys)
+        for p in pages.deleted { known.insert(p.id) }
 
-        var present: [Stroke] = []
+        var present = [[Stroke]](repeating: [], count: pages.live.count)
         var all: [StrokeID: Stroke] = [:]
         let q = try db.statement("SELECT \(DocumentRows.strokeColumns(version: version)) FROM strokes ORDER BY id")
         defer { q.reset() }
         var total = 0
         while try q.step() {
             let row = try DocumentRows.stroke(q, path: path)
+            guard known.contains(row.page) else { throw bad("stroke \(row.id) is on page \(row.page), which the file does not have") }
             let s = try row.stroke(path: path)
             total += s.points.count
             guard total <= 100_000_000 else { throw bad("more than 100,000,000 points") }
-            if row.present { present.append(s) }
+            if row.present {
+                guard let i = place[row.page] else { throw bad("stroke \(row.id) is shown on deleted page \(row.page)") }
+                present[i].append(s)
+            }
             all[s.id] = s
         }
-        var drawing = Drawing(pageSize: page.size, background: page.background, strokes: present)
-        if let maxID = all.keys.max() { drawing.reserveStrokeIDs(through: maxID) }
-        guard version >= 2 else { return (drawing, History()) }
-        return (drawing, try readHistory(all))
+        var document = Document(pages: pages.live.enumerated().map { i, p in
+            Page(id: p.id, format: p.format, drawing: Drawing(strokes: present[i]))
+        })
+        if let maxID = all.keys.max() { document.reserveStrokeIDs(through: maxID) }
+        for p in pages.deleted { document.reservePageIDs(through: p.id) }
+        guard version >= 2 else { return (document, History()) }
+        return (document, try readHistory(all))
     }
 
     private func readHistory(_ strokes: [StrokeID: Stroke]) throws -> History {
@@ -51,12 +62,25 @@ struct DocumentReader {
                 }
             }
             let removed = try look(row.strokes.removed), added = try look(row.strokes.added)
+            // A stroke edit is on one page: the page its strokes name.
+            if let first = (removed.first ?? added.first), (removed + added).contains(where: { $0.page != first.page }) {
+                throw bad("\(row.name) edits strokes of more than one page")
+            }
             let edit: Edit
-            switch row.kind {
-            case .add: edit = .add(added)
-            case .remove: edit = .remove(removed)
-            case .replace: edit = .replace(removed: removed, added: added)
-            case .clear: edit = .clear(removed)
+            switch (row.kind, row.pages) {
+            case (.add, _): edit = .add(added)
+            case (.remove, _): edit = .remove(removed)
+            case (.replace, _): edit = .replace(removed: removed, added: added)
+            case (.clear, _): edit = .clear(removed)
+            case (.addPage, .page(let id, let at, let format)?), (.deletePage, .page(let id, let at, let format)?):
+                let own = row.kind == .addPage ? added : removed
+                guard own.allSatisfy({ $0.page == id }) else { throw bad("\(row.name) names strokes of another page") }
+                let page = Page(id: id, format: format, drawing: Drawing(strokes: own))
+                edit = row.kind == .addPage ? .addPage(page, at: at) : .deletePage(page, at: at)
+            case (.movePage, .move(let from, let to)?): edit = .movePage(from: from, to: to)
+            case (.setFormat, .formats(let changes)?):
+                edit = .setFormat(changes.map { Edit.FormatChange(page: $0.page, from: $0.from, to: $0.to) })
+            default: throw bad("\(row.name) edits pages but does not say how")
             }
             if row.stack == .undo { undo.append(edit) } else { redo.append(edit) }
         }

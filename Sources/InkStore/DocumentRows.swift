@@ -6,22 +6,88 @@ import InkCore
 enum DocumentRows {
     /// The columns `stroke(_:)` reads, in order; version 1 files have no `present` column (every stroke is live),
     /// versions before 3 no `draw_order` (the order is the id).
+    /// versions before 3 no `draw_order` (the order is the id), versions before 4 no `page` (all on page 1).
     static func strokeColumns(version: Int) -> String {
-        version >= 3 ? "id, tool, rgba, width, points, present, draw_order"
-            : version == 2 ? "id, tool, rgba, width, points, present, NULL" : "id, tool, rgba, width, points, 1, NULL"
+        (version >= 3 ? "id, tool, rgba, width, points, present, draw_order"
+            : version == 2 ? "id, tool, rgba, width, points, present, NULL" : "id, tool, rgba, width, points, 1, NULL")
+            + (version >= Schema.pagesVersion ? ", page" : ", 1")
     }
 
-    /// The page size and background, checked.
-    static func page(_ db: SQLiteDatabase, path: String) throws -> (size: Size, background: RGBA) {
-        let page = try db.statement("SELECT page_width, page_height, background FROM document WHERE id = 1")
-        guard try page.step() else { page.reset(); throw StoreError.corrupt(path: path, detail: "the page settings are missing") }
-        let w = page.double(0), h = page.double(1), bg = page.int(2)
-        page.reset()
+    /// Why a page of this size cannot be stored, or nil when it can.
+    static func problem(with size: Size) -> String? {
+        let w = size.width, h = size.height
         guard w.isFinite, h.isFinite, w > 0, h > 0, w <= Schema.maxPageSide, h <= Schema.maxPageSide else {
-            throw StoreError.corrupt(path: path, detail: "page size \(w) × \(h) is outside 0…\(Int(Schema.maxPageSide))")
+            return "page size \(w) × \(h) is outside 0…\(Int(Schema.maxPageSide))"
         }
-        guard bg >= 0, bg <= 0xFFFF_FFFF else { throw StoreError.corrupt(path: path, detail: "background colour \(bg) is not an RGBA value") }
-        return (Size(width: w, height: h), RGBA(packed: UInt32(bg)))
+        return nil
+    }
+
+    /// Every stroke is on a page the file has, and every shown stroke on a page in the document: what
+    /// `DocumentReader` checks row by row, in one pass over the page index for readers that do not read every row.
+    static func checkStrokePages(_ db: SQLiteDatabase, path: String, version: Int) throws {
+        guard version >= Schema.pagesVersion else { return }
+        let q = try db.statement("""
+            SELECT s.id, s.page, p.id IS NULL FROM strokes s LEFT JOIN pages p ON p.id = s.page
+            WHERE p.id IS NULL OR (s.present = 1 AND p.position IS NULL) ORDER BY s.id LIMIT 1
+            """)
+        defer { q.reset() }
+        guard try q.step() else { return }
+        let detail = q.int(2) != 0 ? "stroke \(q.int(0)) is on page \(q.int(1)), which the file does not have"
+            : "stroke \(q.int(0)) is shown on deleted page \(q.int(1))"
+        throw StoreError.corrupt(path: path, detail: detail)
+    }
+
+    /// One page row: its id, its place (nil while deleted) and its format.
+    struct PageRow {
+        var id: PageID
+        var position: Int?
+        var format: PageFormat
+    }
+
+    /// Every page row, checked: the live pages have the places 0…n-1 (n from 1 to `Schema.maxPages`), and come
+    /// first, in order; deleted ones (kept for undo) follow. Before format 5 the one page is in `document`.
+    static func pages(_ db: SQLiteDatabase, path: String, version: Int) throws -> (live: [PageRow], deleted: [PageRow]) {
+        func bad(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
+        func colour(_ v: Int64, _ what: String) throws -> RGBA {
+            guard v >= 0, v <= 0xFFFF_FFFF else { throw bad("\(what) colour \(v) is not an RGBA value") }
+            return RGBA(packed: UInt32(v))
+        }
+        guard version >= Schema.pagesVersion else {
+            let page = try db.statement("SELECT page_width, page_height, background FROM document WHERE id = 1")
+            guard try page.step() else { page.reset(); throw bad("the page settings are missing") }
+            let size = Size(width: page.double(0), height: page.double(1)), bg = page.int(2)
+            page.reset()
+            if let p = problem(with: size) { throw bad(p) }
+            let format = PageFormat.fixed(size, Background(paper: try colour(bg, "background")))
+            return ([PageRow(id: Page.firstID, position: 0, format: format)], [])
+        }
+        var live: [PageRow] = [], deleted: [PageRow] = []
+        let q = try db.statement("SELECT id, position, width, height, style, paper, line, spacing FROM pages ORDER BY position, id")
+        defer { q.reset() }
+        while try q.step() {
+            guard live.count + deleted.count < 2 * Schema.maxPages else { throw bad("more than \(2 * Schema.maxPages) page rows") }
+            let id = q.int(0)
+            guard id > 0 else { throw bad("page id \(id) is not positive") }
+            let size: Size?
+            if q.isNull(2) && q.isNull(3) { size = nil } else {
+                let s = Size(width: q.double(2), height: q.double(3))
+                if let p = problem(with: s) { throw bad("page \(id): \(p)") }
+                size = s
+            }
+            guard let style = q.text(4).flatMap(Background.Style.init(rawValue:)) else { throw bad("page \(id) has an unknown background '\(q.text(4) ?? "")'") }
+            let spacing = q.double(7)
+            guard Background.spacingRange.contains(spacing) else { throw bad("page \(id) has background spacing \(spacing)") }
+            let bg = Background(style: style, paper: try colour(q.int(5), "paper"), line: try colour(q.int(6), "line"), spacing: spacing)
+            var row = PageRow(id: PageID(id), position: nil, format: PageFormat(size: size, background: bg))
+            if q.isNull(1) { deleted.append(row); continue }
+            // Sorted by place, so live pages must count up from 0 with no gap or repeat.
+            guard q.int(1) == Int64(live.count) else { throw bad("page \(id) is at place \(q.int(1)), expected \(live.count)") }
+            guard live.count < Schema.maxPages else { throw bad("more than \(Schema.maxPages) pages") }
+            row.position = live.count
+            live.append(row)
+        }
+        guard !live.isEmpty else { throw bad("the document has no page") }
+        return (live, deleted)
     }
 
     /// One stroke row with its style checked and its point data copied but not yet decoded, so a reader can
@@ -32,6 +98,7 @@ enum DocumentRows {
         var blob: [UInt8]
         var present: Bool
         var order: StrokeID
+        var page: PageID
 
         /// Decodes the points; bad point data names the stroke.
         func stroke(path: String) throws -> Stroke {
@@ -39,7 +106,7 @@ enum DocumentRows {
             do { points = try PointCodec.decode(blob) } catch let e as PointCodec.Failure {
                 throw StoreError.corrupt(path: path, detail: "stroke \(id): \(e)")
             }
-            return Stroke(id: id, style: style, points: points, order: order)
+            return Stroke(id: id, style: style, points: points, order: order, page: page)
         }
     }
 
@@ -58,8 +125,10 @@ enum DocumentRows {
         guard width.isFinite, width > 0, width <= Schema.maxStrokeWidth else { throw bad("stroke \(id) has width \(width)") }
         let order = q.isNull(6) ? rawID : q.int(6)
         guard order > 0 else { throw bad("stroke \(id) has drawing order \(order)") }
+        let page = q.int(7)
+        guard page > 0 else { throw bad("stroke \(id) is on page \(page)") }
         return StrokeRow(id: id, style: StrokeStyle(tool: tool, color: RGBA(packed: UInt32(rgba)), width: width),
-                         blob: q.blob(4), present: q.int(5) != 0, order: StrokeID(order))
+                         blob: q.blob(4), present: q.int(5) != 0, order: StrokeID(order), page: PageID(page))
     }
 
     /// One stored edit: its stack, kind and the ids of the strokes it removed and added, checked.
@@ -67,11 +136,20 @@ enum DocumentRows {
         var stack: Schema.Stack
         var kind: Schema.EditKind
         var strokes: EditStrokes
+        /// What a page edit did to pages (nil for stroke edits).
+        var pages: PageChange?
         /// Where it is stored: the edit's id in format 2, its position in its stack from format 3.
         var key: Int64
         var version: Int
         /// How messages name it (built only for a message).
         var name: String { version == 2 ? "edit \(key)" : "edit \(key) of stack \(stack.rawValue)" }
+    }
+
+    /// The page side of a stored page edit, checked (`PageEditText`).
+    enum PageChange {
+        case page(id: PageID, at: Int, format: PageFormat)
+        case move(from: Int, to: Int)
+        case formats([(page: PageID, from: PageFormat, to: PageFormat)])
     }
 
     /// Calls `body` with the history's rows, undo stack then redo stack, each bottom first; every edit has a known
@@ -81,20 +159,34 @@ enum DocumentRows {
         func bad(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
         if version < 2 { return }
         if version == 2 { for row in try editsVersion2(db, path: path) { try body(row) }; return }
-        let q = try db.statement("SELECT stack, position, kind, strokes FROM history ORDER BY stack, position")
+        let q = try db.statement("SELECT stack, position, kind, strokes, \(version >= Schema.pagesVersion ? "pages" : "NULL") FROM history ORDER BY stack, position")
         defer { q.reset() }
         while try q.step() {
             guard let stack = Schema.Stack(rawValue: q.int(0)), let kind = Schema.EditKind(rawValue: q.int(2)) else {
                 throw bad("edit \(q.int(1)) of stack \(q.int(0)) has kind \(q.int(2))")
             }
-            var row = EditRow(stack: stack, kind: kind, strokes: EditStrokes(removed: [], added: []), key: q.int(1), version: version)
+            var row = EditRow(stack: stack, kind: kind, strokes: EditStrokes(removed: [], added: []), pages: nil, key: q.int(1), version: version)
             do {
                 row.strokes = try EditStrokes(decoding: q.blob(3))
             } catch let e as EditStrokes.Failure { throw bad("\(row.name): \(e)") }
+            let text = q.text(4)
+            do {
+                switch kind {
+                case .add, .remove, .replace, .clear: break
+                case .addPage, .deletePage: row.pages = try text.map(PageEditText.page).map { .page(id: $0.id, at: $0.at, format: $0.format) }
+                case .movePage: row.pages = try text.map(PageEditText.move).map { .move(from: $0.from, to: $0.to) }
+                case .setFormat: row.pages = try text.map(PageEditText.formats).map { .formats($0) }
+                }
+            } catch let e as PageEditText.Failure { throw bad("\(row.name): \(e)") }
             switch kind {
-            case .add: guard row.strokes.removed.isEmpty else { throw bad("\(row.name) adds strokes but also removes some") }
-            case .remove, .clear: guard row.strokes.added.isEmpty else { throw bad("\(row.name) removes strokes but also adds some") }
+            case .add, .addPage: guard row.strokes.removed.isEmpty else { throw bad("\(row.name) adds strokes but also removes some") }
+            case .remove, .clear, .deletePage: guard row.strokes.added.isEmpty else { throw bad("\(row.name) removes strokes but also adds some") }
             case .replace: break
+            case .movePage, .setFormat: guard row.strokes.added.isEmpty, row.strokes.removed.isEmpty else { throw bad("\(row.name) changes pages but names strokes") }
+            }
+            switch kind {
+            case .add, .remove, .replace, .clear: guard text == nil else { throw bad("\(row.name) edits strokes but names pages") }
+            case .addPage, .deletePage, .movePage, .setFormat: guard row.pages != nil else { throw bad("\(row.name) edits pages but does not say how") }
             }
             try body(row)
         }
@@ -113,7 +205,7 @@ enum DocumentRows {
                 e.reset(); throw bad(message)
             }
             byID[e.int(0)] = rows.count
-            rows.append(EditRow(stack: stack, kind: kind, strokes: EditStrokes(removed: [], added: []), key: e.int(0), version: 2))
+            rows.append(EditRow(stack: stack, kind: kind, strokes: EditStrokes(removed: [], added: []), pages: nil, key: e.int(0), version: 2))
         }
         e.reset()
         let r = try db.statement("SELECT edit, role, stroke FROM edit_strokes ORDER BY edit, role, seq")

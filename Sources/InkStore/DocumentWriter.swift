@@ -5,16 +5,43 @@ import InkCore
 struct DocumentWriter {
     let db: SQLiteDatabase
 
-    func writePage(_ size: Size, background: RGBA, insert: Bool) throws {
+    /// Writes a page row (replacing one with the same id); `position` nil keeps it as a deleted page.
+    func writePage(_ id: PageID, position: Int?, format: PageFormat) throws {
         // Never write what the reader would refuse: the file must always open again.
-        guard size.width.isFinite, size.height.isFinite, size.width > 0, size.height > 0,
-              size.width <= Schema.maxPageSide, size.height <= Schema.maxPageSide else {
-            throw StoreError.unstorable("page size \(size.width) × \(size.height) is outside 0…\(Int(Schema.maxPageSide))")
-        }
-        let sql = insert
-            ? "INSERT INTO document(id, page_width, page_height, background) VALUES(1, ?, ?, ?)"
-            : "UPDATE document SET page_width = ?, page_height = ?, background = ? WHERE id = 1"
-        try db.statement(sql).bind(1, size.width).bind(2, size.height).bind(3, Int64(background.packed)).run()
+        if let size = format.size, let problem = DocumentRows.problem(with: size) { throw StoreError.unstorable(problem) }
+        guard id >= 1, id <= UInt64(Int64.max) else { throw StoreError.unstorable("page id \(id) is outside 1…\(Int64.max)") }
+        let b = format.background
+        let q = try db.statement("INSERT OR REPLACE INTO pages(id, position, width, height, style, paper, line, spacing) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")
+        try q.bind(1, Int64(bitPattern: id))
+        if let position { try q.bind(2, Int64(position)) }
+        if let size = format.size { try q.bind(3, size.width).bind(4, size.height) }
+        try q.bind(5, b.style.rawValue).bind(6, Int64(b.paper.packed)).bind(7, Int64(b.line.packed)).bind(8, b.spacing).run()
+    }
+
+    /// Puts a page at `position`, moving the pages from there on down by one.
+    /// The whole row is written, format included: the edit holds the page as it was when it was added or deleted.
+    private func placePage(_ p: Page, at requested: Int) throws {
+        // Clamped as `Document.apply` clamps, so the stored places stay 0…n-1.
+        let position = min(max(requested, 0), try livePages())
+        try db.statement("UPDATE pages SET position = position + 1 WHERE position >= ?").bind(1, Int64(position)).run()
+        try writePage(p.id, position: position, format: p.format)
+    }
+
+    private func livePages() throws -> Int {
+        let q = try db.statement("SELECT count(*) FROM pages WHERE position IS NOT NULL")
+        defer { q.reset() }
+        return try q.step() ? Int(q.int(0)) : 0
+    }
+
+    /// Takes a page out of the document (its row stays, without a place, while an edit may bring it back).
+    private func unplacePage(_ p: Page) throws {
+        let q = try db.statement("SELECT position FROM pages WHERE id = ? AND position IS NOT NULL")
+        try q.bind(1, Int64(bitPattern: p.id))
+        guard try q.step() else { q.reset(); throw StoreError.outOfSync("page \(p.id) is not in the stored document") }
+        let position = q.int(0)
+        q.reset()
+        try db.statement("UPDATE pages SET position = NULL WHERE id = ?").bind(1, Int64(bitPattern: p.id)).run()
+        try db.statement("UPDATE pages SET position = position - 1 WHERE position > ?").bind(1, position).run()
     }
 
     /// Writes a stroke row (replacing one with the same id).
@@ -32,9 +59,10 @@ struct DocumentWriter {
         guard s.id >= 1, s.id <= UInt64(Int64.max), s.order >= 1, s.order <= UInt64(Int64.max) else {
             throw StoreError.unstorable("stroke \(s.id) has order \(s.order); ids and orders must be in 1…\(Int64.max)")
         }
-        let q = try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present, draw_order) VALUES(?, ?, ?, ?, ?, ?, ?)")
+        guard s.page >= 1, s.page <= UInt64(Int64.max) else { throw StoreError.unstorable("stroke \(s.id) is on page \(s.page)") }
+        let q = try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present, draw_order, page) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")
         try q.bind(1, Int64(bitPattern: s.id)).bind(2, s.style.tool.rawValue).bind(3, Int64(s.style.color.packed))
-            .bind(4, s.style.width).bind(5, blob).bind(6, Int64(present ? 1 : 0))
+            .bind(4, s.style.width).bind(5, blob).bind(6, Int64(present ? 1 : 0)).bind(8, Int64(bitPattern: s.page))
         // NULL (one byte) when the order is the id, as for nearly every stroke.
         if s.order != s.id { try q.bind(7, Int64(bitPattern: s.order)) }
         try q.run()
@@ -49,9 +77,40 @@ struct DocumentWriter {
 
     /// Applies an edit to the stored drawing.
     func applyForward(_ e: Edit, addedAreNew: Bool) throws {
-        if case .clear = e {
-            try db.statement("UPDATE strokes SET present = 0 WHERE present = 1").run()
-        } else {
+        switch e {
+        case .clear(let s):
+            if let page = s.first?.page {
+                try db.statement("UPDATE strokes SET present = 0 WHERE present = 1 AND page = ?").bind(1, Int64(bitPattern: page)).run()
+            }
+        case .deletePage(let p, _):
+            // The last page is never taken away (see `Document.apply`).
+            guard try livePages() > 1 else { return }
+            try unplacePage(p)
+            try db.statement("UPDATE strokes SET present = 0 WHERE present = 1 AND page = ?").bind(1, Int64(bitPattern: p.id)).run()
+        case .addPage(let p, let at):
+            try placePage(p, at: at)
+        case .movePage(let from, let to):
+            let n = try livePages()
+            guard from != to, (0..<n).contains(from), (0..<n).contains(to) else { return }
+            // One statement: the moved page takes `to`, the pages between shift by one towards `from`.
+            try db.statement("""
+                UPDATE pages SET position = CASE
+                    WHEN position = ?1 THEN ?2
+                    WHEN ?1 < ?2 AND position > ?1 AND position <= ?2 THEN position - 1
+                    WHEN ?1 > ?2 AND position >= ?2 AND position < ?1 THEN position + 1
+                    ELSE position END
+                WHERE position IS NOT NULL
+                """).bind(1, Int64(from)).bind(2, Int64(to)).run()
+        case .setFormat(let changes):
+            for c in changes {
+                let f = c.to
+                if let size = f.size, let problem = DocumentRows.problem(with: size) { throw StoreError.unstorable(problem) }
+                let q = try db.statement("UPDATE pages SET width = ?, height = ?, style = ?, paper = ?, line = ?, spacing = ? WHERE id = ?")
+                if let size = f.size { try q.bind(1, size.width).bind(2, size.height) } else { try q.bindNull(1).bindNull(2) }
+                try q.bind(3, f.background.style.rawValue).bind(4, Int64(f.background.paper.packed))
+                    .bind(5, Int64(f.background.line.packed)).bind(6, f.background.spacing).bind(7, Int64(bitPattern: c.page)).run()
+            }
+        case .add, .remove, .replace:
             for s in e.removed { try setPresent(s, false) }
         }
         for s in e.added {
@@ -62,9 +121,9 @@ struct DocumentWriter {
     /// Puts an edit on top of a stack.
     func push(_ e: Edit, on stack: Schema.Stack) throws {
         try db.statement("""
-            INSERT INTO history(stack, position, kind, strokes)
-            VALUES(?1, (SELECT coalesce(max(position), 0) + 1 FROM history WHERE stack = ?1), ?2, ?3)
-            """).bind(1, stack.rawValue).bind(2, e.kind.rawValue).bind(3, EditStrokes(e).encoded).run()
+            INSERT INTO history(stack, position, kind, strokes, pages)
+            VALUES(?1, (SELECT coalesce(max(position), 0) + 1 FROM history WHERE stack = ?1), ?2, ?3, ?4)
+            """).bind(1, stack.rawValue).bind(2, e.kind.rawValue).bind(3, EditStrokes(e).encoded).bind(4, PageEditText.encode(e)).run()
     }
 
     /// Moves the top edit of one stack to the top of the other.
@@ -82,11 +141,16 @@ struct DocumentWriter {
 
     /// A new edit empties the redo stack; `unreferenced` are the strokes only those edits knew (the caller counts
     /// references), deleted for good.
-    func discardRedo(deleting unreferenced: [StrokeID]) throws {
+    func discardRedo(deleting unreferenced: [StrokeID], pages: [PageID] = []) throws {
         try db.statement("DELETE FROM history WHERE stack = ?").bind(1, Schema.Stack.redo.rawValue).run()
         for id in unreferenced {
             // A stroke a shared board knows is kept: the board may restore it.
             try db.statement("DELETE FROM strokes WHERE id = ?1 AND present = 0 AND NOT EXISTS (SELECT 1 FROM board_strokes WHERE stroke = ?1)")
+                .bind(1, Int64(bitPattern: id)).run()
+        }
+        for id in pages {
+            // Kept while a stroke still names it (one a shared board knows), so every stroke has its page.
+            try db.statement("DELETE FROM pages WHERE id = ?1 AND position IS NULL AND NOT EXISTS (SELECT 1 FROM strokes WHERE page = ?1)")
                 .bind(1, Int64(bitPattern: id)).run()
         }
     }

@@ -167,6 +167,16 @@ final class SQLiteStatement {
         // SQLITE_TRANSIENT: SQLite copies the text before we return.
         try owner.check(sqlite3_bind_text(stmt, i, v, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))); return self
     }
+    /// Text, or NULL for nil.
+    @discardableResult
+    func bind(_ i: Int32, _ v: String?) throws -> SQLiteStatement {
+        guard let v else { return try bindNull(i) }
+        return try bind(i, v)
+    }
+    @discardableResult
+    func bindNull(_ i: Int32) throws -> SQLiteStatement {
+        try owner.check(sqlite3_bind_null(stmt, i)); return self
+    }
     @discardableResult
     func bind(_ i: Int32, _ v: [UInt8]) throws -> SQLiteStatement {
         let rc = v.withUnsafeBytes { buf in

@@ -1,10 +1,14 @@
+import InkCore
+
 /// The `.oekaki` schema and the steps that build or upgrade it. Version N of a file is the result of steps 1…N;
 /// opening an older file for writing runs the missing steps in one transaction.
 enum Schema {
     /// "OEKI": tells an Oekaki document from any other SQLite database.
     static let applicationID: Int64 = 0x4F45_4B49
     /// The format version this build writes (`PRAGMA user_version`).
-    static let currentVersion = 4
+    static let currentVersion = 5
+    /// The first format with pages (before it, one page in `document`, every stroke on it).
+    static let pagesVersion = 5
 
     /// steps[i] turns a version-i database into version i+1.
     static let steps: [String] = [
@@ -77,6 +81,24 @@ enum Schema {
             client INTEGER PRIMARY KEY,
             applied INTEGER NOT NULL);
         """,
+        // 5: pages. A page row has its place (NULL while the page is deleted but an edit may bring it back), its
+        // size (NULL: endless) and background; every stroke names its page. Page edits keep what they did to pages
+        // in `history.pages` (`PageEditText`). The one page of an older file keeps its size and paper (id 1,
+        // the default of `strokes.page`), and `document` is dropped in `Schema.upgrade`.
+        """
+        CREATE TABLE pages(
+            id INTEGER PRIMARY KEY,
+            position INTEGER,            -- 0-based place in the document; NULL while deleted
+            width REAL,                  -- NULL (with height): endless
+            height REAL,
+            style TEXT NOT NULL,         -- Background.Style
+            paper INTEGER NOT NULL,      -- 0xRRGGBBAA
+            line INTEGER NOT NULL,       -- 0xRRGGBBAA
+            spacing REAL NOT NULL);
+        ALTER TABLE strokes ADD COLUMN page INTEGER NOT NULL DEFAULT 1;
+        CREATE INDEX strokes_by_page ON strokes(page);
+        ALTER TABLE history ADD COLUMN pages TEXT;
+        """,
     ]
 
     /// Runs steps `version`+1 … current on `db` (0: an empty database). The caller holds a transaction.
@@ -87,21 +109,31 @@ enum Schema {
                 try EditStrokes.convertVersion2History(db)
                 try db.execute("DROP TABLE edit_strokes; DROP TABLE edits")
             }
+            if v == pagesVersion - 1 {
+                try db.execute("""
+                    INSERT INTO pages(id, position, width, height, style, paper, line, spacing)
+                    SELECT 1, 0, page_width, page_height, 'plain', background, \(Background.defaultLine.packed), \(Background.Style.plain.defaultSpacing)
+                    FROM document WHERE id = 1;
+                    DROP TABLE document;
+                    """)
+            }
         }
         try db.execute("PRAGMA user_version = \(currentVersion)")
     }
 
     /// Every table and index any version creates; a file holding anything else is not trusted.
     static let tables: Set<String> = ["document", "strokes", "edits", "edit_strokes", "history",
-                                       "board", "board_strokes", "board_clients"]
-    static let indexes: Set<String> = ["edits_by_position", "edit_strokes_by_stroke", "strokes_by_order"]
+                                       "board", "board_strokes", "board_clients", "pages"]
+    static let indexes: Set<String> = ["edits_by_position", "edit_strokes_by_stroke", "strokes_by_order", "strokes_by_page"]
 
     enum Stack: Int64 { case undo = 0, redo = 1 }
     enum Role: Int64 { case removed = 0, added = 1 }
-    enum EditKind: Int64 { case add = 0, remove = 1, replace = 2, clear = 3 }
+    enum EditKind: Int64 { case add = 0, remove = 1, replace = 2, clear = 3, addPage = 4, deletePage = 5, movePage = 6, setFormat = 7 }
 
     /// Largest page side we accept, in page units (about 35 m at 72 dpi).
     static let maxPageSide = 100_000.0
+    /// Most pages a document may have (a 500-page notebook is large; 100,000 would be a hostile file).
+    static let maxPages = 10_000
     /// Largest nominal pen width we accept.
     static let maxStrokeWidth = 10_000.0
 }

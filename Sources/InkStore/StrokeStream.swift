@@ -1,7 +1,7 @@
 import Foundation
 import InkCore
 
-/// The live strokes of a `.oekaki` document in drawing order, decoded one at a time, so an export never holds
+/// The live strokes of one page of a `.oekaki` document in drawing order, decoded one at a time, so an export never holds
 /// the whole drawing (a million points are 32 MB as `InkPoint`s, twice that with the index and history).
 ///
 /// Opening runs the same checks as `DocumentFile.open(readOnly: true)` (header, identity, schema, integrity,
@@ -22,8 +22,14 @@ public final class StrokeStream: @unchecked Sendable {
     }
 
     public let path: String
-    public let pageSize: Size
-    public let background: RGBA
+    /// The page streamed (0-based) and how many the document has.
+    public let pageIndex: Int
+    public let pageCount: Int
+    public let format: PageFormat
+    /// The page size (an endless page: the default frame; its real extent is the ink's).
+    public var pageSize: Size { format.size ?? Drawing.defaultPageSize }
+    public var background: RGBA { format.background.paper }
+    private let pageID: PageID
     /// The file's format version.
     public let version: Int
     private var db: SQLiteDatabase?
@@ -36,8 +42,8 @@ public final class StrokeStream: @unchecked Sendable {
         return [UInt8]((try? fh.read(upToCount: FileCheck.sqliteMagic.count)) ?? Data()) == FileCheck.sqliteMagic
     }
 
-    /// Opens `path` read-only; never changes the file.
-    public static func open(path: String) throws -> StrokeStream {
+    /// Opens page `page` (0-based) of `path` read-only; never changes the file.
+    public static func open(path: String, page: Int = 0) throws -> StrokeStream {
         try FileCheck.sqliteHeader(path: path)
         let db: SQLiteDatabase
         do {
@@ -47,18 +53,24 @@ public final class StrokeStream: @unchecked Sendable {
             let version = try DocumentFile.checkIdentity(db, path: path)
             // Page, history and strokes all from one commit, as DocumentReader does.
             try db.execute("BEGIN")
-            let page = try DocumentRows.page(db, path: path)
+            let pages = try DocumentRows.pages(db, path: path, version: version).live
+            guard pages.indices.contains(page) else { throw StoreError.noSuchPage(path: path, page: page + 1, pages: pages.count) }
+            try DocumentRows.checkStrokePages(db, path: path, version: version)
             try DocumentRows.checkHistory(db, path: path, version: version)
-            return StrokeStream(path: path, page: page, version: version, db: db)
+            return StrokeStream(path: path, page: page, of: pages, version: version, db: db)
         } catch {
             db.close()
             throw DocumentFile.map(error, path: path)
         }
     }
 
-    private init(path: String, page: (size: Size, background: RGBA), version: Int, db: SQLiteDatabase) {
-        self.path = path; pageSize = page.size; background = page.background; self.version = version; self.db = db
+    private init(path: String, page: Int, of pages: [DocumentRows.PageRow], version: Int, db: SQLiteDatabase) {
+        self.path = path; pageIndex = page; pageCount = pages.count; format = pages[page].format; pageID = pages[page].id
+        self.version = version; self.db = db
     }
+
+    /// The condition that keeps the rows of this page (every row is on page 1 before format 5).
+    private var onPage: String { version >= Schema.pagesVersion ? " AND page = \(pageID)" : "" }
 
     deinit { close() }
 
@@ -72,7 +84,7 @@ public final class StrokeStream: @unchecked Sendable {
     /// empty; none at all for an empty drawing). Together they cover every stroke row.
     public func runs(_ count: Int) throws -> [Run] {
         try locked { db in
-            let totals = try db.statement("SELECT count(*), coalesce(sum(length(points)), 0) FROM strokes")
+            let totals = try db.statement("SELECT count(*), coalesce(sum(length(points)), 0) FROM strokes WHERE 1\(onPage)")
             guard try totals.step() else { totals.reset(); return [] }
             let rows = Int(totals.int(0)), bytes = Int(totals.int(1))
             totals.reset()
@@ -134,9 +146,9 @@ public final class StrokeStream: @unchecked Sendable {
         guard version >= 3 else {
             return OrderedRows(try db.statement("SELECT \(columns) FROM strokes WHERE 1\(range("id")) ORDER BY id"), nil, orderColumn)
         }
-        let plain = try db.statement("SELECT \(columns) FROM strokes WHERE draw_order IS NULL\(range("id")) ORDER BY id")
+        let plain = try db.statement("SELECT \(columns) FROM strokes WHERE draw_order IS NULL\(onPage)\(range("id")) ORDER BY id")
         let moved = try db.statement(
-            "SELECT \(columns) FROM strokes WHERE draw_order IS NOT NULL\(range("draw_order")) ORDER BY draw_order, id")
+            "SELECT \(columns) FROM strokes WHERE draw_order IS NOT NULL\(onPage)\(range("draw_order")) ORDER BY draw_order, id")
         return OrderedRows(plain, moved, orderColumn)
     }
 

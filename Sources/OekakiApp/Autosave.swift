@@ -17,9 +17,9 @@ final class Autosave: @unchecked Sendable {
         case refused(String)
     }
 
-    /// The editor's drawing and history right after a batch of changes: what a rewrite writes.
+    /// The editor's document and history right after a batch of changes: what a rewrite writes.
     struct State {
-        let drawing: Drawing
+        let document: Document
         let history: History
     }
 
@@ -134,7 +134,7 @@ final class Autosave: @unchecked Sendable {
     private func rewrite(from state: State) throws {
         file?.close()
         file = nil
-        file = try DocumentFile.create(path: path, drawing: state.drawing, history: state.history)
+        file = try DocumentFile.create(path: path, document: state.document, history: state.history)
     }
 
     private func report(_ status: Status) {

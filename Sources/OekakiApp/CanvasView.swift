@@ -287,6 +287,12 @@ final class CanvasView: CanvasInputTarget {
 
     /// Applies what an editor call did: paint the cache, persist the changes, redraw.
     private func apply(_ update: Update, drawingChanged: Bool = false) {
+        // Another page is shown (or the pages changed): nothing cached is valid. One page at a time until the
+        // stacked-pages view.
+        if update.pagesChanged, let c = cache {
+            abandonRender()
+            c.render(editor.drawing)
+        }
         for change in update.changes {
             switch change {
             case .did(let edit), .redid(let edit):

@@ -70,7 +70,7 @@ enum Documents {
             path = "\(dir)/\(untitledPrefix)\(stamp) (\(n)).oekaki"
             n += 1
         }
-        return OpenDocument(file: try create(path, drawing: Drawing()), isUntitled: true, note: nil)
+        return OpenDocument(file: try create(path, document: Document()), isUntitled: true, note: nil)
     }
 
     /// Opens FILE: an existing drawing, a new one if missing, or a `.xopp` imported into a new drawing.
@@ -92,24 +92,24 @@ enum Documents {
                 throw DocumentError.cannotOpen(path: path, reason: "\(error)")
             }
         }
-        return OpenDocument(file: try create(path, drawing: Drawing()), isUntitled: isUntitled(path), note: nil)
+        return OpenDocument(file: try create(path, document: Document()), isUntitled: isUntitled(path), note: nil)
     }
 
-    /// Writes the drawing and its history to a new file (Save As).
-    static func saveCopy(of drawing: Drawing, history: History, to path: String) throws -> OpenDocument {
+    /// Writes the document and its history to a new file (Save As).
+    static func saveCopy(of document: Document, history: History, to path: String) throws -> OpenDocument {
         var target = path
         if (target as NSString).pathExtension.lowercased() != "oekaki" { target += ".oekaki" }
-        return OpenDocument(file: try create(target, drawing: drawing, history: history), isUntitled: isUntitled(target), note: nil)
+        return OpenDocument(file: try create(target, document: document, history: history), isUntitled: isUntitled(target), note: nil)
     }
 
     /// Imports `NAME.xopp` into `NAME.oekaki` next to it (or `NAME (2).oekaki`… if taken),
     /// falling back to the data directory when that folder is not writable.
     static func importXopp(_ path: String) throws -> OpenDocument {
-        let drawing: Drawing
+        let document: Document
         var notes: [String] = []
         do {
-            let loaded = try DocumentLoader.load(path: path, page: 1)
-            drawing = loaded.drawing
+            let loaded = try DocumentLoader.load(path: path)
+            document = loaded.document
             notes = loaded.notes
         } catch {
             throw DocumentError.cannotOpen(path: path, reason: "\(error)")
@@ -129,7 +129,7 @@ enum Documents {
                 n += 1
             }
             do {
-                let file = try create(target, drawing: drawing)
+                let file = try create(target, document: document)
                 let extra = notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
                 return OpenDocument(file: file, isUntitled: false,
                                     note: "Imported from \(url.lastPathComponent), saved as \(target)\(extra)")
@@ -181,7 +181,7 @@ enum Documents {
         for p in [path, path + "-wal", path + "-shm"] { try? FileManager.default.removeItem(atPath: p) }
     }
 
-    private static func create(_ path: String, drawing: Drawing, history: History = History()) throws -> DocumentFile {
+    private static func create(_ path: String, document: Document, history: History = History()) throws -> DocumentFile {
         let folder = (path as NSString).deletingLastPathComponent
         var isDir: ObjCBool = false
         if !folder.isEmpty {
@@ -193,7 +193,7 @@ enum Documents {
             }
         }
         do {
-            return try DocumentFile.create(path: path, drawing: drawing, history: history)
+            return try DocumentFile.create(path: path, document: document, history: history)
         } catch {
             throw DocumentError.cannotCreate(path: path, reason: "\(error)")
         }

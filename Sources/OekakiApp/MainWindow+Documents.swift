@@ -92,7 +92,7 @@ extension MainWindow {
         autosave = Autosave(file: next.file)
         watch(autosave)
         if !keepEditor {
-            let editor = Editor(drawing: next.file.drawing, history: next.file.history)
+            let editor = Editor(document: next.file.document, history: next.file.history)
             editor.tool = canvas.editor.tool
             editor.styles = canvas.editor.styles
             canvas.show(editor)
@@ -124,7 +124,7 @@ extension MainWindow {
         canvas.cancelStrokes()
         let old = document
         do {
-            let next = try Documents.saveCopy(of: canvas.editor.drawing, history: canvas.editor.history, to: path)
+            let next = try Documents.saveCopy(of: canvas.editor.document, history: canvas.editor.history, to: path)
             switchTo(next, keepEditor: true)
             // A named copy exists now, so the untitled original is no longer something to recover.
             if old.isUntitled, old.path != next.path { Documents.remove(old.path) }

@@ -33,7 +33,7 @@ final class MainWindow {
     init(application: UnsafeMutablePointer<GtkApplication>, document: OpenDocument) {
         self.document = document
         autosave = Autosave(file: document.file)
-        canvas = CanvasView(editor: Editor(drawing: document.file.drawing, history: document.file.history))
+        canvas = CanvasView(editor: Editor(document: document.file.document, history: document.file.history))
         banner = Banner()
         recoveryBanner = Banner()
         window = gtk_application_window_new(application)
@@ -171,7 +171,7 @@ final class MainWindow {
             guard let self else { return }
             // Mid-erase the drawing is ahead of the history, so it is no state to rewrite the file from.
             let editor = self.canvas.editor
-            let state = editor.isErasing ? nil : Autosave.State(drawing: editor.drawing, history: editor.history)
+            let state = editor.isErasing ? nil : Autosave.State(document: editor.document, history: editor.history)
             self.autosave.commit(changes, state: state)
         }
         canvas.onStrokeBegins = { [weak self] in self?.autosave.waitForQueued(timeout: 0.25) }

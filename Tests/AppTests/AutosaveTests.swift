@@ -22,7 +22,7 @@ final class AutosaveTests: XCTestCase {
         let pts = (0..<points).map { InkPoint(x: x + Double($0), y: 10 + Double($0 % 7)) }
         defer { nextID += 1 }
         let u = editor.perform(.add([Stroke(id: StrokeID(nextID), style: StrokeStyle(tool: .pen, color: .black, width: 2), points: pts)]))
-        autosave.commit(u.changes, state: .init(drawing: editor.drawing, history: editor.history))
+        autosave.commit(u.changes, state: .init(document: editor.document, history: editor.history))
     }
 
     private func starts(_ d: Drawing) -> [Double] { d.strokes.map { $0.points.first?.x ?? .nan } }
@@ -38,7 +38,7 @@ final class AutosaveTests: XCTestCase {
         let stray = Edit.add([Stroke(id: StrokeID(999), style: StrokeStyle(tool: .pen), points: [InkPoint(x: 1, y: 1)])])
         XCTAssertTrue(StoreError.outOfSync("x").isPermanent)
         XCTAssertFalse(StoreError.diskFull(path: path).isPermanent)
-        autosave.commit([.undid(stray)], state: .init(drawing: editor.drawing, history: editor.history))
+        autosave.commit([.undid(stray)], state: .init(document: editor.document, history: editor.history))
         XCTAssertEqual(autosave.flushNow(), 0, "the refused change is not retried forever: the file is rewritten")
         draw(editor, autosave, at: 200)
         draw(editor, autosave, at: 300)
@@ -59,7 +59,7 @@ final class AutosaveTests: XCTestCase {
         XCTAssertEqual(autosave.flushNow(), 1)
         XCTAssertEqual(autosave.flushNow(), 1, "retrying without a new change does not help and does not hang")
         _ = editor.undo()                 // the far stroke is still on the redo stack: still refused
-        autosave.commit([.undid(try XCTUnwrap(editor.history.redoStack.last))], state: .init(drawing: editor.drawing, history: editor.history))
+        autosave.commit([.undid(try XCTUnwrap(editor.history.redoStack.last))], state: .init(document: editor.document, history: editor.history))
         XCTAssertEqual(autosave.flushNow(), 2)
         draw(editor, autosave, at: 300)   // a new stroke drops the redo stack: the rewrite now succeeds
         XCTAssertEqual(autosave.flushNow(), 0)

@@ -121,13 +121,16 @@ final class DocumentFileTests: TempDirTestCase {
         let pieces = [Stroke(id: editor.drawing.makeStrokeIDForTest(), style: original.style, points: Array(original.points.prefix(10))),
                       Stroke(id: editor.drawing.makeStrokeIDForTest() + 1, style: original.style, points: Array(original.points.suffix(10)))]
         try doc.commit(editor.perform(.replace(removed: [original], added: pieces)).changes)
-        try doc.setPage(size: Size(width: 800, height: 600), background: RGBA(r: 1, g: 2, b: 3, a: 4))
+        try doc.commit(editor.setFormat(.fixed(Size(width: 800, height: 600), Background(paper: RGBA(r: 1, g: 2, b: 3, a: 4)))).changes)
         doc.close()
         let back = try DocumentFile.open(path: file, readOnly: true)
         assertSameStrokes(back.drawing.strokes, editor.drawing.strokes)
         XCTAssertEqual(back.drawing.pageSize, Size(width: 800, height: 600))
         XCTAssertEqual(back.drawing.background, RGBA(r: 1, g: 2, b: 3, a: 4))
-        let e = Editor(drawing: back.drawing, history: back.history)
+        XCTAssertEqual(back.document.pages[0].format, .fixed(Size(width: 800, height: 600), Background(paper: RGBA(r: 1, g: 2, b: 3, a: 4))))
+        let e = Editor(document: back.document, history: back.history)
+        _ = e.undo()                                        // the new page format
+        XCTAssertNil(e.page.size, "back to the editor's endless page")
         _ = e.undo()
         assertSameStrokes(e.drawing.strokes, [original])
     }

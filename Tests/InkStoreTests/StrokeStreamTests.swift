@@ -101,12 +101,19 @@ final class StrokeStreamTests: TempDirTestCase {
 
     func testDamagedFilesAreRefusedAtOpenAsAFullOpenRefusesThem() throws {
         let cases: [(String, String)] = [
-            ("UPDATE document SET page_width = -5", "page size"),
+            ("UPDATE pages SET width = -5", "page size"),
+            ("UPDATE pages SET position = 3", "at place 3"),
+            ("UPDATE pages SET style = 'tartan'", "unknown background 'tartan'"),
+            ("UPDATE strokes SET page = 7 WHERE id = 2", "page 7, which the file does not have"),
             // An add of stroke 999: no removed, one added, id 999 as zigzag varint (1998 = CE 0F).
-            ("INSERT INTO history VALUES (0, 1, 0, x'0001CE0F')", "missing stroke 999"),
-            ("INSERT INTO history VALUES (0, 1, 9, x'0000')", "kind 9"),
-            ("INSERT INTO history VALUES (1, 1, 0, x'0005')", "claim 0 + 5 ids in 2 bytes"),
-            ("INSERT INTO history VALUES (0, 1, 0, x'01010204')", "adds strokes but also removes some"),
+            ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 1, 0, x'0001CE0F')", "missing stroke 999"),
+            ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 1, 9, x'0000')", "kind 9"),
+            ("INSERT INTO history(stack, position, kind, strokes) VALUES (1, 1, 0, x'0005')", "claim 0 + 5 ids in 2 bytes"),
+            ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 1, 0, x'01010204')", "adds strokes but also removes some"),
+            // Page edits: a move without places, a move to an absurd place, a format with a negative size.
+            ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 1, 6, x'0000')", "edits pages but does not say how"),
+            ("INSERT INTO history VALUES (0, 1, 6, x'0000', '0 99999')", "page place '99999'"),
+            ("INSERT INTO history VALUES (0, 1, 7, x'0000', '1 - - plain #ffffffff #000000ff 24 -5 9 plain #ffffffff #000000ff 24')", "page size -5"),
         ]
         for (sql, words) in cases {
             let file = try document(drawing(10))

@@ -1,0 +1,76 @@
+/// A document: an ordered list of pages, never empty. Stroke ids and page ids are unique in the whole document
+/// and never reused, so an edit names what it touches no matter which page it is on.
+public struct Document: Sendable {
+    public internal(set) var pages: [Page]
+    /// The id the next new stroke gets.
+    public private(set) var nextStrokeID: StrokeID = 1
+    /// The id the next new page gets.
+    public private(set) var nextPageID: PageID = 1
+
+    /// A document of these pages in order; none gives a new drawing (one endless plain page).
+    public init(pages: [Page] = []) {
+        self.pages = pages.isEmpty ? [Page()] : pages
+        for p in self.pages { reserve(p) }
+    }
+
+    /// A one-page document holding `drawing`, by default on a fixed page of the drawing's size and paper colour
+    /// (what every drawing was before pages).
+    public init(drawing: Drawing, format: PageFormat? = nil) {
+        let f = format ?? .fixed(drawing.pageSize, Background(paper: drawing.background))
+        self.init(pages: [Page(format: f, drawing: drawing)])
+    }
+
+    public var strokeCount: Int { pages.reduce(0) { $0 + $1.drawing.strokes.count } }
+    public var pointCount: Int { pages.reduce(0) { $0 + $1.drawing.pointCount } }
+
+    /// Index of the page with this id (a scan: documents hold hundreds of pages, not millions).
+    public func index(of id: PageID) -> Int? { pages.firstIndex { $0.id == id } }
+    public func page(_ id: PageID) -> Page? { index(of: id).map { pages[$0] } }
+
+    public mutating func makeStrokeID() -> StrokeID {
+        defer { nextStrokeID += 1 }
+        return nextStrokeID
+    }
+
+    public mutating func makePageID() -> PageID {
+        defer { nextPageID += 1 }
+        return nextPageID
+    }
+
+    /// Lets a loader continue numbering after ids it found elsewhere (history may hold removed strokes and pages).
+    public mutating func reserveStrokeIDs(through id: StrokeID) { if id >= nextStrokeID { nextStrokeID = id + 1 } }
+    public mutating func reservePageIDs(through id: PageID) { if id >= nextPageID { nextPageID = id + 1 } }
+
+    private mutating func reserve(_ p: Page) {
+        reservePageIDs(through: p.id)
+        reserveStrokeIDs(through: p.drawing.nextStrokeID - 1)
+    }
+
+    /// Changes a page's strokes in place, outside the history (a shared board's replica follows the board).
+    public mutating func withDrawing<T>(ofPage index: Int, _ body: (inout Drawing) throws -> T) rethrows -> T {
+        try body(&pages[index].drawing)
+    }
+
+    /// Applies an edit forward. It is total: an edit naming a page that is not there, or a place out of range,
+    /// changes nothing (a stored history is untrusted), and the last page is never taken away.
+    public mutating func apply(_ edit: Edit) {
+        switch edit {
+        case .add, .remove, .replace, .clear:
+            guard let id = edit.strokePage, let i = index(of: id) else { return }
+            for s in edit.added { reserveStrokeIDs(through: s.id) }
+            pages[i].drawing.apply(edit)
+        case .addPage(let p, let at):
+            guard index(of: p.id) == nil else { return }
+            pages.insert(p, at: min(max(at, 0), pages.count))
+            reserve(p)
+        case .deletePage(let p, let at):
+            guard pages.count > 1 else { return }
+            if at >= 0, at < pages.count, pages[at].id == p.id { pages.remove(at: at) } else if let i = index(of: p.id) { pages.remove(at: i) }
+        case .movePage(let from, let to):
+            guard pages.indices.contains(from), pages.indices.contains(to), from != to else { return }
+            pages.insert(pages.remove(at: from), at: to)
+        case .setFormat(let changes):
+            for c in changes { if let i = index(of: c.page) { pages[i].format = c.to } }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+public typealias PageID = UInt64
+
+/// A page's size and paper: what "change size or background" edits.
+public struct PageFormat: Hashable, Sendable {
+    /// Nil for an endless page, which has no bounds and grows with the ink in every direction.
+    public var size: Size?
+    public var background: Background
+
+    public init(size: Size?, background: Background = .plain) { self.size = size; self.background = background }
+
+    /// A new drawing: one endless page of plain paper.
+    public static let endless = PageFormat(size: nil)
+    public static func fixed(_ size: Size, _ background: Background = .plain) -> PageFormat {
+        PageFormat(size: size, background: background)
+    }
+    public var isEndless: Bool { size == nil }
+}
+
+/// One page of a document: its format and its own drawing (strokes in page coordinates, index and order).
+/// The id is stable for the life of the document (moving a page keeps it), so edits and the file name pages by it.
+public struct Page: Sendable {
+    /// The id of the first page of a new document, and the page a stroke belongs to unless told otherwise.
+    public static let firstID: PageID = 1
+
+    public let id: PageID
+    public var format: PageFormat { didSet { syncDrawing() } }
+    public internal(set) var drawing: Drawing
+
+    public init(id: PageID = Page.firstID, format: PageFormat = .endless, drawing: Drawing = Drawing()) {
+        self.id = id; self.format = format; self.drawing = drawing
+        syncDrawing()
+    }
+
+    public var size: Size? { format.size }
+    public var background: Background { format.background }
+    public var isEndless: Bool { format.size == nil }
+
+    /// The area an export or a page view shows: the page, or for an endless page the ink with a margin
+    /// (the drawing's frame when there is no ink).
+    public var frame: Rect {
+        if let s = format.size { return Rect(x: 0, y: 0, width: s.width, height: s.height) }
+        guard let ink = Rect.union(of: drawing.strokes.lazy.compactMap(\.inkBounds)) else {
+            return Rect(x: 0, y: 0, width: drawing.pageSize.width, height: drawing.pageSize.height)
+        }
+        return ink.insetBy(-Page.endlessMargin)
+    }
+
+    /// Paper shown around the ink of an endless page when it is exported or fitted.
+    public static let endlessMargin = 24.0
+
+    /// The drawing carries the page size and paper colour its renderers read; the format is the truth.
+    private mutating func syncDrawing() {
+        if let s = format.size { drawing.pageSize = s }
+        drawing.background = format.background.paper
+    }
+}
+
+extension Page: Hashable {
+    public static func == (a: Page, b: Page) -> Bool {
+        a.id == b.id && a.format == b.format && a.drawing.strokes == b.drawing.strokes
+    }
+    public func hash(into h: inout Hasher) { h.combine(id); h.combine(format); h.combine(drawing.strokes.count) }
+}
