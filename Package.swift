@@ -18,14 +18,16 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
         .systemLibrary(name: "CNats", path: "Sources/CNats", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
 
         .target(name: "InkCore", swiftSettings: swift5),
         .target(name: "InkRender", dependencies: ["InkCore", "CCairo", "CZlib"], swiftSettings: swift5),
+        .target(name: "Localization", dependencies: ["CIntl"], swiftSettings: swift5),
         .target(name: "InkStore", dependencies: ["InkCore", "CSQLite", "CZlib", "CDeflate"], swiftSettings: swift5),
         .target(name: "InkSync", dependencies: ["InkCore", "InkStore", "CNats"], swiftSettings: swift5),
-        .target(name: "OekakiApp", dependencies: ["InkCore", "InkRender", "InkStore", "CGtk", "CCairo"], swiftSettings: swift5),
-        .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "OekakiApp"], swiftSettings: swift5),
+        .target(name: "OekakiApp", dependencies: ["InkCore", "InkRender", "InkStore", "Localization", "CGtk", "CCairo"], swiftSettings: swift5),
+        .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "OekakiApp", "Localization"], swiftSettings: swift5),
         .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
 
         .testTarget(name: "InkCoreTests", dependencies: ["InkCore"], swiftSettings: swift5),

@@ -47,6 +47,10 @@ final class CanvasView: CanvasInputTarget {
     var onEdit: (() -> Void)?
     /// The zoom changed.
     var onZoom: ((Double) -> Void)?
+    /// The desktop prefers a dark style: the desk around the page darkens; the page and the ink never change.
+    var dark = false {
+        didSet { if dark != oldValue { redraw() } }
+    }
 
     var touchMode: TouchMode {
         get { input?.touchMode ?? .draw }
@@ -109,8 +113,9 @@ final class CanvasView: CanvasInputTarget {
         transform.deviceScale = Double(max(gtk_widget_get_scale_factor(widget), 1))
         prepareCache()
 
-        // Grey around the page, the page's own colour on it; the cache adds the ink.
-        cairo_set_source_rgb(cr, 0.82, 0.82, 0.83)
+        // Grey around the page (darker with a dark style), the page's own colour on it; the cache adds the ink.
+        let desk = dark ? 0.2 : 0.82
+        cairo_set_source_rgb(cr, desk, desk, desk + 0.01)
         cairo_paint(cr)
         let page = transform.viewRect(fromPage: Rect(x: 0, y: 0, width: editor.drawing.pageSize.width, height: editor.drawing.pageSize.height))
         let bg = editor.drawing.background.unit

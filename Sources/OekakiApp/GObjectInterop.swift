@@ -37,6 +37,10 @@ func asWidget<T>(_ p: UnsafeMutablePointer<T>) -> Widget { UnsafeMutableRawPoint
 func asWidget(_ p: OpaquePointer) -> Widget { UnsafeMutableRawPointer(p).assumingMemoryBound(to: GtkWidget.self) }
 func typed<T>(_ w: Widget, as _: T.Type) -> UnsafeMutablePointer<T> { UnsafeMutableRawPointer(w).assumingMemoryBound(to: T.self) }
 func opaque<T>(_ p: UnsafeMutablePointer<T>) -> OpaquePointer { OpaquePointer(p) }
+func asGObject(_ p: gpointer) -> UnsafeMutablePointer<GObject> { p.assumingMemoryBound(to: GObject.self) }
+func isA(_ w: Widget, _ type: GType) -> Bool {
+    g_type_check_instance_is_a(UnsafeMutableRawPointer(w).assumingMemoryBound(to: GTypeInstance.self), type) != 0
+}
 
 // MARK: signals
 
@@ -78,6 +82,14 @@ func connectResize(_ instance: gpointer, _ body: @escaping (Int32, Int32) -> Voi
     connectRaw(instance, "resize", unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
 }
 
+/// A signal with one pointer argument the handler does not need: `void (*)(GObject *, gpointer arg, gpointer)`,
+/// e.g. GSettings' "changed::KEY".
+func connectIgnoringArgument(_ instance: gpointer, _ signal: String, _ body: @escaping () -> Void) {
+    typealias F = () -> Void
+    let thunk: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in unbox(data, as: F.self)?() }
+    connectRaw(instance, signal, unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
+}
+
 /// "notify::PROPERTY": `void (*)(GObject *, GParamSpec *, gpointer)`.
 func connectNotify(_ instance: gpointer, property: String, _ body: @escaping () -> Void) {
     typealias F = () -> Void
@@ -93,6 +105,28 @@ func connectLegacyEvent(_ controller: OpaquePointer, _ body: @escaping (OpaquePo
         return f(event) ? 1 : 0
     }
     connectRaw(gobject(controller), "event", unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
+}
+
+/// "drop" of a GtkDropTarget made for GDK_TYPE_FILE_LIST: `gboolean (*)(GtkDropTarget *, const GValue *, double x,
+/// double y, gpointer)`. `body` gets the local paths of the dropped files (non-local ones are left out).
+func connectFileDrop(_ target: OpaquePointer, _ body: @escaping ([String]) -> Bool) {
+    typealias F = ([String]) -> Bool
+    let thunk: @convention(c) (gpointer?, UnsafePointer<GValue>?, Double, Double, gpointer?) -> gboolean = { _, value, _, _, data in
+        guard let value, let f = unbox(data, as: F.self), let boxed = g_value_get_boxed(value) else { return 0 }
+        var paths: [String] = []
+        var node = gdk_file_list_get_files(OpaquePointer(boxed))
+        let list = node
+        while let n = node {
+            if let file = n.pointee.data, let path = g_file_get_path(OpaquePointer(file)) {
+                paths.append(String(cString: path))
+                g_free(path)
+            }
+            node = n.pointee.next
+        }
+        g_slist_free(list)
+        return f(paths) ? 1 : 0
+    }
+    connectRaw(gobject(target), "drop", unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
 }
 
 /// A key as GTK reports it.

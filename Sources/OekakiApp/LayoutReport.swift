@@ -14,20 +14,36 @@ enum LayoutReport {
         try? (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    private static func collect(_ widget: Widget, in window: Widget, into lines: inout [String]) {
+    /// `origin` is where `root` (the window, or an open popover: its own surface) sits in window coordinates.
+    private static func collect(_ widget: Widget, in root: Widget, at origin: (x: Double, y: Double) = (0, 0), into lines: inout [String]) {
         guard gtk_widget_get_mapped(widget) != 0 else { return }
         if let tip = gtk_widget_get_tooltip_text(widget) {
             var bounds = graphene_rect_t()
-            if gtk_widget_compute_bounds(widget, window, &bounds) != 0 {
+            if gtk_widget_compute_bounds(widget, root, &bounds) != 0 {
                 let r = bounds
                 let text = String(cString: tip).replacingOccurrences(of: "\n", with: " ")
-                lines.append(String(format: "control %.0f %.0f %.0f %.0f %@", r.origin.x, r.origin.y, r.size.width, r.size.height, text))
+                lines.append(String(format: "control %.0f %.0f %.0f %.0f %@", origin.x + Double(r.origin.x), origin.y + Double(r.origin.y),
+                                    r.size.width, r.size.height, text))
             }
         }
         var child = gtk_widget_get_first_child(widget)
         while let c = child {
-            collect(c, in: window, into: &lines)
+            if isA(c, gtk_popover_get_type()) {
+                // A popover is its own surface, placed relative to the window's: widget bounds do not cross it.
+                collect(c, in: c, at: popoverOrigin(c, in: root, at: origin), into: &lines)
+            } else {
+                collect(c, in: root, at: origin, into: &lines)
+            }
             child = gtk_widget_get_next_sibling(c)
         }
+    }
+
+    private static func popoverOrigin(_ popover: Widget, in root: Widget, at origin: (x: Double, y: Double)) -> (x: Double, y: Double) {
+        guard let surface = gtk_native_get_surface(OpaquePointer(popover)) else { return origin }
+        var px = 0.0, py = 0.0, wx = 0.0, wy = 0.0
+        gtk_native_get_surface_transform(OpaquePointer(popover), &px, &py)
+        if let native = gtk_widget_get_native(root) { gtk_native_get_surface_transform(native, &wx, &wy) }
+        return (origin.x + Double(gdk_popup_get_position_x(surface)) - wx + px,
+                origin.y + Double(gdk_popup_get_position_y(surface)) - wy + py)
     }
 }

@@ -21,6 +21,7 @@ extension MainWindow {
         }
         Widgets.setLabel(subtitleLabel, subtitle)
         gtk_widget_set_tooltip_text(subtitleLabel, document.path)
+        if !document.isUntitled { RecentFiles.add(document.path) }
     }
 
     func abbreviated(_ path: String) -> String {

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import InkCore
 import InkRender
+import Localization
 
 /// One window showing one document: title bar with file commands, the tool row, banners and the canvas.
 final class MainWindow {
@@ -26,6 +27,10 @@ final class MainWindow {
     /// The user chose to close although some changes could not be written.
     var closeConfirmed = false
     private var touchModeButtons: [TouchMode: Widget] = [:]
+    /// The Open menu's list of recent drawings, refilled each time the menu opens.
+    let recentList = Widgets.box(horizontal: false, spacing: 2)
+    /// Pending save of the window's size (it changes many times during one resize).
+    private var sizeSaveTimer: UInt32 = 0
     private var syncingTouchMode = false
     /// Opening and exporting files, off the GTK thread.
     let backgroundQueue = DispatchQueue(label: "oekaki.files", qos: .userInitiated)
@@ -37,7 +42,8 @@ final class MainWindow {
         banner = Banner()
         recoveryBanner = Banner()
         window = gtk_application_window_new(application)
-        gtk_window_set_default_size(typed(window, as: GtkWindow.self), 1180, 780)
+        gtk_window_set_default_size(typed(window, as: GtkWindow.self), Int32(preferences.windowWidth), Int32(preferences.windowHeight))
+        if preferences.maximized { gtk_window_maximize(typed(window, as: GtkWindow.self)) }
         gtk_window_set_titlebar(typed(window, as: GtkWindow.self), makeHeaderBar())
 
         // Banners float over the top of the canvas, so showing one never moves the ink under the pen.
@@ -77,6 +83,7 @@ final class MainWindow {
         let start = Widgets.box(linked: true)
         Widgets.append(start,
             Widgets.button(icon: "document-open-symbolic", label: "Open", tooltip: "Open a drawing or import a .xopp (Ctrl+O)") { [weak self] in self?.perform(.open) },
+            makeOpenMenu(),
             Widgets.button(icon: "document-save-as-symbolic", label: "Save As", tooltip: "Save under a new name (Ctrl+S)") { [weak self] in self?.perform(.saveAs) },
             Widgets.button(icon: "document-send-symbolic", label: "Export", tooltip: "Export as PNG, SVG, PDF or Xournal++ .xopp (Ctrl+E)") { [weak self] in self?.perform(.export) })
         gtk_header_bar_pack_start(header, start)
@@ -132,18 +139,37 @@ final class MainWindow {
                 guard let self, !self.syncingTouchMode, gtk_check_button_get_active(typed(b, as: GtkCheckButton.self)) != 0 else { return }
                 self.preferences.touchMode = mode
                 self.preferences.touchModeChosen = true
-                self.preferences.save()
+                Preferences.update { $0.touchMode = mode; $0.touchModeChosen = true }
                 self.canvas.touchMode = mode
             }
         }
         let hint = Widgets.label("Mouse: left button draws, middle button or Space+drag pans,\nwheel scrolls, Ctrl+wheel zooms.")
         gtk_widget_add_css_class(hint, "dim-label")
         gtk_widget_set_halign(hint, GTK_ALIGN_START)
-        Widgets.append(box, heading, drawWith, navigate, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), hint)
         let popover = gtk_popover_new()!
+        let shortcuts = Widgets.menuItem(localized("Keyboard Shortcuts"), accelerator: "Ctrl+?", tooltip: localized("Every key the app answers to")) { [weak self] in
+            gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.perform(.showShortcuts)
+        }
+        let about = Widgets.menuItem(localized("About Oekaki"), tooltip: localized("Version, licence and website")) { [weak self] in
+            gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.perform(.about)
+        }
+        Widgets.append(box, heading, drawWith, navigate, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), hint,
+                       gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), shortcuts, about)
         gtk_popover_set_child(typed(popover, as: GtkPopover.self), box)
         gtk_menu_button_set_popover(OpaquePointer(button), popover)
+        reportLayout(whenShown: popover)
         return button
+    }
+
+    /// Test support: a menu's items are in the layout report once it is open.
+    func reportLayout(whenShown popover: Widget) {
+        guard LayoutReport.path != nil else { return }
+        connect(gobject(popover), "show") { [weak self] in
+            every(milliseconds: 300) { [weak self] in
+                if let self { LayoutReport.write(self.window) }
+                return false
+            }
+        }
     }
 
     private func showTouchMode(_ mode: TouchMode) {
@@ -209,6 +235,21 @@ final class MainWindow {
         connect(gobject(focus), "leave") { [weak self] in self?.canvas.spaceHeld = false }
         gtk_widget_add_controller(window, focus)
 
+        // A drawing dropped anywhere on the window opens in it.
+        let drop = gtk_drop_target_new(gdk_file_list_get_type(), GDK_ACTION_COPY)!
+        connectFileDrop(drop) { [weak self] paths in
+            guard let self, let path = paths.first(where: Self.opens) else { return false }
+            self.open(path)
+            return true
+        }
+        gtk_widget_add_controller(window, drop)
+
+        // The size and maximized state are kept for the next window, saved shortly after they stop changing
+        // (so a window that is killed still remembers).
+        for property in ["default-width", "default-height", "maximized"] {
+            connectNotify(gobject(window), property: property) { [weak self] in self?.scheduleSizeSave() }
+        }
+
         connectStop(gobject(window), "close-request") { [weak self] in
             guard let self else { return false }
             if self.closeConfirmed { return false }
@@ -246,6 +287,12 @@ final class MainWindow {
         case .customColor:
             FileDialogs.chooseColor(parent: window, initial: canvas.editor.style.color) { [weak self] in self?.setColor($0) }
             showTool()
+        case .newWindow:
+            OekakiApplication.newWindow(from: self)
+        case .showShortcuts:
+            ShortcutsWindow.show(parent: window)
+        case .about:
+            AboutDialog.show(parent: window)
         case .open:
             FileDialogs.choose(.open, parent: window, folder: dialogFolder) { [weak self] path in self?.open(path) }
         case .saveAs:
@@ -254,6 +301,68 @@ final class MainWindow {
         case .export:
             let stem = (document.name as NSString).deletingPathExtension
             FileDialogs.choose(.export, parent: window, folder: dialogFolder, suggestedName: stem + ".png") { [weak self] path in self?.export(to: path) }
+        }
+    }
+
+    /// Files a drop or the recent list can open (by name; the loader then checks the content).
+    static func opens(_ path: String) -> Bool {
+        RecentFiles.extensions.contains((path as NSString).pathExtension.lowercased())
+    }
+
+    private func scheduleSizeSave() {
+        if sizeSaveTimer != 0 { g_source_remove(sizeSaveTimer) }
+        sizeSaveTimer = every(milliseconds: 400) { [weak self] in
+            guard let self else { return false }
+            self.sizeSaveTimer = 0
+            let w = typed(self.window, as: GtkWindow.self)
+            let maximized = gtk_window_is_maximized(w) != 0
+            var width: Int32 = 0, height: Int32 = 0
+            gtk_window_get_default_size(w, &width, &height)
+            Preferences.update { p in
+                p.maximized = maximized
+                // A maximized window's size is the screen's: keep the size to restore to.
+                if !maximized, width >= 200, height >= 200 { p.windowWidth = Int(width); p.windowHeight = Int(height) }
+            }
+            return false
+        }
+    }
+
+    /// Open ▸ menu: a new window and the recently used drawings.
+    private func makeOpenMenu() -> Widget {
+        let button = gtk_menu_button_new()!
+        gtk_widget_set_tooltip_text(button, localized("New window and recent drawings"))
+        gtk_widget_set_focusable(button, 0)
+        let popover = gtk_popover_new()!
+        let box = Widgets.box(horizontal: false, spacing: 2)
+        for set in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { set(box, 6) }
+        let new = Widgets.menuItem(localized("New Window"), accelerator: "Ctrl+N", tooltip: localized("A new drawing in its own window")) { [weak self] in
+            gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.perform(.newWindow)
+        }
+        let heading = Widgets.label(localized("Recent"))
+        gtk_widget_set_halign(heading, GTK_ALIGN_START)
+        gtk_widget_add_css_class(heading, "heading")
+        Widgets.append(box, new, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), heading, recentList)
+        gtk_popover_set_child(typed(popover, as: GtkPopover.self), box)
+        gtk_menu_button_set_popover(OpaquePointer(button), popover)
+        connect(gobject(popover), "show") { [weak self] in self?.fillRecentList(popover) }
+        reportLayout(whenShown: popover)
+        return button
+    }
+
+    private func fillRecentList(_ popover: Widget) {
+        while let child = gtk_widget_get_first_child(recentList) { gtk_box_remove(typed(recentList, as: GtkBox.self), child) }
+        let paths = RecentFiles.list()
+        if paths.isEmpty {
+            let none = Widgets.label(localized("No recent drawings"))
+            gtk_widget_add_css_class(none, "dim-label")
+            Widgets.append(recentList, none)
+        }
+        for path in paths {
+            let item = Widgets.menuItem((path as NSString).lastPathComponent) { [weak self] in
+                gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.open(path)
+            }
+            gtk_widget_set_tooltip_text(item, abbreviated(path))
+            Widgets.append(recentList, item)
         }
     }
 

@@ -1,16 +1,19 @@
 import CGtk
 import Foundation
+import Localization
 
 /// Entry point of the GTK app.
 public enum OekakiApplication {
-    /// The window lives as long as the process; GTK holds no Swift references.
-    nonisolated(unsafe) private static var window: MainWindow?
+    /// Open windows; GTK holds no Swift references, so a window lives here until it is destroyed.
+    nonisolated(unsafe) private static var windows: [MainWindow] = []
+    nonisolated(unsafe) private static var application: UnsafeMutablePointer<GtkApplication>?
+    nonisolated(unsafe) static var darkStyle: DarkStyle?
 
-    /// Opens FILE (or a new untitled drawing) in a window and runs until it closes; returns the exit code.
+    /// Opens FILE (or a new untitled drawing) in a window and runs until the last window closes; returns the exit code.
     public static func run(file: String?) -> Int32 {
         // Refuse cleanly before any window exists: a bad file or no display is one line on stderr.
         guard gtk_init_check() != 0 else {
-            FileHandle.standardError.write(Data("oekaki: cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)\n".utf8))
+            FileHandle.standardError.write(Data("oekaki: \(localized("cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)"))\n".utf8))
             return 1
         }
         let document: OpenDocument
@@ -23,20 +26,57 @@ public enum OekakiApplication {
         let recoverable = Documents.unsavedDrawings(excluding: document.path)
 
         // NON_UNIQUE: every launch is its own process with its own file (no D-Bus hand-over).
-        let app = gtk_application_new("io.github.oekaki.Oekaki", G_APPLICATION_NON_UNIQUE)!
+        let app = gtk_application_new(AppInfo.id, G_APPLICATION_NON_UNIQUE)!
+        application = app
+        g_set_application_name(localized("Oekaki"))
         connect(gobject(app), "activate") {
             if FloorWindow.isRequested { return FloorWindow.present(app) }
             Widgets.installStyle()
-            let w = MainWindow(application: app, document: document)
-            window = w
-            w.present()
+            installIcons()
+            let dark = DarkStyle()
+            dark.onChange = { isDark in for w in windows { w.canvas.dark = isDark } }
+            darkStyle = dark
+            let w = open(document)
             // The title-bar menu is always there; the banner only when no FILE was asked for,
             // so a launch with a file shows that file and nothing over it.
             w.offerRecovery(recoverable, withBanner: file == nil)
         }
         let status = g_application_run(UnsafeMutableRawPointer(app).assumingMemoryBound(to: GApplication.self), 0, nil)
-        window = nil
+        windows = []
+        darkStyle = nil
         g_object_unref(gobject(app))
         return status
+    }
+
+    /// A window for `document`, shown at once.
+    @discardableResult
+    static func open(_ document: OpenDocument) -> MainWindow {
+        let w = MainWindow(application: application!, document: document)
+        w.canvas.dark = darkStyle?.isDark ?? false
+        windows.append(w)
+        connect(gobject(w.window), "destroy") { [weak w] in windows.removeAll { $0 === w } }
+        w.present()
+        return w
+    }
+
+    /// Ctrl+N: a new untitled drawing in its own window.
+    static func newWindow(from parent: MainWindow) {
+        do {
+            open(try Documents.newUntitled())
+        } catch {
+            parent.banner.show(.error, "\(error)", action: nil)
+        }
+    }
+
+    /// The app icon for the About dialog and the window list, also when run from the build tree (not installed):
+    /// the repository's desktop/ folder is three levels above .build/TRIPLE/CONFIG/oekaki.
+    private static func installIcons() {
+        gtk_window_set_default_icon_name(AppInfo.id)
+        guard let display = gdk_display_get_default(), let theme = gtk_icon_theme_get_for_display(display) else { return }
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let desktop = exe.deletingLastPathComponent().appendingPathComponent("../../../desktop").standardizedFileURL.path
+        if FileManager.default.fileExists(atPath: desktop + "/\(AppInfo.id).svg") {
+            gtk_icon_theme_add_search_path(theme, desktop)
+        }
     }
 }

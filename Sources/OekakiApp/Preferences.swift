@@ -5,6 +5,10 @@ struct Preferences {
     var touchMode: TouchMode = .draw
     /// False until the user picks a touch mode; then a pen appearing switches fingers to navigating.
     var touchModeChosen = false
+    /// The last window's size and state, for the next window.
+    var windowWidth = 1180
+    var windowHeight = 780
+    var maximized = false
 
     private static var path: String {
         let env = ProcessInfo.processInfo.environment
@@ -19,15 +23,33 @@ struct Preferences {
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2 else { continue }
-            if parts[0] == "touch-mode", let m = TouchMode(rawValue: parts[1]) { p.touchMode = m; p.touchModeChosen = true }
+            switch parts[0] {
+            case "touch-mode":
+                if let m = TouchMode(rawValue: parts[1]) { p.touchMode = m; p.touchModeChosen = true }
+            // A damaged or hand-edited size never makes an unusable window.
+            case "window-width": if let w = Int(parts[1]), (200...16384).contains(w) { p.windowWidth = w }
+            case "window-height": if let h = Int(parts[1]), (200...16384).contains(h) { p.windowHeight = h }
+            case "window-maximized": p.maximized = parts[1] == "true"
+            default: break
+            }
         }
         return p
+    }
+
+    /// Changes what is stored now (another window may have saved since this one loaded its copy).
+    static func update(_ change: (inout Preferences) -> Void) {
+        var p = load()
+        change(&p)
+        p.save()
     }
 
     /// Best effort: a settings file that cannot be written only costs the choice at the next launch.
     func save() {
         let dir = (Self.path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try? "touch-mode=\(touchMode.rawValue)\n".write(toFile: Self.path, atomically: true, encoding: .utf8)
+        var lines: [String] = []
+        if touchModeChosen { lines.append("touch-mode=\(touchMode.rawValue)") }
+        lines += ["window-width=\(windowWidth)", "window-height=\(windowHeight)", "window-maximized=\(maximized)"]
+        try? (lines.joined(separator: "\n") + "\n").write(toFile: Self.path, atomically: true, encoding: .utf8)
     }
 }

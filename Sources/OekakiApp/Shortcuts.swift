@@ -1,38 +1,90 @@
 import CGtk
 import InkCore
+import Localization
 
-/// The keyboard map. Tooltips in the toolbar name the same keys.
+/// One key the app answers to: its keyval (lower case), whether Ctrl is held, and whether Shift must be (nil: either).
+struct ShortcutKey {
+    var keyval: Int32
+    var control = false
+    var shift: Bool? = nil
+    /// Keypad twins and layout variants work but are not listed in the shortcuts window.
+    var listed = true
+
+    /// GTK's accelerator syntax, for the shortcuts window.
+    var accelerator: String {
+        let name = gdk_keyval_name(UInt32(bitPattern: keyval)).map { String(cString: $0) } ?? "?"
+        return (control ? "<Control>" : "") + (shift == true ? "<Shift>" : "") + name
+    }
+}
+
+/// A command and every key that runs it, with the words the shortcuts window shows.
+struct Shortcut {
+    var title: String
+    var command: Command
+    var keys: [ShortcutKey]
+}
+
+/// The keyboard map: the one table both the key handler and the shortcuts window (Ctrl+?) read, so the window
+/// lists exactly the keys the app has. Tooltips in the toolbar name the same keys.
 enum Shortcuts {
+    static func groups() -> [(title: String, shortcuts: [Shortcut])] {
+        func ctrl(_ k: Int32, shift: Bool? = nil, listed: Bool = true) -> ShortcutKey { ShortcutKey(keyval: k, control: true, shift: shift, listed: listed) }
+        func plain(_ k: Int32, listed: Bool = true) -> ShortcutKey { ShortcutKey(keyval: k, listed: listed) }
+        return [
+            (localized("Files"), [
+                Shortcut(title: localized("New drawing in a new window"), command: .newWindow, keys: [ctrl(GDK_KEY_n)]),
+                Shortcut(title: localized("Open a drawing or import a .xopp"), command: .open, keys: [ctrl(GDK_KEY_o)]),
+                Shortcut(title: localized("Save under a new name"), command: .saveAs, keys: [ctrl(GDK_KEY_s)]),
+                Shortcut(title: localized("Export as PNG, SVG, PDF or .xopp"), command: .export, keys: [ctrl(GDK_KEY_e)]),
+            ]),
+            (localized("Drawing"), [
+                Shortcut(title: localized("Undo"), command: .undo, keys: [ctrl(GDK_KEY_z, shift: false)]),
+                Shortcut(title: localized("Redo"), command: .redo, keys: [ctrl(GDK_KEY_z, shift: true), ctrl(GDK_KEY_y)]),
+                Shortcut(title: localized("Cancel the stroke in progress"), command: .cancelStroke, keys: [plain(GDK_KEY_Escape)]),
+            ]),
+            (localized("Tools"), [
+                Shortcut(title: localized("Pen"), command: .tool(.pen), keys: [plain(GDK_KEY_p)]),
+                Shortcut(title: localized("Highlighter"), command: .tool(.highlighter), keys: [plain(GDK_KEY_h)]),
+                Shortcut(title: localized("Stroke eraser"), command: .tool(.strokeEraser), keys: [plain(GDK_KEY_e)]),
+                Shortcut(title: localized("Area eraser"), command: .tool(.areaEraser), keys: [plain(GDK_KEY_a)]),
+                Shortcut(title: localized("Fine size"), command: .size(.fine), keys: [plain(GDK_KEY_1), plain(GDK_KEY_KP_1, listed: false)]),
+                Shortcut(title: localized("Medium size"), command: .size(.medium), keys: [plain(GDK_KEY_2), plain(GDK_KEY_KP_2, listed: false)]),
+                Shortcut(title: localized("Bold size"), command: .size(.bold), keys: [plain(GDK_KEY_3), plain(GDK_KEY_KP_3, listed: false)]),
+            ]),
+            (localized("View"), [
+                Shortcut(title: localized("Zoom in"), command: .zoomIn, keys: [
+                    ctrl(GDK_KEY_plus), ctrl(GDK_KEY_equal, listed: false), ctrl(GDK_KEY_KP_Add, listed: false),
+                    plain(GDK_KEY_plus), plain(GDK_KEY_KP_Add, listed: false)]),
+                Shortcut(title: localized("Zoom out"), command: .zoomOut, keys: [
+                    ctrl(GDK_KEY_minus), ctrl(GDK_KEY_underscore, listed: false), ctrl(GDK_KEY_KP_Subtract, listed: false),
+                    plain(GDK_KEY_minus), plain(GDK_KEY_KP_Subtract, listed: false)]),
+                Shortcut(title: localized("Fit the page in the window"), command: .zoomFit, keys: [ctrl(GDK_KEY_0), ctrl(GDK_KEY_KP_0, listed: false)]),
+            ]),
+            (localized("Help"), [
+                Shortcut(title: localized("Keyboard shortcuts"), command: .showShortcuts, keys: [ctrl(GDK_KEY_question), ctrl(GDK_KEY_slash, listed: false)]),
+            ]),
+        ]
+    }
+
+    /// Keys held while dragging, and gestures: listed in the window, handled by the canvas.
+    static func gestures() -> [(title: String, accelerator: String?, gesture: String?)] {
+        [
+            (localized("Pan: hold Space and drag (or drag with the middle button)"), "space", nil),
+            (localized("Pan with two fingers (when fingers navigate)"), nil, "gesture-two-finger-swipe-right"),
+            (localized("Zoom with two fingers (when fingers navigate)"), nil, "gesture-pinch"),
+        ]
+    }
+
+    /// Built once: key presses look commands up here.
+    private static let table: [(ShortcutKey, Command)] = groups().flatMap { g in g.shortcuts.flatMap { s in s.keys.map { ($0, s.command) } } }
+
     /// The command for a key press, or nil when the key means nothing to Oekaki.
     static func command(for key: KeyPress) -> Command? {
-        let k = Int32(bitPattern: gdk_keyval_to_lower(key.keyval))
-        if key.control {
-            switch k {
-            case GDK_KEY_z: return key.shift ? .redo : .undo
-            case GDK_KEY_y: return .redo
-            case GDK_KEY_o: return .open
-            case GDK_KEY_s: return .saveAs
-            case GDK_KEY_e: return .export
-            case GDK_KEY_0, GDK_KEY_KP_0: return .zoomFit
-            case GDK_KEY_plus, GDK_KEY_equal, GDK_KEY_KP_Add: return .zoomIn
-            case GDK_KEY_minus, GDK_KEY_underscore, GDK_KEY_KP_Subtract: return .zoomOut
-            default: return nil
-            }
-        }
         if key.alt { return nil }
-        switch k {
-        case GDK_KEY_Escape: return .cancelStroke
-        case GDK_KEY_p: return .tool(.pen)
-        case GDK_KEY_h: return .tool(.highlighter)
-        case GDK_KEY_e: return .tool(.strokeEraser)
-        case GDK_KEY_a: return .tool(.areaEraser)
-        case GDK_KEY_1, GDK_KEY_KP_1: return .size(.fine)
-        case GDK_KEY_2, GDK_KEY_KP_2: return .size(.medium)
-        case GDK_KEY_3, GDK_KEY_KP_3: return .size(.bold)
-        case GDK_KEY_plus, GDK_KEY_KP_Add: return .zoomIn
-        case GDK_KEY_minus, GDK_KEY_KP_Subtract: return .zoomOut
-        default: return nil
-        }
+        let k = Int32(bitPattern: gdk_keyval_to_lower(key.keyval))
+        return table.first { entry, _ in
+            entry.keyval == k && entry.control == key.control && (entry.shift == nil || entry.shift == key.shift)
+        }?.1
     }
 
     static func isSpace(_ key: KeyPress) -> Bool { key.keyval == UInt32(GDK_KEY_space) }

@@ -4,7 +4,8 @@ import InkCore
 /// Every command a button, a key or a menu can trigger.
 enum Command: Equatable {
     case undo, redo, clear
-    case open, saveAs, export
+    case open, saveAs, export, newWindow
+    case showShortcuts, about
     case zoomIn, zoomOut, zoomFit, zoomReset
     case customColor
     case cancelStroke

@@ -73,6 +73,27 @@ enum Widgets {
 
     static func label(_ text: String) -> Widget { gtk_label_new(text)! }
 
+    /// A flat, full-width button for a popover menu, with its key shown dimmed at the right.
+    static func menuItem(_ title: String, accelerator: String? = nil, tooltip: String? = nil, action: @escaping () -> Void) -> Widget {
+        let b = gtk_button_new()!
+        if let tooltip { gtk_widget_set_tooltip_text(b, tooltip) }
+        gtk_widget_add_css_class(b, "flat")
+        gtk_widget_set_focusable(b, 0)
+        let row = box(spacing: 12)
+        let text = gtk_label_new(title)!
+        gtk_widget_set_hexpand(text, 1)
+        gtk_widget_set_halign(text, GTK_ALIGN_START)
+        append(row, text)
+        if let accelerator {
+            let key = gtk_label_new(accelerator)!
+            gtk_widget_add_css_class(key, "dim-label")
+            append(row, key)
+        }
+        gtk_button_set_child(typed(b, as: GtkButton.self), row)
+        connect(gobject(b), "clicked", action)
+        return b
+    }
+
     static func setLabel(_ label: Widget, _ text: String) {
         gtk_label_set_text(OpaquePointer(label), text)
     }

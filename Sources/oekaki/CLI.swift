@@ -10,7 +10,7 @@ enum CommandFailure: Error {
 }
 
 enum CLI {
-    static let version = "0.1.0"
+    static let version = AppInfo.version
 
     static let usage = """
     usage: oekaki [FILE]                      open FILE (.oekaki, or .xopp to import) in the app

@@ -1,0 +1,49 @@
+import CGtk
+import Foundation
+import Localization
+
+/// The keyboard shortcuts window (Ctrl+?): a GtkShortcutsWindow built from `Shortcuts`' table, so it lists every
+/// key the app answers to and nothing else. GtkShortcutsWindow's parts are made through GtkBuilder only.
+enum ShortcutsWindow {
+    static func show(parent: Widget) {
+        let builder = gtk_builder_new_from_string(xml(), -1)!
+        defer { g_object_unref(gobject(builder)) }
+        guard let object = gtk_builder_get_object(builder, "shortcuts") else { return }
+        let window = typed(asWidget(OpaquePointer(object)), as: GtkWindow.self)
+        gtk_window_set_transient_for(window, typed(parent, as: GtkWindow.self))
+        gtk_window_present(window)
+    }
+
+    /// The GtkBuilder description: one section, a group per table group, one row per listed command.
+    static func xml() -> String {
+        var groups = Shortcuts.groups().map { group in
+            element("GtkShortcutsGroup", ["title": group.title], children: group.shortcuts.map { s in
+                let keys = s.keys.filter(\.listed).map(\.accelerator).joined(separator: " ")
+                return element("GtkShortcutsShortcut", ["title": s.title, "accelerator": keys])
+            })
+        }
+        groups.append(element("GtkShortcutsGroup", ["title": localized("Moving around")], children: Shortcuts.gestures().map { g in
+            var properties = ["title": g.title]
+            if let a = g.accelerator { properties["accelerator"] = a }
+            if let type = g.gesture { properties["shortcut-type"] = type }
+            return element("GtkShortcutsShortcut", properties)
+        }))
+        let section = element("GtkShortcutsSection", ["section-name": "shortcuts", "max-height": "12"], children: groups)
+        let window = element("GtkShortcutsWindow", ["modal": "1"], id: "shortcuts", children: [section])
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<interface>\n\(window)</interface>\n"
+    }
+
+    private static func element(_ cls: String, _ properties: [String: String], id: String? = nil, children: [String] = []) -> String {
+        var out = "<object class=\"\(cls)\"" + (id.map { " id=\"\($0)\"" } ?? "") + ">\n"
+        for (name, value) in properties.sorted(by: { $0.key < $1.key }) {
+            out += "<property name=\"\(name)\">\(escaped(value))</property>\n"
+        }
+        for c in children { out += "<child>\n\(c)</child>\n" }
+        return out + "</object>\n"
+    }
+
+    static func escaped(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
