@@ -19,7 +19,8 @@ install -m644 packaging/copyright "$doc/copyright"
 {
   echo "oekaki ($version) unstable; urgency=medium"
   echo
-  sed -nE '/<release version="'"$version"'"/,/<\/release>/ s/.*<li>(.*)<\/li>.*/  * \1/p' desktop/io.github.oekaki.Oekaki.metainfo.xml
+  sed -nE '/<release version="'"$version"'"/,/<\/release>/ s/.*<li>(.*)<\/li>.*/\1/p' desktop/io.github.oekaki.Oekaki.metainfo.xml |
+    while read -r item; do echo "$item" | fold -s -w 72 | sed -e '1s/^/  * /' -e '2,$s/^/    /' -e 's/ *$//'; done
   echo
   echo " -- The Oekaki developers <oekaki@users.noreply.github.com>  $(date -R -d "$(sed -nE 's/.*<release version="'"$version"'" date="([^"]+)".*/\1/p' desktop/io.github.oekaki.Oekaki.metainfo.xml)")"
 } | gzip -9n > "$doc/changelog.gz"
@@ -55,5 +56,5 @@ CONTROL
 (cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum > DEBIAN/md5sums)
 chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 find "$root" -type d -exec chmod 755 {} +
-dpkg-deb --root-owner-group -Zxz --build "$root" "$out" >/dev/null
+dpkg-deb --root-owner-group -Zgzip --build "$root" "$out" >/dev/null
 echo "built $out"

@@ -11,6 +11,8 @@ enum ShortcutsWindow {
         guard let object = gtk_builder_get_object(builder, "shortcuts") else { return }
         let window = typed(asWidget(OpaquePointer(object)), as: GtkWindow.self)
         gtk_window_set_transient_for(window, typed(parent, as: GtkWindow.self))
+        // GTK shows "Shortcuts" in the header only; the window list gets a name too.
+        gtk_window_set_title(window, localized("Keyboard Shortcuts"))
         gtk_window_present(window)
     }
 

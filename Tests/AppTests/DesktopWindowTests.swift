@@ -1,0 +1,290 @@
+import Foundation
+import XCTest
+
+/// The desktop side of the window under its own Xvfb (displays :160…:179, a larger screen for HiDPI): the shortcuts
+/// window and About dialog, New, recent files, the remembered window size, the dark style, GDK_SCALE=2 and Japanese.
+final class DesktopWindowTests: XCTestCase {
+    static let screen = (width: 2560, height: 1700)
+    nonisolated(unsafe) static var xvfb: Process?
+    nonisolated(unsafe) static var display: String?
+
+    var apps: [Process] = []
+    var home: URL!
+    var report: URL { home.appendingPathComponent("layout.txt") }
+
+    override class func setUp() {
+        super.setUp()
+        guard AppWindowTests.tool("Xvfb") != nil else { return }
+        for n in 160...179 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
+            && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: AppWindowTests.tool("Xvfb")!)
+            p.arguments = [":\(n)", "-screen", "0", "\(screen.width)x\(screen.height)x24", "-nolisten", "tcp"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            do { try p.run() } catch { continue }
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, p.isRunning, !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") { usleep(50_000) }
+            if p.isRunning, FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
+                xvfb = p
+                display = ":\(n)"
+                return
+            }
+            if p.isRunning { p.terminate() }
+        }
+    }
+
+    override class func tearDown() {
+        if let p = xvfb, p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
+        xvfb = nil
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        for t in ["Xvfb", "xdotool", "import", "convert"] where AppWindowTests.tool(t) == nil {
+            throw XCTSkip("\(t) is needed for the window tests (make deps installs it)")
+        }
+        guard Self.display != nil else { return XCTFail("could not start Xvfb on any display :160…:179") }
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-desktop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        stopApps()
+        if let home { try? FileManager.default.removeItem(at: home) }
+    }
+
+    private func stopApps() {
+        for p in apps where p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
+        apps = []
+    }
+
+    // MARK: tests
+
+    func testShortcutsWindowOpensWithCtrlQuestionMark() throws {
+        try launch(home.appendingPathComponent("keys.oekaki").path)
+        // Without a window manager the keyboard follows the pointer.
+        xdotool(["mousemove", "600", "400", "key", "ctrl+question"])
+        XCTAssertTrue(waitForWindow(named: "Keyboard Shortcuts"), "Ctrl+? opens the keyboard shortcuts window")
+        let shot = try screenshot()
+        // Its key caps are drawn: the window is not empty.
+        XCTAssertGreaterThan(shot.darkPixels(in: (0..<1000, 0..<600)), 2000)
+    }
+
+    func testAboutOpensFromTheMainMenu() throws {
+        try launch(home.appendingPathComponent("about.oekaki").path, environment: ["OEKAKI_LAYOUT_REPORT": report.path])
+        let menu = try control("Preferences")
+        click(menu)
+        let item = try control("Version, licence and website")
+        click(item)
+        XCTAssertTrue(waitForWindow(named: "About Oekaki"), "About opens")
+    }
+
+    func testCtrlNOpensANewUntitledDrawingInANewWindow() throws {
+        try launch(home.appendingPathComponent("first.oekaki").path)
+        xdotool(["mousemove", "600", "400", "key", "ctrl+n"])
+        XCTAssertTrue(waitForWindow(named: "Untitled"), "a second window with an untitled drawing")
+        XCTAssertTrue(waitForWindow(named: "first.oekaki"), "the first window stays")
+        let untitled = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("data/oekaki").path)
+        XCTAssertEqual(untitled.filter { $0.hasSuffix(".oekaki") }.count, 1, "the new drawing is on disk at once: \(untitled)")
+    }
+
+    func testRecentFilesAreListedInTheOpenMenuAndOpen() throws {
+        let first = home.appendingPathComponent("earlier.oekaki").path
+        try launch(first)
+        // GtkRecentManager writes its list shortly after a change.
+        let xbel = home.appendingPathComponent("data/recently-used.xbel")
+        XCTAssertTrue(wait { ((try? String(contentsOf: xbel, encoding: .utf8)) ?? "").contains("earlier.oekaki") }, "the drawing is in the recent list")
+        stopApps()
+
+        try launch(home.appendingPathComponent("now.oekaki").path, environment: ["OEKAKI_LAYOUT_REPORT": report.path])
+        click(try control("New window and recent drawings"))
+        let item = try control("~/earlier.oekaki")
+        click(item)
+        XCTAssertTrue(waitForWindow(named: "earlier.oekaki — Oekaki"), "choosing it opens it")
+    }
+
+    func testWindowSizeIsRememberedForTheNextLaunch() throws {
+        try launch(home.appendingPathComponent("size.oekaki").path)
+        let before = try windowGeometry("size.oekaki")
+        xdotool(["search", "--onlyvisible", "--name", "size.oekaki", "windowsize", "%1", "900", "640"])
+        let settings = home.appendingPathComponent("config/oekaki/settings")
+        XCTAssertTrue(wait { ((try? String(contentsOf: settings, encoding: .utf8)) ?? "").contains("window-height=") }, "the size is saved")
+        let resized = try windowGeometry("size.oekaki")
+        XCTAssertNotEqual(resized.width, before.width)
+        stopApps()
+
+        try launch(home.appendingPathComponent("size2.oekaki").path)
+        let again = try windowGeometry("size2.oekaki")
+        XCTAssertEqual(again.width, resized.width, accuracy: 2, "the next window opens at the size the last one had")
+        XCTAssertEqual(again.height, resized.height, accuracy: 2)
+    }
+
+    func testDarkStyleFollowsTheSystemButPaperAndInkKeepTheirColours() throws {
+        func chrome(dark: Bool) throws -> (header: Int, paper: Int, ink: Bool) {
+            stopApps()
+            let config = home.appendingPathComponent("config-\(dark)")
+            let keyfile = config.appendingPathComponent("glib-2.0/settings/keyfile")
+            try FileManager.default.createDirectory(at: keyfile.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try "[org/gnome/desktop/interface]\ncolor-scheme='\(dark ? "prefer-dark" : "default")'\n".write(to: keyfile, atomically: true, encoding: .utf8)
+            let file = home.appendingPathComponent("style-\(dark).oekaki").path
+            try launch(file, environment: ["GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": config.path])
+            drag(from: (300, 400), to: (700, 400))
+            let shot = try screenshot()
+            // The title bar between the file buttons and the title: no text there.
+            let header = (320..<380).map { shot.brightness($0, 12) }.max() ?? 0
+            return (header, shot.brightness(500, 600), shot.hasInk(near: 500, 400))
+        }
+        let light = try chrome(dark: false), dark = try chrome(dark: true)
+        XCTAssertGreaterThan(light.header, 180, "light title bar")
+        XCTAssertLessThan(dark.header, 100, "the title bar follows the dark preference")
+        XCTAssertGreaterThan(dark.paper, 245, "the page stays paper-white in the dark style")
+        XCTAssertTrue(dark.ink && light.ink, "black ink stays black on it")
+    }
+
+    /// GDK_SCALE=2: the canvas renders at device resolution, so a line's edges are one antialiased device pixel
+    /// wide, as at scale 1 — a scaled-up bitmap would show each edge pixel twice.
+    func testInkIsCrispAtGDKScale2() throws {
+        try launch(home.appendingPathComponent("hidpi.oekaki").path, environment: ["GDK_SCALE": "2"])
+        // Logical (300, 300) → device (600, 600); a long straight drag at constant speed.
+        drag(from: (600, 700), to: (1800, 700), steps: 60)
+        let shot = try screenshot()
+        var profiles: [[Int]] = []
+        for x in stride(from: 900, through: 1500, by: 100) {
+            profiles.append((660..<740).map { shot.brightness(x, $0) })
+        }
+        for p in profiles {
+            guard let top = p.firstIndex(where: { $0 < 128 }), let bottom = p.lastIndex(where: { $0 < 128 }) else {
+                return XCTFail("no line in the column profile \(p)")
+            }
+            let thickness = bottom - top + 1
+            XCTAssertGreaterThanOrEqual(thickness, 4, "a 3-unit pen is about 6 device pixels thick at scale 2: \(p)")
+            // Partly covered pixels above and below the solid core.
+            let upper = p[..<top].reversed().prefix { $0 < 250 }.count
+            let lower = p[(bottom + 1)...].prefix { $0 < 250 }.count
+            XCTAssertLessThanOrEqual(upper, 1, "edge above the line is one device pixel: \(p)")
+            XCTAssertLessThanOrEqual(lower, 1, "edge below the line is one device pixel: \(p)")
+        }
+    }
+
+    // MARK: driving the app
+
+    private func launch(_ file: String, environment extra: [String: String] = [:]) throws {
+        let p = Process()
+        p.executableURL = try AppWindowTests.oekakiBinary()
+        p.arguments = [file]
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = Self.display
+        env["GDK_BACKEND"] = "x11"
+        env["HOME"] = home.path
+        env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        env["NO_AT_BRIDGE"] = "1"
+        env["GSETTINGS_BACKEND"] = "memory"
+        env["GTK_A11Y"] = "none"
+        env["LANGUAGE"] = "en"
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        env.removeValue(forKey: "GDK_SCALE")
+        env.merge(extra) { $1 }
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        apps.append(p)
+        let name = (file as NSString).lastPathComponent
+        guard waitForWindow(named: NSRegularExpression.escapedPattern(for: name), seconds: 20) else {
+            throw XCTSkip("no window titled \(name) within 20 s (exited: \(!p.isRunning))")
+        }
+        if !extra.keys.contains("OEKAKI_LAYOUT_REPORT") { usleep(500_000) }
+    }
+
+    func waitForWindow(named pattern: String, seconds: Double = 5) -> Bool {
+        wait(seconds: seconds) {
+            let r = try? self.run(AppWindowTests.tool("xdotool")!, ["search", "--onlyvisible", "--name", pattern])
+            return r?.status == 0 && !(r?.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
+        }
+    }
+
+    func wait(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if condition() { return true }
+            usleep(100_000)
+        } while Date() < deadline
+        return false
+    }
+
+    /// The control with this tooltip in the layout report (the window sits at the screen's corner), once it is there.
+    private func control(_ tooltip: String) throws -> (x: Int, y: Int) {
+        var found: (Int, Int)?
+        _ = wait {
+            let lines = ((try? String(contentsOf: report, encoding: .utf8)) ?? "").split(separator: "\n")
+            for line in lines where line.hasPrefix("control ") {
+                let parts = line.split(separator: " ", maxSplits: 5)
+                guard parts.count == 6, parts[5] == tooltip, let x = Double(parts[1]), let y = Double(parts[2]),
+                      let w = Double(parts[3]), let h = Double(parts[4]) else { continue }
+                found = (Int(x + w / 2), Int(y + h / 2))
+                return true
+            }
+            return false
+        }
+        guard let found else { throw XCTSkip("no control '\(tooltip)' in the layout report") }
+        return found
+    }
+
+    private func click(_ p: (x: Int, y: Int)) {
+        xdotool(["mousemove", "\(p.x)", "\(p.y)", "click", "1"])
+        usleep(300_000)
+    }
+
+    private func drag(from a: (Int, Int), to b: (Int, Int), steps: Int = 20) {
+        xdotool(["mousemove", "\(a.0)", "\(a.1)"])
+        usleep(50_000)
+        xdotool(["mousedown", "1"])
+        for k in 1...steps {
+            xdotool(["mousemove", "\(a.0 + (b.0 - a.0) * k / steps)", "\(a.1 + (b.1 - a.1) * k / steps)"])
+        }
+        xdotool(["mouseup", "1"])
+        usleep(500_000)
+    }
+
+    private func windowGeometry(_ name: String) throws -> (width: Double, height: Double) {
+        let r = try run(AppWindowTests.tool("xdotool")!, ["search", "--onlyvisible", "--name", name, "getwindowgeometry", "%1"])
+        guard let line = r.output.split(separator: "\n").first(where: { $0.contains("Geometry:") }),
+              let dims = line.split(separator: " ").last?.split(separator: "x"), dims.count == 2,
+              let w = Double(dims[0]), let h = Double(dims[1]) else {
+            XCTFail("no window geometry in: \(r.output)")
+            return (0, 0)
+        }
+        return (w, h)
+    }
+
+    private func xdotool(_ args: [String]) {
+        _ = try? run(AppWindowTests.tool("xdotool")!, args)
+    }
+
+    func screenshot() throws -> Screenshot {
+        let png = home.appendingPathComponent("shot.png").path
+        XCTAssertEqual(try run(AppWindowTests.tool("import")!, ["-window", "root", png]).status, 0)
+        let raw = try run(AppWindowTests.tool("convert")!, [png, "-depth", "8", "rgb:-"], binary: true).data
+        XCTAssertEqual(raw.count, Self.screen.width * Self.screen.height * 3, "screenshot size")
+        return Screenshot(width: Self.screen.width, height: Self.screen.height, rgb: raw)
+    }
+
+    @discardableResult
+    func run(_ tool: String, _ args: [String], binary: Bool = false) throws -> (status: Int32, output: String, data: Data) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        if let d = Self.display { env["DISPLAY"] = d }
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = binary ? FileHandle.nullDevice : out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, binary ? "" : String(decoding: data, as: UTF8.self), data)
+    }
+}

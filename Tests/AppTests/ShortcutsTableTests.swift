@@ -1,0 +1,43 @@
+import CGtk
+import XCTest
+@testable import OekakiApp
+
+/// The keyboard map and the shortcuts window come from one table: every key runs its own command (no entry hides
+/// another), every listed key is a valid GTK accelerator in the window, and the window lists every command.
+final class ShortcutsTableTests: XCTestCase {
+    func testEveryKeyInTheTableRunsItsCommand() {
+        for group in Shortcuts.groups() {
+            for s in group.shortcuts {
+                for k in s.keys {
+                    var mods: UInt32 = 0
+                    if k.control { mods |= GDK_CONTROL_MASK.rawValue }
+                    if k.shift == true { mods |= GDK_SHIFT_MASK.rawValue }
+                    let press = KeyPress(keyval: UInt32(bitPattern: k.keyval), keycode: 0, modifiers: GdkModifierType(rawValue: mods))
+                    XCTAssertEqual(Shortcuts.command(for: press), s.command, "\(k.accelerator) runs \(s.title)")
+                }
+            }
+        }
+        let ctrlN = KeyPress(keyval: UInt32(GDK_KEY_n), keycode: 0, modifiers: GDK_CONTROL_MASK)
+        XCTAssertEqual(Shortcuts.command(for: ctrlN), .newWindow)
+        let ctrlQuestion = KeyPress(keyval: UInt32(GDK_KEY_question), keycode: 0, modifiers: GdkModifierType(rawValue: GDK_CONTROL_MASK.rawValue | GDK_SHIFT_MASK.rawValue))
+        XCTAssertEqual(Shortcuts.command(for: ctrlQuestion), .showShortcuts, "Ctrl+? (Shift is how most layouts type ?)")
+    }
+
+    func testTheWindowListsEveryCommandWithValidAccelerators() throws {
+        let xml = ShortcutsWindow.xml()
+        for group in Shortcuts.groups() {
+            XCTAssertTrue(xml.contains(ShortcutsWindow.escaped(group.title)), group.title)
+            for s in group.shortcuts {
+                let listed = s.keys.filter(\.listed)
+                XCTAssertFalse(listed.isEmpty, "\(s.title) has a listed key")
+                XCTAssertTrue(xml.contains(">\(ShortcutsWindow.escaped(s.title))<"), s.title)
+                for k in listed {
+                    var key: UInt32 = 0
+                    var mods = GdkModifierType(rawValue: 0)
+                    XCTAssertNotEqual(gtk_accelerator_parse(k.accelerator, &key, &mods), 0, "\(k.accelerator) parses")
+                    XCTAssertTrue(xml.contains(ShortcutsWindow.escaped(k.accelerator)), k.accelerator)
+                }
+            }
+        }
+    }
+}
