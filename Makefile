@@ -6,7 +6,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 DEPS := libgtk-4-dev libcairo2-dev libsqlite3-dev zlib1g-dev libdeflate-dev \
         xvfb xdotool imagemagick poppler-utils librsvg2-bin xournalpp x11-utils \
         gettext desktop-file-utils appstream shared-mime-info xdg-utils libglib2.0-bin fonts-ipafont-gothic \
-        dpkg-dev lintian bash-completion libnats-dev nats-server \
+        dpkg-dev lintian bash-completion gsettings-desktop-schemas libnats-dev nats-server \
         libgtk-4-bin chromium chromium-driver python3-venv
 # The touch tests drive headless Chromium with Selenium (PyPI), kept in a virtual environment under .build.
 TOUCH_VENV := .build/touch-venv
