@@ -27,6 +27,7 @@ struct Measurements {
     var export = ExportBench.Result()
     var app = AppBench.Result()
     var thumbnail = ThumbnailBench.Result()
+    var touch = TouchBench.Result()
     var writeMs: [String: Double] = [:]
     var notes: [String] = []
 }
@@ -139,12 +140,17 @@ struct Report {
                 goal: "≤ 100 MiB", met: rssGrowth.map { $0 <= 100 }),
             Row(key: "peak_rss_mib_1m", label: "peak RSS of our export process (max of runs)", unit: "MiB", samples: e.ours.peakRSSMiB, statistic: .max,
                 goal: "≤ Xournal++'s", met: oursRSS.flatMap { o in xppRSS.map { o <= $0 } }),
+            Row(key: "app_touch3_event_ms", label: "real window, three fingers drawing at once: app CPU per touch event (Broadway)", unit: "ms",
+                samples: m.touch.three, statistic: .median, goal: "≤ 3 × one finger's",
+                met: m.touch.three.median.flatMap { t in m.touch.one.median.map { t <= 3 * $0 } }),
             Row(key: "thumbnail_ms_1m", label: "256×256 thumbnail of 1M points: `oekaki thumbnail` process", unit: "ms", samples: m.thumbnail.process, statistic: .median,
                 goal: "≤ 100 ms", met: m.thumbnail.process.median.map { $0 <= 100 }),
         ]
 
         let pts = Double(max(m.points1m, 1))
         extras = [
+            Row(key: "app_touch1_event_ms", label: "real window, one finger drawing: app CPU per touch event (Broadway)", unit: "ms",
+                samples: m.touch.one, statistic: .median),
             Row(key: "input_p99_us_1k", label: "pen sample, 1,000-stroke drawing (p99)", unit: "µs", samples: m.input1k.moved, statistic: .p99),
             Row(key: "input_median_us_empty", label: "pen sample, empty drawing (median)", unit: "µs", samples: m.inputEmpty.moved, statistic: .median),
             Row(key: "input_median_us_100k", label: "pen sample, 100,000 strokes (median)", unit: "µs", samples: m.input100k.moved, statistic: .median),
@@ -187,6 +193,8 @@ struct Report {
             Ratio(key: "xournalpp_over_ours_png_cpu", label: "PNG export CPU time (all threads): Xournal++ / ours", value: div(xpp?.cpuMs.median, e.ours.cpuMs.median)),
             Ratio(key: "rsvg_over_ours_png_cpu", label: "PNG export CPU time (all threads): rsvg-convert / ours", value: div(rsvg?.cpuMs.median, e.ours.cpuMs.median)),
             Ratio(key: "ours_over_xournalpp_peak_rss", label: "peak RSS exporting: ours / Xournal++", value: div(oursRSS, xppRSS), goal: "≤ 1", met: div(oursRSS, xppRSS).map { $0 <= 1 }),
+            Ratio(key: "touch3_over_touch1_event_cpu", label: "app CPU per touch event: three fingers / one finger", value: div(m.touch.three.median, m.touch.one.median),
+                  goal: "≤ 3", met: div(m.touch.three.median, m.touch.one.median).map { $0 <= 3 }),
             Ratio(key: "xopp_over_oekaki_bytes", label: "file size: .xopp / .oekaki (same ink)", value: m.oekakiBytes > 0 && m.xoppBytes > 0 ? Double(m.xoppBytes) / Double(m.oekakiBytes) : nil),
         ]
     }

@@ -8,8 +8,9 @@ struct Suite {
     /// How many repetitions each figure gets.
     struct Plan {
         var loads: Int, commits: Int, redraws: Int, exportRounds: Int, penStrokes: Int, naiveSamples: Int, appRounds: Int
+        var touchRounds = 3
         /// 110 strokes × 98 moved samples = 10,780 counted samples after 3 warm-up strokes (the issue asks ≥ 10,000).
-        static let quick = Plan(loads: 3, commits: 15, redraws: 3, exportRounds: 1, penStrokes: 110, naiveSamples: 1, appRounds: 1)
+        static let quick = Plan(loads: 3, commits: 15, redraws: 3, exportRounds: 1, penStrokes: 110, naiveSamples: 1, appRounds: 1, touchRounds: 1)
         static let full = Plan(loads: 10, commits: 60, redraws: 10, exportRounds: 5, penStrokes: 210, naiveSamples: 10, appRounds: 3)
     }
 
@@ -71,6 +72,9 @@ struct Suite {
         if let last = pen.last, !InputBench.showsInk(empty.1, along: last) {
             m.notes.append("sanity check failed: the screen cache shows no ink under the last pen stroke (the input figures may time a path that draws nothing)")
         }
+        progress("touch: the real window on a Broadway display, one finger and three fingers ×\(plan.touchRounds)")
+        m.touch = TouchBench.run(rounds: plan.touchRounds, folder: w.folder, log: w.log)
+        m.notes += m.touch.notes
         m.seconds = Double(Clock.nanoseconds() - t0) / 1e9
         return m
     }

@@ -9,6 +9,7 @@ usage: oekaki-bench [--quick] [--json] [--write FILE]
   --quick        fewer repetitions (under a minute); every key is still reported
   --json         one JSON object with every key on stdout (progress goes to stderr)
   --write FILE   full suite, then rewrite the generated section of FILE (BENCHMARKS.md)
+  --touch        only the touch figures (the real window on a Broadway display), as JSON
 """
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -17,7 +18,7 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
-var quick = false, json = false, appOnly = false
+var quick = false, json = false, appOnly = false, touchOnly = false
 var writePath: String?
 
 if args.first == "--export-child" {
@@ -40,6 +41,7 @@ while i < args.count {
     case "--quick": quick = true
     case "--json": json = true
     case "--app-only": appOnly = true   // internal: only the window figures
+    case "--touch": touchOnly = true
     case "--write":
         guard i + 1 < args.count else { fail("--write needs a FILE\n\(usage)", code: 2) }
         writePath = args[i + 1]
@@ -57,6 +59,21 @@ if writePath != nil && quick { fail("--write records the full suite; drop --quic
 #if DEBUG
 FileHandle.standardError.write(Data("oekaki-bench: warning: debug build; numbers are only meaningful from `swift build -c release`\n".utf8))
 #endif
+
+if touchOnly {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-bench-touch-\(getpid())").path
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    FileManager.default.createFile(atPath: folder + "/touch.log", contents: nil)
+    let r = TouchBench.run(rounds: quick ? 1 : 3, folder: folder, log: folder + "/touch.log")
+    let ratio = r.three.median.flatMap { t in r.one.median.map { t / $0 } }
+    print(JSON.object([("app_touch3_event_ms", .number(r.three.median)), ("app_touch1_event_ms", .number(r.one.median)),
+                       ("touch3_over_touch1_event_cpu", .number(ratio)),
+                       ("events_per_round", .object([("one", .integer(r.eventsPerRound.one)), ("three", .integer(r.eventsPerRound.three))])),
+                       ("rounds", .object([("one", .array(r.one.values.map { .number($0) })), ("three", .array(r.three.values.map { .number($0) }))])),
+                       ("notes", .array(r.notes.map(JSON.string)))]).text())
+    exit(0)
+}
 
 let command = CommandLine.arguments.joined(separator: " ")
 do {
