@@ -190,8 +190,9 @@ enum TouchBench {
         }
 
         private func reply() throws -> [String: Any] {
-            let pid = driver.processIdentifier
-            let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+            // A driver silent for two minutes is stopped; the read then ends.
+            let driver = self.driver
+            let watchdog = DispatchWorkItem { driver.terminate() }
             DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
             defer { watchdog.cancel() }
             while true {
@@ -210,7 +211,7 @@ enum TouchBench {
             if driver.isRunning {
                 try? toDriver.write(contentsOf: Data("{\"cmd\":\"quit\"}\n".utf8))
                 for _ in 0..<100 where driver.isRunning { usleep(50_000) }
-                if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
+                if driver.isRunning { driver.terminate() }
             }
             if app.isRunning { app.terminate(); app.waitUntilExit() }
             if server.isRunning { server.terminate(); server.waitUntilExit() }
