@@ -137,8 +137,11 @@ final class BroadwaySession {
             }]
         }
         try send(["cmd": "perform", "sources": json])
-        try meanwhile()
+        // The chain's answer is read even when `meanwhile` fails, so the next command gets its own.
+        var failure: Error?
+        do { try meanwhile() } catch { failure = error }
         try reply()
+        if let failure { throw failure }
     }
 
     func keys(_ chord: String) throws { try command(["cmd": "keys", "keys": chord]) }

@@ -50,10 +50,10 @@ final class TouchWindowTests: XCTestCase {
         try launch(file, mode: "draw")
         let paths = (0..<3).map { zigzag(from: (260, 300 + 130 * $0), steps: 24) }
 
-        // Finger 1 lifts at step 12; the others hold still for 2 s at step 16 (while the file is read), then
+        // Finger 1 lifts at step 12; the others hold still for 3 s at step 16 (while the file is read), then
         // go on to step 24 and lift, finger 2 last.
         var middle: [[(x: Double, y: Double)]] = []
-        try session.perform(interleaved(paths, upTo: 24, lift: [1: 12, 0: 24, 2: 25], hold: (after: 16, ms: 2000))) {
+        try session.perform(interleaved(paths, upTo: 24, lift: [1: 12, 0: 24, 2: 25], hold: (after: 16, ms: 3000))) {
             middle = try waitForStrokes(file, count: 1)
         }
         XCTAssertEqual(middle.count, 1, "while two fingers still draw, only the lifted finger's stroke is saved")
