@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "InkSync", dependencies: ["InkCore", "InkStore", "CNats"], swiftSettings: swift5),
         .target(name: "OekakiApp", dependencies: ["InkCore", "InkRender", "InkStore", "Localization", "CGtk", "CCairo"], swiftSettings: swift5),
         .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "OekakiApp", "Localization"], swiftSettings: swift5),
-        .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
+        .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync"], swiftSettings: swift5),
 
         .testTarget(name: "InkCoreTests", dependencies: ["InkCore"], swiftSettings: swift5),
         .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),

@@ -187,10 +187,15 @@ public final class BoardSync {
         guard let c = connection else { throw Failure.unreachable("\(url): not connected") }
         let target: UInt64
         do { target = try c.streamLastSequence(url.stream) ?? 0 } catch let f as NatsConnection.Failure { throw Self.map(f, url) }
-        try catchUp(to: target, timeoutMs: timeoutMs)
+        // Our own batch still on its way back counts as part of the board.
+        try catchUp(to: max(target, awaiting), timeoutMs: timeoutMs)
         unsure = false
-        try push()
-        try catchUp(to: awaiting, timeoutMs: timeoutMs)
+        // Normally one round; a cut whose original was erased meanwhile can leave a little more to send.
+        for _ in 0..<5 {
+            let sent = try push()
+            try catchUp(to: awaiting, timeoutMs: timeoutMs)
+            if sent == 0 { break }
+        }
     }
 
     private func catchUp(to target: UInt64, timeoutMs: Int64) throws {

@@ -28,6 +28,7 @@ struct Measurements {
     var app = AppBench.Result()
     var thumbnail = ThumbnailBench.Result()
     var touch = TouchBench.Result()
+    var sync = SyncBench.Result()
     var writeMs: [String: Double] = [:]
     var notes: [String] = []
 }
@@ -143,6 +144,12 @@ struct Report {
             Row(key: "app_touch3_event_ms", label: "real window, three fingers drawing at once: app CPU per touch event (Broadway)", unit: "ms",
                 samples: m.touch.three, statistic: .median, goal: "≤ 3 × one finger's",
                 met: m.touch.three.median.flatMap { t in m.touch.one.median.map { t <= 3 * $0 } }),
+            Row(key: "sync_apply_p99_ms", label: "shared board: publish → applied and stored at another replica, loopback (p99)", unit: "ms",
+                samples: m.sync.apply, statistic: .p99, goal: "≤ 20 ms", met: m.sync.apply.p99.map { $0 <= 20 }),
+            Row(key: "sync_catchup_ms_1m", label: "shared board: a new replica joins a board of 1M points", unit: "ms",
+                samples: m.sync.catchUp1m, statistic: .median, goal: "≤ 2000 ms", met: m.sync.catchUp1m.median.map { $0 <= 2000 }),
+            Row(key: "sync_ten_writers_ms", label: "shared board: 10 writers × \(m.sync.strokesEach) strokes at once until all replicas agree", unit: "ms",
+                samples: m.sync.tenWriters, statistic: .value, goal: "report"),
             Row(key: "thumbnail_ms_1m", label: "256×256 thumbnail of 1M points: `oekaki thumbnail` process", unit: "ms", samples: m.thumbnail.process, statistic: .median,
                 goal: "≤ 100 ms", met: m.thumbnail.process.median.map { $0 <= 100 }),
         ]
@@ -200,7 +207,7 @@ struct Report {
     }
 
     var allNotes: [String] {
-        var n = m.notes + m.export.notes + m.app.notes
+        var n = m.notes + m.export.notes + m.app.notes + m.sync.notes
         for t in [m.export.ours, m.export.oursFromXopp, m.export.oursPDF] + [m.export.xournalpp, m.export.rsvg, m.export.xournalppPDF].compactMap({ $0 }) where !t.failures.isEmpty {
             n.append("\(t.name): \(t.failures.count) failed run(s): \(Set(t.failures).sorted().joined(separator: "; "))")
         }

@@ -59,6 +59,8 @@ struct Suite {
         progress("thumbnail ×\(plan.exportRounds * 2) (process and in-process)")
         m.thumbnail = ThumbnailBench.run(w, rounds: plan.exportRounds * 2)
         m.notes += m.thumbnail.failures
+        progress("shared board: apply ×\(quick ? 100 : 300), catch-up of 1M points ×3, ten writers × \(quick ? 200 : 1000) strokes")
+        m.sync = SyncBench.run(w.million, folder: w.folder, applyRounds: quick ? 100 : 300, strokesEach: quick ? 200 : 1000)
 
         let pen = Workloads.penStrokes(plan.penStrokes)
         progress("generating 100,000 strokes; pen input the seeds' way ×\(plan.naiveSamples)")
@@ -91,6 +93,17 @@ struct Suite {
             r.notes.append("app window: \(error)")
             return r
         }
+    }
+
+    /// Only the shared-board figures.
+    func runSyncOnly() throws -> Measurements {
+        var m = Measurements()
+        m.quick = quick; m.command = command; m.started = Date()
+        let w = try Workloads()
+        defer { w.removeAll() }
+        m.points1m = w.million.pointCount
+        m.sync = SyncBench.run(w.million, folder: w.folder, applyRounds: quick ? 100 : 300, strokesEach: quick ? 200 : 1000)
+        return m
     }
 
     /// Only the window figures (a quick check while working on the canvas).

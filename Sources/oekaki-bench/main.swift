@@ -18,7 +18,7 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
-var quick = false, json = false, appOnly = false, touchOnly = false
+var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false
 var writePath: String?
 
 if args.first == "--export-child" {
@@ -42,6 +42,7 @@ while i < args.count {
     case "--json": json = true
     case "--app-only": appOnly = true   // internal: only the window figures
     case "--touch": touchOnly = true
+    case "--sync-only": syncOnly = true   // internal: only the shared-board figures
     case "--write":
         guard i + 1 < args.count else { fail("--write needs a FILE\n\(usage)", code: 2) }
         writePath = args[i + 1]
@@ -78,7 +79,7 @@ if touchOnly {
 let command = CommandLine.arguments.joined(separator: " ")
 do {
     let suite = Suite(quick: quick, command: command)
-    let m = appOnly ? try suite.runAppOnly() : try suite.run()
+    let m = appOnly ? try suite.runAppOnly() : syncOnly ? try suite.runSyncOnly() : try suite.run()
     let report = Report(m)
     if let path = writePath {
         try BenchmarksFile.update(path, with: report.markdown())

@@ -1,0 +1,137 @@
+import Foundation
+import InkCore
+import InkStore
+import InkSync
+
+/// Shared boards over loopback, against a `nats-server -js` of our own (random port, temporary store).
+enum SyncBench {
+    struct Result {
+        /// Publish → applied and stored at another replica, per stroke.
+        var apply = Samples()
+        /// A new replica joining a board that holds the 1M-point drawing: connect, read the log, store.
+        var catchUp1m = Samples()
+        /// Ten writers × `strokesEach` concurrently, until every replica holds the same board.
+        var tenWriters = Samples()
+        var strokesEach = 0
+        var notes: [String] = []
+    }
+
+    static func run(_ million: Drawing, folder: String, applyRounds: Int, strokesEach: Int) -> Result {
+        var r = Result()
+        r.strokesEach = strokesEach
+        guard let server = Executables.find("nats-server") ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nats-server") ? "/usr/sbin/nats-server" : nil) else {
+            r.notes.append("sync: nats-server not installed (make deps)"); return r
+        }
+        let dir = folder + "/sync"
+        try? FileManager.default.removeItem(atPath: dir)
+        try? FileManager.default.createDirectory(atPath: dir + "/ports", withIntermediateDirectories: true)
+        let pid: pid_t
+        do {
+            pid = try ChildProcess.start(server, ["-js", "-a", "127.0.0.1", "-p", "-1", "-sd", dir + "/store", "--ports_file_dir", dir + "/ports"],
+                                         environment: [:], log: dir + "/server.log")
+        } catch { r.notes.append("sync: \(error)"); return r }
+        defer { ChildProcess.stop(pid); try? FileManager.default.removeItem(atPath: dir) }
+        guard let base = waitForPort(dir + "/ports") else { r.notes.append("sync: nats-server did not start"); return r }
+        do {
+            r.apply = try applyLatency(base + "/latency", dir: dir, rounds: applyRounds)
+            r.catchUp1m = try catchUp(million, base + "/million", dir: dir)
+            r.tenWriters = try tenWriters(base + "/ten", dir: dir, strokesEach: strokesEach)
+        } catch { r.notes.append("sync: \(error)") }
+        return r
+    }
+
+    private static func waitForPort(_ dir: String) -> String? {
+        for _ in 0..<500 {
+            if let name = try? FileManager.default.contentsOfDirectory(atPath: dir).first(where: { $0.hasSuffix(".ports") }),
+               let text = try? String(contentsOfFile: dir + "/" + name, encoding: .utf8),
+               let start = text.range(of: "nats://"), let end = text[start.upperBound...].firstIndex(of: "\"") {
+                return String(text[start.lowerBound..<end])
+            }
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    private static func replica(_ path: String, _ url: String, drawing: Drawing = Drawing()) throws -> BoardSync {
+        let sync = try BoardSync(document: try DocumentFile.create(path: path, drawing: drawing), url: try BoardURL(url))
+        try sync.connect(timeoutMs: 5000)
+        return sync
+    }
+
+    private static func line(_ id: StrokeID, _ k: Int, points: Int = 50) -> Stroke {
+        Stroke(id: id, style: StrokeStyle(), points: (0..<points).map { InkPoint(x: Double($0 * 4), y: Double(k % 500) + sin(Double($0) / 5) * 10) })
+    }
+
+    /// A writes a stroke and publishes it (timer starts just before the publish); B waits for it and stores it.
+    static func applyLatency(_ url: String, dir: String, rounds: Int) throws -> Samples {
+        let a = try replica(dir + "/a.oekaki", url), b = try replica(dir + "/b.oekaki", url)
+        var s = Samples()
+        for k in 0..<(rounds + 10) {
+            try a.commit([.did(.add([line(a.replica.drawing.nextStrokeID, k)]))])
+            let t0 = Clock.nanoseconds()
+            try a.push()
+            let before = b.replica.ledger.lastSequence
+            while b.replica.ledger.lastSequence == before { try b.pull(waitMs: 1000) }
+            if k >= 10 { s.add(Double(Clock.nanoseconds() - t0) / 1e6) }
+            try a.pull(waitMs: 1000)   // A's own echo, so its next batch may go out
+        }
+        return s
+    }
+
+    /// One replica uploads the drawing; a new one joins: connect, catch up from the start of the log, store.
+    static func catchUp(_ drawing: Drawing, _ url: String, dir: String) throws -> Samples {
+        let up = try replica(dir + "/up.oekaki", url, drawing: drawing)
+        try up.syncOnce(timeoutMs: 60_000)
+        up.disconnect(); up.document.close()
+        var s = Samples()
+        for k in 0..<3 {
+            let t0 = Clock.nanoseconds()
+            let join = try replica(dir + "/join\(k).oekaki", url)
+            try join.syncOnce(timeoutMs: 60_000)
+            s.add(Double(Clock.nanoseconds() - t0) / 1e6)
+            guard join.document.drawing.pointCount == drawing.pointCount else {
+                throw BoardSync.Failure.other("catch-up: \(join.document.drawing.pointCount) of \(drawing.pointCount) points")
+            }
+            join.disconnect(); join.document.close()
+        }
+        return s
+    }
+
+    /// Ten threads, each a replica committing `strokesEach` strokes one by one (as the app does) and publishing
+    /// every 50; then every replica syncs until all hold the same board.
+    static func tenWriters(_ url: String, dir: String, strokesEach: Int) throws -> Samples {
+        let writers = try (0..<10).map { try replica(dir + "/w\($0).oekaki", url) }
+        let t0 = Clock.nanoseconds()
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: writers.count) { i in
+            let w = writers[i]
+            do {
+                for k in 0..<strokesEach {
+                    try w.commit([.did(.add([line(w.replica.drawing.nextStrokeID, k * 10 + i, points: 20)]))])
+                    if k % 50 == 49 { try w.pull(waitMs: 0); try w.push() }
+                }
+                try w.syncOnce(timeoutMs: 60_000)
+            } catch { failures.add("\(error)") }
+        }
+        for w in writers { try w.syncOnce(timeoutMs: 60_000) }
+        let ms = Double(Clock.nanoseconds() - t0) / 1e6
+        if let f = failures.first { throw BoardSync.Failure.other("ten writers: \(f)") }
+        let expected = writers[0].document.drawing.strokes.count
+        // The writer holds its own strokes as drawn, the others as the log carries them (1/20 unit): compare on that grid.
+        func board(_ w: BoardSync) -> [[Int]] {
+            w.document.drawing.strokes.map { s in [s.points.count] + s.points.prefix(3).flatMap { [Int(($0.x * 20).rounded()), Int(($0.y * 20).rounded())] } }
+        }
+        guard expected == 10 * strokesEach, writers.allSatisfy({ board($0) == board(writers[0]) }) else {
+            throw BoardSync.Failure.other("ten writers: replicas differ (\(writers.map { $0.document.drawing.strokes.count }))")
+        }
+        for w in writers { w.disconnect(); w.document.close() }
+        return Samples([ms])
+    }
+
+    private final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [String] = []
+        func add(_ s: String) { lock.lock(); list.append(s); lock.unlock() }
+        var first: String? { lock.lock(); defer { lock.unlock() }; return list.first }
+    }
+}
