@@ -88,7 +88,9 @@ enum TouchBench {
                 p.standardOutput = logHandle
                 p.standardError = logHandle
                 try p.run()
+                // Its socket comes first; a taken port then makes it exit within milliseconds.
                 for _ in 0..<100 where p.isRunning && Self.socket(in: runtime) == nil { usleep(20_000) }
+                if p.isRunning { usleep(300_000) }
                 if p.isRunning, Self.socket(in: runtime) != nil { started = (p, n); break }
                 if p.isRunning { p.terminate(); p.waitUntilExit() }
             }

@@ -55,9 +55,10 @@ final class BroadwaySession {
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()
-            // Listening once its socket exists; a taken port makes it exit at once.
+            // Its socket comes first; a taken port then makes it exit within milliseconds.
             let deadline = Date().addingTimeInterval(5)
             while Date() < deadline, p.isRunning, Self.socket(in: runtime) == nil { usleep(20_000) }
+            if p.isRunning { usleep(300_000) }
             if p.isRunning, Self.socket(in: runtime) != nil { started = (p, n); break }
             if p.isRunning { p.terminate(); p.waitUntilExit() }
         }
