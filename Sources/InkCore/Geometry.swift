@@ -56,6 +56,7 @@ public struct Rect: Hashable, Sendable {
         Rect(minX: Swift.min(minX, o.minX), minY: Swift.min(minY, o.minY),
              maxX: Swift.max(maxX, o.maxX), maxY: Swift.max(maxY, o.maxY))
     }
+    public func offsetBy(_ d: Point) -> Rect { Rect(minX: minX + d.x, minY: minY + d.y, maxX: maxX + d.x, maxY: maxY + d.y) }
     public func insetBy(_ d: Double) -> Rect { Rect(minX: minX + d, minY: minY + d, maxX: maxX - d, maxY: maxY - d) }
     public func intersects(_ o: Rect) -> Bool {
         minX <= o.maxX && o.minX <= maxX && minY <= o.maxY && o.minY <= maxY

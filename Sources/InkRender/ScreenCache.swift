@@ -19,11 +19,19 @@ import InkCore
 ///   keeps the old picture scaled as a preview; fill strips/stale areas with `renderPatch` (any thread) + `paste`.
 /// - GTK draw func: `cache.draw(into: CairoContext(borrowing: cr))` composites raster + live strokes.
 ///
+/// Overscan: the raster may reach `overscan` device pixels beyond every edge of the view, so a pan shows
+/// pixels that are already there while the app renders the newly uncovered margin in wide strips (rendering
+/// many thin strips would re-shape every long stroke crossing each of them). All rects the cache takes and
+/// returns are in view device pixels (origin at the view's corner); the margin lies at negative coordinates
+/// and beyond the view's size.
+///
 /// Memory is bounded by the viewport, not the page or the zoom: one device-pixel raster the size of the
-/// view, plus one layer per stroke being drawn (at most 4; more fingers are drawn from their outline)
+/// view (plus its overscan), plus one layer per stroke being drawn (at most 4; more fingers are drawn from their outline)
 /// and at most 2 cleared spare layers.
 public final class ScreenCache {
     public private(set) var transform: ViewTransform
+    /// Device pixels of raster beyond each edge of the view.
+    public let overscan: Int
     /// Widget size in logical pixels.
     public private(set) var viewSize: Size
     private var surface: ImageSurface
@@ -42,12 +50,22 @@ public final class ScreenCache {
     /// Largest raster side, in device pixels (a 4K screen at scale 2 is 7680).
     public static let maxPixelsPerSide = 16384
 
-    public init(viewSize: Size, transform: ViewTransform) throws {
-        let s = try Self.makeSurface(viewSize: viewSize, transform: transform)
+    public init(viewSize: Size, transform: ViewTransform, overscan: Int = 0) throws {
+        self.overscan = max(0, min(overscan, 4096))
+        let s = try Self.makeSurface(viewSize: viewSize, transform: transform, overscan: self.overscan)
         self.viewSize = viewSize; self.transform = transform
-        surface = s; context = Self.context(for: s, transform: transform)
+        surface = s; context = Self.context(for: s, mapping: Self.mapping(transform, overscan: self.overscan))
         keepSpareLayer()
     }
+
+    /// Page → raster pixels: the view's device mapping moved by the overscan.
+    static func mapping(_ t: ViewTransform, overscan: Int) -> DeviceMapping {
+        var m = t.deviceMapping
+        m.dx += Double(overscan); m.dy += Double(overscan)
+        return m
+    }
+    private var mapping: DeviceMapping { Self.mapping(transform, overscan: overscan) }
+    private var o: Double { Double(overscan) }
 
     /// A rendered raster for one view, made off the GTK thread if wanted; immutable once returned.
     public final class Frame: @unchecked Sendable {
@@ -56,35 +74,39 @@ public final class ScreenCache {
         let surface: ImageSurface
         /// Device pixels along each edge rendered only so the inside is exact (patches); never pasted.
         let margin: Int
-        init(transform: ViewTransform, viewSize: Size, surface: ImageSurface, margin: Int = 0) {
+        /// Device pixels of overscan around the view (whole frames for an overscanned cache).
+        let overscan: Int
+        init(transform: ViewTransform, viewSize: Size, surface: ImageSurface, margin: Int = 0, overscan: Int = 0) {
             self.transform = transform; self.viewSize = viewSize; self.surface = surface; self.margin = margin
+            self.overscan = overscan
         }
     }
 
     /// Renders `drawing` for a view on every core. Pure function of its inputs: safe on any thread.
-    public static func renderFrame(_ drawing: Drawing, viewSize: Size, transform: ViewTransform) throws -> Frame {
-        let s = try makeSurface(viewSize: viewSize, transform: transform)
-        paintAll(drawing, into: s, transform: transform)
-        return Frame(transform: transform, viewSize: viewSize, surface: s)
+    public static func renderFrame(_ drawing: Drawing, viewSize: Size, transform: ViewTransform, overscan: Int = 0) throws -> Frame {
+        let s = try makeSurface(viewSize: viewSize, transform: transform, overscan: overscan)
+        paintAll(drawing, into: s, mapping: mapping(transform, overscan: overscan))
+        return Frame(transform: transform, viewSize: viewSize, surface: s, overscan: overscan)
     }
 
     /// Adopts a frame from `renderFrame` as the cache; live strokes are redrawn for its view on the next update.
     public func install(_ frame: Frame) {
+        guard frame.overscan == overscan, frame.margin == 0 else { return }
         if frame.transform != transform || frame.surface.width != surface.width || frame.surface.height != surface.height { resetLive() }
         transform = frame.transform; viewSize = frame.viewSize
-        surface = frame.surface; context = Self.context(for: surface, transform: transform)
+        surface = frame.surface; context = Self.context(for: surface, mapping: mapping)
         spareLayers.removeAll { $0.width != surface.width || $0.height != surface.height }
         keepSpareLayer()
     }
 
     /// Full re-render at the current view, on every core.
     public func render(_ drawing: Drawing) {
-        Self.paintAll(drawing, into: surface, transform: transform)
+        Self.paintAll(drawing, into: surface, mapping: mapping)
     }
 
     /// Changes the view and re-renders everything for it.
     public func setView(_ transform: ViewTransform, viewSize: Size, drawing: Drawing) throws {
-        install(try Self.renderFrame(drawing, viewSize: viewSize, transform: transform))
+        install(try Self.renderFrame(drawing, viewSize: viewSize, transform: transform, overscan: overscan))
     }
 
     // MARK: responsive pan and zoom
@@ -119,24 +141,26 @@ public final class ScreenCache {
         }
         if newTransform != transform { resetLive() }
         transform = newTransform
-        context = Self.context(for: surface, transform: transform)
-        return exposed
+        context = Self.context(for: surface, mapping: mapping)
+        return exposed.map { $0.offsetBy(Point(-o, -o)) }
     }
 
     /// Switches to a new view (another zoom, size or scale), keeping the old picture scaled into place as a
     /// preview: every pixel is stale until patches or a render replace it. Cost: one viewport blit.
     public func reproject(to newTransform: ViewTransform, viewSize newSize: Size) throws {
-        let s = try Self.makeSurface(viewSize: newSize, transform: newTransform)
+        let s = try Self.makeSurface(viewSize: newSize, transform: newTransform, overscan: overscan)
         if newTransform.deviceScale == transform.deviceScale {
             let k = newTransform.zoom / transform.zoom
             let c = CairoContext(drawingInto: s)
             let ds = transform.deviceScale
-            c.concat(scale: k, dx: (newTransform.offset.x - transform.offset.x * k) * ds, dy: (newTransform.offset.y - transform.offset.y * k) * ds)
+            // Old raster → new raster, both with the overscan at their origin.
+            c.concat(scale: k, dx: (newTransform.offset.x - transform.offset.x * k) * ds + o - o * k,
+                     dy: (newTransform.offset.y - transform.offset.y * k) * ds + o - o * k)
             c.paint(surface)
         }
         resetLive()
         transform = newTransform; viewSize = newSize
-        surface = s; context = Self.context(for: s, transform: transform)
+        surface = s; context = Self.context(for: s, mapping: mapping)
         spareLayers.removeAll { $0.width != surface.width || $0.height != surface.height }
         keepSpareLayer()
     }
@@ -168,9 +192,9 @@ public final class ScreenCache {
         guard let area = inner.intersection(bounds), area.width > 0, area.height > 0 else { return nil }
         context.save()
         context.identity()
-        context.clip(area)
+        context.clip(area.offsetBy(Point(o, o)))
         context.clearAll()
-        context.paint(patch.surface, atX: x, y: y)
+        context.paint(patch.surface, atX: x + o, y: y + o)
         context.restore()
         return area
     }
@@ -184,7 +208,7 @@ public final class ScreenCache {
     /// Repaints the page region `rect` from `drawing` (after undo, erase, clear…); other pixels are untouched.
     public func invalidate(_ rect: Rect?, in drawing: Drawing) {
         guard let rect, !rect.isEmpty else { return }
-        let m = transform.deviceMapping
+        let m = mapping
         let bounds = Rect(minX: 0, minY: 0, maxX: Double(surface.width), maxY: Double(surface.height))
         let d = m.deviceRect(ofPage: rect)
         let snapped = Rect(minX: (d.minX - 1).rounded(.down), minY: (d.minY - 1).rounded(.down),
@@ -215,7 +239,7 @@ public final class ScreenCache {
             if live[s.id] == nil {
                 guard live.count < Self.maxLiveLayers else { overflow[s.id] = s; continue }
                 guard let layer = spareLayers.popLast() ?? (try? ImageSurface(width: surface.width, height: surface.height)) else { continue }
-                live[s.id] = LiveTrace(layer: layer, style: s.style, mapping: transform.deviceMapping)
+                live[s.id] = LiveTrace(layer: layer, style: s.style, mapping: mapping)
             }
             live[s.id]?.update(s)
         }
@@ -235,12 +259,13 @@ public final class ScreenCache {
     /// Composites the raster and the live strokes onto `target` (GTK's context: logical pixels, origin at the widget).
     public func draw(into target: CairoContext) {
         target.save()
-        target.concat(scale: 1 / transform.deviceScale)
+        target.concat(scale: 1 / transform.deviceScale, dx: 0, dy: 0)
+        target.concat(scale: 1, dx: -o, dy: -o)
         target.paint(surface)
         for id in liveOrder {
             if let trace = live[id] { trace.composite(into: target); continue }
             guard let s = overflow[id] else { continue }
-            let m = transform.deviceMapping
+            let m = mapping
             target.save()
             target.concat(scale: m.scale, dx: m.dx, dy: m.dy)
             Painter.fill(s, in: target, deviceScale: m.scale)
@@ -250,11 +275,14 @@ public final class ScreenCache {
     }
 
     /// The finished-stroke raster's pixel at device (x, y) — for tests and diagnostics.
-    public func pixel(x: Int, y: Int) -> RGBA { surface.pixel(x: x, y: y) }
-    public var pixelWidth: Int { surface.width }
-    /// The raster's extent in device pixels, origin at the widget's corner.
-    public var bounds: Rect { Rect(minX: 0, minY: 0, maxX: Double(surface.width), maxY: Double(surface.height)) }
-    public var pixelHeight: Int { surface.height }
+    public func pixel(x: Int, y: Int) -> RGBA { surface.pixel(x: x + overscan, y: y + overscan) }
+    /// The view's size in device pixels (the raster is the overscan larger on every side).
+    public var pixelWidth: Int { surface.width - 2 * overscan }
+    public var pixelHeight: Int { surface.height - 2 * overscan }
+    /// The raster's extent in view device pixels: the view, and the overscan around it.
+    public var bounds: Rect { Rect(minX: -o, minY: -o, maxX: Double(surface.width) - o, maxY: Double(surface.height) - o) }
+    /// The view itself in device pixels.
+    public var viewBounds: Rect { Rect(minX: 0, minY: 0, maxX: Double(pixelWidth), maxY: Double(pixelHeight)) }
 
     /// After a view change the layers' pixels are for the old view: drop them; the next `updateLive` redraws.
     private func resetLive() {
@@ -262,18 +290,17 @@ public final class ScreenCache {
         live = [:]; liveOrder = []; overflow = [:]
     }
 
-    private static func makeSurface(viewSize: Size, transform: ViewTransform) throws -> ImageSurface {
+    private static func makeSurface(viewSize: Size, transform: ViewTransform, overscan: Int = 0) throws -> ImageSurface {
         guard transform.isUsable else { throw RenderError.pageTooLarge("view transform \(transform) is not usable (zoom and scale must be positive)") }
         let w = (viewSize.width * transform.deviceScale).rounded(.up), h = (viewSize.height * transform.deviceScale).rounded(.up)
         guard w.isFinite, h.isFinite, w >= 1, h >= 1, w <= Double(maxPixelsPerSide), h <= Double(maxPixelsPerSide) else {
             throw RenderError.pageTooLarge("a \(viewSize.width)×\(viewSize.height) view at scale \(transform.deviceScale) is outside 1…\(maxPixelsPerSide) pixels a side")
         }
-        return try ImageSurface(width: Int(w), height: Int(h))
+        return try ImageSurface(width: Int(w) + 2 * overscan, height: Int(h) + 2 * overscan)
     }
 
-    private static func context(for s: ImageSurface, transform: ViewTransform) -> CairoContext {
+    private static func context(for s: ImageSurface, mapping m: DeviceMapping) -> CairoContext {
         let c = CairoContext(drawingInto: s)
-        let m = transform.deviceMapping
         c.setTransform(scale: m.scale, dx: m.dx, dy: m.dy)
         return c
     }
@@ -282,8 +309,7 @@ public final class ScreenCache {
         m.deviceRect(ofPage: Rect(x: 0, y: 0, width: page.width, height: page.height))
     }
 
-    private static func paintAll(_ drawing: Drawing, into s: ImageSurface, transform: ViewTransform) {
-        let m = transform.deviceMapping
+    private static func paintAll(_ drawing: Drawing, into s: ImageSurface, mapping m: DeviceMapping) {
         BandRenderer.render(drawing, into: s, mapping: m, background: drawing.background.a > 0 ? drawing.background : nil,
                             backgroundArea: pageArea(drawing.pageSize, m))
     }

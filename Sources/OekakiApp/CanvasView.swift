@@ -10,6 +10,13 @@ final class CanvasView: CanvasInputTarget {
     /// Drawings up to this many points re-render a zoom at once (a few milliseconds on two cores, well within
     /// a frame); larger ones show the old picture scaled and render patches in the background.
     static let synchronousPoints = 10_000
+    /// Device pixels rendered beyond each edge of the view, so a pan shows ink that is already there.
+    static let overscan = 256
+    /// A pan only moves where the raster is composited until the view has travelled this far (device
+    /// pixels) from the raster's centre; then the pixels shift once and the uncovered margin, a strip at least
+    /// this thick, is rendered in the background. Per event that is a blit, whatever the drawing holds, and
+    /// each stroke across a strip is shaped once per strip rather than once per event.
+    static let recentreDistance = 128.0
 
     let widget: Widget
     private(set) var editor: Editor
@@ -38,6 +45,7 @@ final class CanvasView: CanvasInputTarget {
     private var zoomPreviewTraced = false
     /// Pans move the view by whole device pixels (so the picture can simply shift); the fractions add up here.
     private var panRemainder = Point(0, 0)
+    private var smallMemo: (strokes: Int, small: Bool)?
 
     /// Changes to persist, in order (wired to autosave).
     var onChanges: (([Change]) -> Void)?
@@ -83,6 +91,7 @@ final class CanvasView: CanvasInputTarget {
         self.editor = editor
         transform = ViewTransform(deviceScale: transform.deviceScale)
         cache = nil
+        smallMemo = nil
         abandonRender()
         onZoom?(transform.zoom)
         onEdit?()
@@ -103,7 +112,9 @@ final class CanvasView: CanvasInputTarget {
 
     /// Logs how long the last zoom step took to become sharp, once nothing is left to render.
     private func traceZoomSharpIfDone() {
-        guard let t0 = zoomTraceStart, stale.isEmpty, inFlight == nil, cache?.transform == transform else { return }
+        guard let t0 = zoomTraceStart, let c = cache, c.transform.zoom == transform.zoom else { return }
+        let view = visibleInCache(c)
+        guard !stale.contains(where: { $0.overlaps(view) }), !(inFlight?.overlaps(view) ?? false) else { return }
         Trace.write("zoom sharp_ms=\(Trace.wallMs() - t0)")
         zoomTraceStart = nil
     }
@@ -162,13 +173,16 @@ final class CanvasView: CanvasInputTarget {
         let small = isSmall(editor.drawing)
         do {
             guard let c = cache else {
-                let c = try ScreenCache(viewSize: size, transform: transform)
+                let c = try ScreenCache(viewSize: size, transform: transform, overscan: Self.overscan)
                 cache = c
-                if small { c.render(editor.drawing) } else { stale = [c.bounds] }
+                if small { c.render(editor.drawing) } else { stale = viewFirst([c.bounds], c) }
                 c.updateLive(editor.liveStrokes)
                 return
             }
             let shift = (transform.offset - c.transform.offset) * transform.deviceScale
+            let panOnly = c.viewSize == size && c.transform.zoom == transform.zoom && c.transform.deviceScale == transform.deviceScale
+            // A short pan of a large drawing: the draw step composites the raster where it now belongs.
+            if panOnly, !small, abs(shift.x) <= Self.recentreDistance, abs(shift.y) <= Self.recentreDistance { return }
             if c.viewSize == size, let exposed = c.scroll(to: transform) {
                 stale = stale.compactMap { $0.offsetBy(shift).intersection(c.bounds) }
                 if small {
@@ -202,8 +216,9 @@ final class CanvasView: CanvasInputTarget {
                     if let preview {
                         for r in c.bounds.subtracting(preview) { addStale(r) }
                         stale.append(preview)
+                        stale = viewFirst(stale, c)
                     } else {
-                        stale = [c.bounds]
+                        stale = viewFirst([c.bounds], c)
                     }
                 }
             }
@@ -214,9 +229,26 @@ final class CanvasView: CanvasInputTarget {
         }
     }
 
+    /// Each rect cut into its part inside the view, listed first, and its parts in the overscan.
+    private func viewFirst(_ rects: [Rect], _ c: ScreenCache) -> [Rect] {
+        let view = c.viewBounds
+        var inside: [Rect] = [], outside: [Rect] = []
+        for r in rects {
+            guard let v = r.intersection(view), v.width > 0, v.height > 0 else { outside.append(r); continue }
+            inside.append(v)
+            outside += r.subtracting(v)
+        }
+        return inside + outside
+    }
+
     private func isSmall(_ d: Drawing) -> Bool {
-        // Counting points walks every stroke: only worth it when the stroke count alone does not decide.
-        d.strokes.count <= Self.synchronousPoints && d.pointCount <= Self.synchronousPoints
+        // Counting points walks every stroke: remembered per stroke count (a guide for how to render, so an
+        // eraser cut that changes points but not the count may keep the old answer).
+        if d.strokes.count > Self.synchronousPoints { return false }
+        if let m = smallMemo, m.strokes == d.strokes.count { return m.small }
+        let small = d.pointCount <= Self.synchronousPoints
+        smallMemo = (d.strokes.count, small)
+        return small
     }
 
     /// Adds a stale device rect, merged with a strip it continues (a steady pan uncovers one growing strip,
@@ -234,20 +266,35 @@ final class CanvasView: CanvasInputTarget {
         if stale.count > 16, let all = Rect.union(of: stale) { stale = [all] }
     }
 
-    /// Device rows per background patch: small enough that each lands within a few frames.
-    private static let patchRows = 160.0
+    /// Device pixels per background patch: small enough that each lands within a few frames (160 rows of a
+    /// wide view); a thin strip is one patch, so each stroke across it is shaped once.
+    private static let patchPixels = 160.0 * 1920
+
+    /// The stale rect to render next: one the user sees first, then the overscan.
+    private func nextStaleIndex(_ cache: ScreenCache) -> Int? {
+        let view = visibleInCache(cache)
+        return stale.firstIndex(where: { $0.overlaps(view) }) ?? (stale.isEmpty ? nil : 0)
+    }
+
+    /// Where the view lies in the cache's raster (device pixels of the cache's view): the cache's own view,
+    /// moved by a pan the raster has not been shifted for yet.
+    private func visibleInCache(_ c: ScreenCache) -> Rect {
+        guard c.transform.zoom == transform.zoom, c.transform.deviceScale == transform.deviceScale else { return c.viewBounds }
+        return c.viewBounds.offsetBy((c.transform.offset - transform.offset) * transform.deviceScale)
+    }
 
     /// Starts rendering the next stale patch in the background, one at a time, so the newest view wins.
     private func renderNextPatch() {
         guard inFlight == nil, let cache else { return }
         var area: Rect?
-        while area == nil, let first = stale.first {
-            stale.removeFirst()
+        while area == nil, let i = nextStaleIndex(cache) {
+            let first = stale.remove(at: i)
             guard let r = first.intersection(cache.bounds), r.width >= 1, r.height >= 1 else { continue }
-            // Whole device pixels, at most `patchRows` tall; the rest stays stale for the next patch.
-            let top = Rect(minX: r.minX.rounded(.down), minY: r.minY.rounded(.down), maxX: r.maxX.rounded(.up),
-                           maxY: min(r.maxY.rounded(.up), r.minY.rounded(.down) + Self.patchRows))
-            if top.maxY < r.maxY { stale.insert(Rect(minX: r.minX, minY: top.maxY, maxX: r.maxX, maxY: r.maxY), at: 0) }
+            // Whole device pixels, at most `patchPixels`; the rest stays stale for the next patch.
+            let x0 = r.minX.rounded(.down), x1 = r.maxX.rounded(.up), y0 = r.minY.rounded(.down)
+            let rows = max(1, (Self.patchPixels / (x1 - x0)).rounded(.down))
+            let top = Rect(minX: x0, minY: y0, maxX: x1, maxY: min(r.maxY.rounded(.up), y0 + rows))
+            if top.maxY < r.maxY { stale.insert(Rect(minX: r.minX, minY: top.maxY, maxX: r.maxX, maxY: r.maxY), at: i) }
             area = top
         }
         guard let area else { return }
@@ -425,7 +472,8 @@ final class CanvasView: CanvasInputTarget {
 }
 
 extension Rect {
-    func offsetBy(_ d: Point) -> Rect { Rect(minX: minX + d.x, minY: minY + d.y, maxX: maxX + d.x, maxY: maxY + d.y) }
+    /// Shares some area with `o` (touching edges do not count).
+    func overlaps(_ o: Rect) -> Bool { minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY }
     /// This rect without `hole` (which lies inside it): up to four non-overlapping bands.
     func subtracting(_ hole: Rect) -> [Rect] {
         var out: [Rect] = []

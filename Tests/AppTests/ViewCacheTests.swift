@@ -68,6 +68,31 @@ final class ViewCacheTests: XCTestCase {
         }
     }
 
+    func testAnOverscannedCacheShowsTheSameViewAndSmallPansUncoverOnlyItsMargin() throws {
+        var t = ViewTransform(zoom: 1.3, offset: Point(-40, -30))
+        let cache = try ScreenCache(viewSize: view, transform: t, overscan: 64)
+        cache.render(drawing)
+        XCTAssertEqual(cache.pixelWidth, 320, "the view keeps its size; the margin is extra")
+        assertSamePicture(cache, try fresh(t), "overscan changes nothing inside the view")
+        for step in [Point(37, -23), Point(-50, 0), Point(0, 61), Point(-200, -150)] {
+            t = t.panned(by: step)
+            let exposed = try XCTUnwrap(cache.scroll(to: t))
+            if abs(step.x) <= 64, abs(step.y) <= 64 {
+                XCTAssertTrue(exposed.allSatisfy { !$0.overlaps(cache.viewBounds) }, "a pan within the margin uncovers only margin: \(exposed)")
+                assertSamePicture(cache, try fresh(t), "the view is exact before anything renders (pan \(step))")
+            }
+            for r in exposed { cache.paste(try ScreenCache.renderPatch(drawing, area: r, transform: t)) }
+            assertSamePicture(cache, try fresh(t), "after pan \(step) and its patches")
+        }
+        // A zoom keeps a preview and patches over the whole raster (margin included) make it exact.
+        let z = t.zoomed(by: 1.5, around: Point(100, 80))
+        try cache.reproject(to: z, viewSize: view)
+        let b = cache.bounds
+        XCTAssertEqual(b.minX, -64)
+        cache.paste(try ScreenCache.renderPatch(drawing, area: b, transform: z))
+        assertSamePicture(cache, try fresh(z), "after a zoom in an overscanned cache")
+    }
+
     func testAFractionalPanIsNotAShift() throws {
         let t = ViewTransform(zoom: 1, offset: Point(0, 0))
         let cache = try fresh(t)
