@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import InkCore
 import InkStore
 
@@ -11,9 +12,9 @@ enum DocumentError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .unsupported(let p):
-            return "cannot open \(p): Oekaki opens .oekaki drawings and imports .xopp files"
-        case .cannotOpen(let p, let r): return "cannot open \(p): \(r)"
-        case .cannotCreate(let p, let r): return "cannot create \(p): \(r)"
+            return localized("cannot open {0}: Oekaki opens .oekaki drawings and imports .xopp files", p)
+        case .cannotOpen(let p, let r): return localized("cannot open {0}: {1}", p, r)
+        case .cannotCreate(let p, let r): return localized("cannot create {0}: {1}", p, r)
         }
     }
 }
@@ -82,7 +83,7 @@ enum Documents {
         if ext == "xopp" { return try importXopp(path) }
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
-            if isDir.boolValue { throw DocumentError.cannotOpen(path: path, reason: "it is a folder") }
+            if isDir.boolValue { throw DocumentError.cannotOpen(path: path, reason: localized("it is a folder")) }
             do {
                 // A read-only file or folder opens anyway; changes go to a copy in the data folder, and the
                 // window says where (RELIABILITY.md promise 6).
@@ -132,12 +133,12 @@ enum Documents {
                 let file = try create(target, document: document)
                 let extra = notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
                 return OpenDocument(file: file, isUntitled: false,
-                                    note: "Imported from \(url.lastPathComponent), saved as \(target)\(extra)")
+                                    note: localized("Imported from {0}, saved as {1}", url.lastPathComponent, target) + extra)
             } catch {
                 lastError = error
             }
         }
-        throw lastError ?? DocumentError.cannotCreate(path: path, reason: "no writable folder for the imported drawing")
+        throw lastError ?? DocumentError.cannotCreate(path: path, reason: localized("no writable folder for the imported drawing"))
     }
 
     /// Untitled drawings from earlier sessions that hold ink, newest first. Empty ones are deleted.
@@ -186,10 +187,10 @@ enum Documents {
         var isDir: ObjCBool = false
         if !folder.isEmpty {
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
-                throw DocumentError.cannotCreate(path: path, reason: "the folder \(folder) does not exist")
+                throw DocumentError.cannotCreate(path: path, reason: localized("the folder {0} does not exist", folder))
             }
             guard FileManager.default.isWritableFile(atPath: folder) else {
-                throw DocumentError.cannotCreate(path: path, reason: "the folder \(folder) is not writable")
+                throw DocumentError.cannotCreate(path: path, reason: localized("the folder {0} is not writable", folder))
             }
         }
         do {

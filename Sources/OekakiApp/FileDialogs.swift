@@ -1,4 +1,5 @@
 import CGtk
+import Localization
 import InkCore
 
 /// Native file choosers and the colour chooser (GTK 4.8 has no GtkFileDialog/GtkColorDialog).
@@ -8,24 +9,24 @@ enum FileDialogs {
 
         var title: String {
             switch self {
-            case .open: return "Open a drawing"
-            case .saveAs: return "Save the drawing as"
-            case .export: return "Export as PNG, SVG, PDF or .xopp (by the name's extension)"
+            case .open: return localized("Open a drawing")
+            case .saveAs: return localized("Save the drawing as")
+            case .export: return localized("Export as PNG, SVG, PDF or .xopp (by the name's extension)")
             }
         }
         var accept: String {
             switch self {
-            case .open: return "_Open"
-            case .saveAs: return "_Save"
-            case .export: return "_Export"
+            case .open: return localized("_Open")
+            case .saveAs: return localized("_Save")
+            case .export: return localized("_Export")
             }
         }
         var filters: [(name: String, patterns: [String])] {
             switch self {
             case .open: return [("Drawings (.oekaki, .xopp)", ["*.oekaki", "*.xopp"]), ("All files", ["*"])]
             case .saveAs: return [("Oekaki drawing (.oekaki)", ["*.oekaki"])]
-            case .export: return [("PNG, SVG, PDF or Xournal++", ["*.png", "*.svg", "*.pdf", "*.xopp"]), ("PNG image", ["*.png"]),
-                                  ("SVG image", ["*.svg"]), ("PDF document", ["*.pdf"]), ("Xournal++ notes", ["*.xopp"])]
+            case .export: return [(localized("PNG, SVG, PDF or Xournal++"), ["*.png", "*.svg", "*.pdf", "*.xopp"]), (localized("PNG image"), ["*.png"]),
+                                  (localized("SVG image"), ["*.svg"]), (localized("PDF document"), ["*.pdf"]), (localized("Xournal++ notes"), ["*.xopp"])]
             }
         }
     }
@@ -33,7 +34,7 @@ enum FileDialogs {
     /// Asks for a path; `done` gets it on the GTK thread (nothing when cancelled).
     static func choose(_ purpose: Purpose, parent: Widget, folder: String? = nil, suggestedName: String? = nil, done: @escaping (String) -> Void) {
         let action = purpose == .open ? GTK_FILE_CHOOSER_ACTION_OPEN : GTK_FILE_CHOOSER_ACTION_SAVE
-        guard let dialog = gtk_file_chooser_native_new(purpose.title, typed(parent, as: GtkWindow.self), action, purpose.accept, "_Cancel") else { return }
+        guard let dialog = gtk_file_chooser_native_new(purpose.title, typed(parent, as: GtkWindow.self), action, purpose.accept, localized("_Cancel")) else { return }
         let chooser = dialog
         let native = UnsafeMutablePointer<GtkNativeDialog>(dialog)
         for f in purpose.filters {
@@ -66,7 +67,7 @@ enum FileDialogs {
 
     /// Asks for a colour; `done` gets it when the user accepts.
     static func chooseColor(parent: Widget, initial: RGBA, done: @escaping (RGBA) -> Void) {
-        guard let dialog = gtk_color_chooser_dialog_new("Choose a colour", typed(parent, as: GtkWindow.self)) else { return }
+        guard let dialog = gtk_color_chooser_dialog_new(localized("Choose a colour"), typed(parent, as: GtkWindow.self)) else { return }
         let chooser = OpaquePointer(dialog)
         let u = initial.unit
         var rgba = GdkRGBA(red: Float(u.r), green: Float(u.g), blue: Float(u.b), alpha: 1)

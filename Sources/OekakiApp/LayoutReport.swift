@@ -2,11 +2,12 @@ import CGtk
 import Foundation
 
 /// Test support: with `OEKAKI_LAYOUT_REPORT=FILE` the window writes where every control with a tooltip sits
-/// (window coordinates, logical pixels) after each resize, so tests can check that all of them are on screen.
+/// (window coordinates, logical pixels) after each resize, so tests can check that all of them are on screen,
+/// and every label with the width its text needs (a translation that does not fit shows up as clipped).
 enum LayoutReport {
     static let path = ProcessInfo.processInfo.environment["OEKAKI_LAYOUT_REPORT"]
 
-    /// Lines `window W H`, then `control X Y W H TOOLTIP` for each mapped control.
+    /// Lines `window W H`, then `control X Y W H TOOLTIP` for each mapped control and `label X Y W H NEEDED TEXT`.
     static func write(_ window: Widget) {
         guard let path else { return }
         var lines = ["window \(gtk_widget_get_width(window)) \(gtk_widget_get_height(window))"]
@@ -24,6 +25,18 @@ enum LayoutReport {
                 let text = String(cString: tip).replacingOccurrences(of: "\n", with: " ")
                 lines.append(String(format: "control %.0f %.0f %.0f %.0f %@", origin.x + Double(r.origin.x), origin.y + Double(r.origin.y),
                                     r.size.width, r.size.height, text))
+            }
+        }
+        // Labels: where they are, and the width their text needs (smaller means clipped or ellipsized).
+        if isA(widget, gtk_label_get_type()), let text = gtk_label_get_text(OpaquePointer(widget)), text.pointee != 0 {
+            var bounds = graphene_rect_t()
+            var natural: Int32 = 0
+            gtk_widget_measure(widget, GTK_ORIENTATION_HORIZONTAL, -1, nil, &natural, nil, nil)
+            if gtk_widget_compute_bounds(widget, root, &bounds) != 0 {
+                let r = bounds
+                let words = String(cString: text).replacingOccurrences(of: "\n", with: " ")
+                lines.append(String(format: "label %.0f %.0f %.0f %.0f %d %@", origin.x + Double(r.origin.x), origin.y + Double(r.origin.y),
+                                    r.size.width, r.size.height, natural, words))
             }
         }
         var child = gtk_widget_get_first_child(widget)

@@ -1,4 +1,5 @@
 import CGtk
+import Localization
 import Foundation
 import InkCore
 import InkRender
@@ -8,16 +9,16 @@ import InkStore
 extension MainWindow {
     func showDocument() {
         let name = document.name
-        gtk_window_set_title(typed(window, as: GtkWindow.self), "\(name) — Oekaki")
+        gtk_window_set_title(typed(window, as: GtkWindow.self), localized("{0} — Oekaki", name))
         Widgets.setLabel(titleLabel, name)
         let folder = (document.path as NSString).deletingLastPathComponent
         let subtitle: String
         if let note = document.note {
             subtitle = note
         } else if document.isUntitled {
-            subtitle = "Not yet named: kept safe in \(abbreviated(folder)); use Save As to name it"
+            subtitle = localized("Not yet named: kept safe in {0}; use Save As to name it", abbreviated(folder))
         } else {
-            subtitle = "\(abbreviated(folder)) · every stroke is saved as you draw"
+            subtitle = localized("{0} · every stroke is saved as you draw", abbreviated(folder))
         }
         Widgets.setLabel(subtitleLabel, subtitle)
         gtk_widget_set_tooltip_text(subtitleLabel, document.path)
@@ -40,12 +41,12 @@ extension MainWindow {
                 // Waiting cannot help here; the next change brings a new state to rewrite the file from.
                 if self.retryTimer != 0 { g_source_remove(self.retryTimer); self.retryTimer = 0 }
                 self.banner.show(.warning,
-                                 "Cannot save to \(self.document.name): \(reason). Your drawing is safe in memory; saving is tried again with your next change, or use Save As.",
-                                 action: ("Save As…", { [weak self] in self?.perform(.saveAs) }))
+                                 localized("Cannot save to {0}: {1}. Your drawing is safe in memory; saving is tried again with your next change, or use Save As.", self.document.name, reason),
+                                 action: (localized("Save As…"), { [weak self] in self?.perform(.saveAs) }))
             case .failing(let reason):
                 self.banner.show(.warning,
-                                 "Cannot save to \(self.document.name): \(reason). Your drawing is safe in memory; retrying every 5 seconds.",
-                                 action: ("Save As…", { [weak self] in self?.perform(.saveAs) }))
+                                 localized("Cannot save to {0}: {1}. Your drawing is safe in memory; retrying every 5 seconds.", self.document.name, reason),
+                                 action: (localized("Save As…"), { [weak self] in self?.perform(.saveAs) }))
                 if self.retryTimer == 0 {
                     self.retryTimer = every(milliseconds: 5000) { [weak self] in
                         self?.autosave.retry()
@@ -58,10 +59,11 @@ extension MainWindow {
 
     /// Writing failed: closing now would lose the last changes, so ask first.
     func askBeforeClosing(_ unsaved: Int) {
-        let what = unsaved == 1 ? "1 change" : "\(unsaved) changes"
-        Question.ask(parent: window, title: "Unsaved changes",
-                     message: "\(what) could not be written to \(document.name). Save the drawing somewhere else before closing?",
-                     answers: ["Close Without Saving", "Cancel", "Save As…"]) { [weak self] answer in
+        Question.ask(parent: window, title: localized("Unsaved changes"),
+                     message: localizedPlural("%d change could not be written to {0}. Save the drawing somewhere else before closing?",
+                                              "%d changes could not be written to {0}. Save the drawing somewhere else before closing?",
+                                              unsaved, document.name),
+                     answers: [localized("Close Without Saving"), localized("Cancel"), localized("Save As…")]) { [weak self] answer in
             guard let self else { return }
             switch answer {
             case 0:
@@ -105,7 +107,7 @@ extension MainWindow {
     /// Loads a drawing in the background (a big file takes a moment), then shows it; `opened` runs after.
     func open(_ path: String, opened: (() -> Void)? = nil) {
         if path == document.path { return }
-        banner.show(.info, "Opening \((path as NSString).lastPathComponent)…", action: nil)
+        banner.show(.info, localized("Opening {0}…", (path as NSString).lastPathComponent), action: nil)
         backgroundQueue.async { [weak self] in
             let result = MainLoopHandoff(value: Result { try Documents.open(path) })
             onMainLoop { [weak self] in
@@ -140,7 +142,7 @@ extension MainWindow {
         let target = ExportFormat(path: path) == nil && !isXopp ? path + ".png" : path
         let format = ExportFormat(path: target)
         let drawing = MainLoopHandoff(value: canvas.editor.drawing)
-        banner.show(.info, "Exporting \((target as NSString).lastPathComponent)…", action: nil)
+        banner.show(.info, localized("Exporting {0}…", (target as NSString).lastPathComponent), action: nil)
         backgroundQueue.async { [weak self] in
             var failure: String?
             do {
@@ -154,9 +156,9 @@ extension MainWindow {
             onMainLoop { [weak self] in
                 guard let self else { return }
                 if let m = message.value {
-                    self.banner.show(.error, "Export failed: \(m)", action: nil)
+                    self.banner.show(.error, localized("Export failed: {0}", m), action: nil)
                 } else {
-                    self.banner.show(.info, "Exported to \(self.abbreviated(target))", action: nil, autoHide: true)
+                    self.banner.show(.info, localized("Exported to {0}", self.abbreviated(target)), action: nil, autoHide: true)
                 }
             }
         }

@@ -1,4 +1,5 @@
 import CGtk
+import Localization
 import Foundation
 
 /// Untitled drawings from earlier sessions: listed in a title-bar menu and a dismissable banner, never blocking.
@@ -29,9 +30,9 @@ extension MainWindow {
         }
         gtk_widget_set_visible(recoverButton, 1)
         guard withBanner else { return }
-        let count = paths.count == 1 ? "1 drawing" : "\(paths.count) drawings"
-        recoveryBanner.show(.info, "\(count) from earlier sessions never saved under a name. Recover from the title bar.",
-                            action: ("Show", { [weak self] in
+                recoveryBanner.show(.info, localizedPlural("%d drawing from earlier sessions was never saved under a name. Recover it from the title bar.",
+                                                    "%d drawings from earlier sessions were never saved under a name. Recover them from the title bar.", paths.count),
+                            action: (localized("Show"), { [weak self] in
                                 guard let self else { return }
                                 gtk_menu_button_popup(OpaquePointer(self.recoverButton))
                             }))

@@ -82,15 +82,15 @@ final class MainWindow {
         let header = OpaquePointer(bar)
         let start = Widgets.box(linked: true)
         Widgets.append(start,
-            Widgets.button(icon: "document-open-symbolic", label: "Open", tooltip: "Open a drawing or import a .xopp (Ctrl+O)") { [weak self] in self?.perform(.open) },
+            Widgets.button(icon: "document-open-symbolic", label: localized("Open"), tooltip: localized("Open a drawing or import a .xopp (Ctrl+O)")) { [weak self] in self?.perform(.open) },
             makeOpenMenu(),
-            Widgets.button(icon: "document-save-as-symbolic", label: "Save As", tooltip: "Save under a new name (Ctrl+S)") { [weak self] in self?.perform(.saveAs) },
-            Widgets.button(icon: "document-send-symbolic", label: "Export", tooltip: "Export as PNG, SVG, PDF or Xournal++ .xopp (Ctrl+E)") { [weak self] in self?.perform(.export) })
+            Widgets.button(icon: "document-save-as-symbolic", label: localized("Save As"), tooltip: localized("Save under a new name (Ctrl+S)")) { [weak self] in self?.perform(.saveAs) },
+            Widgets.button(icon: "document-send-symbolic", label: localized("Export"), tooltip: localized("Export as PNG, SVG, PDF or Xournal++ .xopp (Ctrl+E)")) { [weak self] in self?.perform(.export) })
         gtk_header_bar_pack_start(header, start)
 
         recoverButton = gtk_menu_button_new()
-        gtk_menu_button_set_label(OpaquePointer(recoverButton), "Recover")
-        gtk_widget_set_tooltip_text(recoverButton, "Drawings from earlier sessions that were never saved under a name")
+        gtk_menu_button_set_label(OpaquePointer(recoverButton), localized("Recover"))
+        gtk_widget_set_tooltip_text(recoverButton, localized("Drawings from earlier sessions that were never saved under a name"))
         let recoverPopover = gtk_popover_new()!
         gtk_popover_set_child(typed(recoverPopover, as: GtkPopover.self), recoverList)
         gtk_menu_button_set_popover(OpaquePointer(recoverButton), recoverPopover)
@@ -110,10 +110,10 @@ final class MainWindow {
         // Packed from the right edge inwards.
         gtk_header_bar_pack_end(header, makePreferencesButton())
         let edit = Widgets.box(linked: true)
-        undoButton = Widgets.button(icon: "edit-undo-symbolic", tooltip: "Undo (Ctrl+Z)") { [weak self] in self?.perform(.undo) }
-        redoButton = Widgets.button(icon: "edit-redo-symbolic", tooltip: "Redo (Ctrl+Shift+Z or Ctrl+Y)") { [weak self] in self?.perform(.redo) }
+        undoButton = Widgets.button(icon: "edit-undo-symbolic", tooltip: localized("Undo (Ctrl+Z)")) { [weak self] in self?.perform(.undo) }
+        redoButton = Widgets.button(icon: "edit-redo-symbolic", tooltip: localized("Redo (Ctrl+Shift+Z or Ctrl+Y)")) { [weak self] in self?.perform(.redo) }
         Widgets.append(edit, undoButton, redoButton)
-        let clear = Widgets.button(icon: "edit-clear-all-symbolic", label: "Clear", tooltip: "Clear the page (Undo brings it back)") { [weak self] in self?.perform(.clear) }
+        let clear = Widgets.button(icon: "edit-clear-all-symbolic", label: localized("Clear"), tooltip: localized("Clear the page (Undo brings it back)")) { [weak self] in self?.perform(.clear) }
         gtk_header_bar_pack_end(header, clear)
         gtk_header_bar_pack_end(header, edit)
         return bar
@@ -122,15 +122,15 @@ final class MainWindow {
     private func makePreferencesButton() -> Widget {
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(OpaquePointer(button), "open-menu-symbolic")
-        gtk_widget_set_tooltip_text(button, "Preferences")
+        gtk_widget_set_tooltip_text(button, localized("Preferences"))
         let box = Widgets.box(horizontal: false, spacing: 6)
         gtk_widget_set_margin_start(box, 6); gtk_widget_set_margin_end(box, 6)
         gtk_widget_set_margin_top(box, 6); gtk_widget_set_margin_bottom(box, 6)
-        let heading = Widgets.label("Fingers on a touchscreen")
+        let heading = Widgets.label(localized("Fingers on a touchscreen"))
         gtk_widget_set_halign(heading, GTK_ALIGN_START)
         gtk_widget_add_css_class(heading, "heading")
-        let drawWith = gtk_check_button_new_with_label("Draw with fingers (each finger draws)")!
-        let navigate = gtk_check_button_new_with_label("Fingers navigate (two fingers pan and pinch; the pen draws)")!
+        let drawWith = gtk_check_button_new_with_label(localized("Draw with fingers (each finger draws)"))!
+        let navigate = gtk_check_button_new_with_label(localized("Fingers navigate (two fingers pan and pinch; the pen draws)"))!
         gtk_check_button_set_group(typed(navigate, as: GtkCheckButton.self), typed(drawWith, as: GtkCheckButton.self))
         touchModeButtons = [.draw: drawWith, .navigate: navigate]
         showTouchMode(preferences.touchMode)
@@ -143,7 +143,7 @@ final class MainWindow {
                 self.canvas.touchMode = mode
             }
         }
-        let hint = Widgets.label("Mouse: left button draws, middle button or Space+drag pans,\nwheel scrolls, Ctrl+wheel zooms.")
+        let hint = Widgets.label(localized("Mouse: left button draws, middle button or Space+drag pans,\nwheel scrolls, Ctrl+wheel zooms."))
         gtk_widget_add_css_class(hint, "dim-label")
         gtk_widget_set_halign(hint, GTK_ALIGN_START)
         let popover = gtk_popover_new()!

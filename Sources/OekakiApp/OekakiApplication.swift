@@ -13,7 +13,7 @@ public enum OekakiApplication {
     public static func run(file: String?) -> Int32 {
         // Refuse cleanly before any window exists: a bad file or no display is one line on stderr.
         guard gtk_init_check() != 0 else {
-            FileHandle.standardError.write(Data("oekaki: \(localized("cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)"))\n".utf8))
+            FileHandle.standardError.write(Data(("oekaki: " + localized("cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)") + "\n").utf8))
             return 1
         }
         let document: OpenDocument

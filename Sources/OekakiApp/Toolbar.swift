@@ -1,4 +1,5 @@
 import CGtk
+import Localization
 import InkCore
 
 /// Every command a button, a key or a menu can trigger.
@@ -16,16 +17,16 @@ enum Command: Equatable {
 /// The palette of the seed apps plus a few more.
 enum Palette {
     static let colors: [(name: String, color: RGBA)] = [
-        ("Black", RGBA(r: 0, g: 0, b: 0)),
-        ("Red", RGBA(r: 0xe0, g: 0x1b, b: 0x24)),
-        ("Blue", RGBA(r: 0x1c, g: 0x71, b: 0xd8)),
+        (localized("Black"), RGBA(r: 0, g: 0, b: 0)),
+        (localized("Red"), RGBA(r: 0xe0, g: 0x1b, b: 0x24)),
+        (localized("Blue"), RGBA(r: 0x1c, g: 0x71, b: 0xd8)),
         // The highlighter's own yellow, so its default colour shows as a palette choice.
-        ("Yellow", RGBA(r: RGBA.highlighterYellow.r, g: RGBA.highlighterYellow.g, b: RGBA.highlighterYellow.b)),
-        ("Green", RGBA(r: 0x2e, g: 0xc2, b: 0x7e)),
-        ("Orange", RGBA(r: 0xff, g: 0x78, b: 0x00)),
-        ("Purple", RGBA(r: 0x91, g: 0x41, b: 0xac)),
-        ("Brown", RGBA(r: 0x86, g: 0x5e, b: 0x3c)),
-        ("White", RGBA(r: 0xff, g: 0xff, b: 0xff)),
+        (localized("Yellow"), RGBA(r: RGBA.highlighterYellow.r, g: RGBA.highlighterYellow.g, b: RGBA.highlighterYellow.b)),
+        (localized("Green"), RGBA(r: 0x2e, g: 0xc2, b: 0x7e)),
+        (localized("Orange"), RGBA(r: 0xff, g: 0x78, b: 0x00)),
+        (localized("Purple"), RGBA(r: 0x91, g: 0x41, b: 0xac)),
+        (localized("Brown"), RGBA(r: 0x86, g: 0x5e, b: 0x3c)),
+        (localized("White"), RGBA(r: 0xff, g: 0xff, b: 0xff)),
     ]
 }
 
@@ -64,10 +65,10 @@ final class Toolbar {
 
         let tools = Widgets.box(linked: true)
         let toolSpecs: [(Tool, String?, String, String)] = [
-            (.pen, "document-edit-symbolic", "Pen", "Pen (P)"),
-            (.highlighter, nil, "Highlighter", "Highlighter: translucent marker (H)"),
-            (.strokeEraser, "edit-clear-symbolic", "Eraser", "Stroke eraser: removes whole strokes it touches (E)"),
-            (.areaEraser, "edit-cut-symbolic", "Area eraser", "Area eraser: cuts out only what it covers (A)"),
+            (.pen, "document-edit-symbolic", localized("Pen"), localized("Pen (P)")),
+            (.highlighter, nil, localized("Highlighter"), localized("Highlighter: translucent marker (H)")),
+            (.strokeEraser, "edit-clear-symbolic", localized("Eraser"), localized("Stroke eraser: removes whole strokes it touches (E)")),
+            (.areaEraser, "edit-cut-symbolic", localized("Area eraser"), localized("Area eraser: cuts out only what it covers (A)")),
         ]
         var first: Widget?
         for (tool, icon, label, tip) in toolSpecs {
@@ -92,7 +93,7 @@ final class Toolbar {
             swatches.append(s.button)
             Widgets.append(colors, s.button)
         }
-        let custom = Widgets.drawnToggle(size: 18, tooltip: "Custom colour…", group: firstSwatch, paint: { [weak self] cr, w, h in
+        let custom = Widgets.drawnToggle(size: 18, tooltip: localized("Custom colour…"), group: firstSwatch, paint: { [weak self] cr, w, h in
             Faces.swatch(self?.customColor ?? .black)(cr, w, h)
             // A small plus marks the chooser.
             cairo_set_source_rgb(cr, 1, 1, 1)
@@ -112,7 +113,7 @@ final class Toolbar {
 
         let sizes = Widgets.box(linked: true)
         var firstSize: Widget?
-        for (size, dot, name, key) in [(PenSize.fine, 4.0, "Fine", "1"), (.medium, 8.0, "Medium", "2"), (.bold, 14.0, "Bold", "3")] {
+        for (size, dot, name, key) in [(PenSize.fine, 4.0, localized("Fine"), "1"), (.medium, 8.0, localized("Medium"), "2"), (.bold, 14.0, localized("Bold"), "3")] {
             let b = Widgets.drawnToggle(size: 20, tooltip: "\(name) (\(key))", group: firstSize, paint: Faces.dot(diameter: dot)) { [weak self] in
                 guard let self, !self.syncing else { return }
                 self.onCommand?(.size(size))
@@ -123,7 +124,7 @@ final class Toolbar {
         }
         gtk_spin_button_set_digits(widthSpin, 1)
         gtk_editable_set_width_chars(widthSpin, 4)
-        gtk_widget_set_tooltip_text(asWidget(widthSpin), "Width in page units")
+        gtk_widget_set_tooltip_text(asWidget(widthSpin), localized("Width in page units"))
         connect(gobject(widthSpin), "value-changed") { [weak self] in
             guard let self, !self.syncing else { return }
             self.onWidth?(gtk_spin_button_get_value(self.widthSpin))
@@ -133,14 +134,14 @@ final class Toolbar {
         gtk_widget_set_hexpand(spacer, 1)
 
         // The middle button shows the zoom and resets it to 100 %.
-        let reset = Widgets.button(icon: nil, tooltip: "Zoom to 100 %") { [weak self] in self?.onCommand?(.zoomReset) }
+        let reset = Widgets.button(icon: nil, tooltip: localized("Zoom to 100 %")) { [weak self] in self?.onCommand?(.zoomReset) }
         gtk_button_set_child(typed(reset, as: GtkButton.self), zoomLabel)
         let zoom = Widgets.box(linked: true)
         Widgets.append(zoom,
-            Widgets.button(icon: "zoom-out-symbolic", tooltip: "Zoom out (Ctrl+−)") { [weak self] in self?.onCommand?(.zoomOut) },
+            Widgets.button(icon: "zoom-out-symbolic", tooltip: localized("Zoom out (Ctrl+−)")) { [weak self] in self?.onCommand?(.zoomOut) },
             reset,
-            Widgets.button(icon: "zoom-in-symbolic", tooltip: "Zoom in (Ctrl++)") { [weak self] in self?.onCommand?(.zoomIn) },
-            Widgets.button(icon: "zoom-fit-best-symbolic", tooltip: "Fit the page in the window (Ctrl+0)") { [weak self] in self?.onCommand?(.zoomFit) })
+            Widgets.button(icon: "zoom-in-symbolic", tooltip: localized("Zoom in (Ctrl++)")) { [weak self] in self?.onCommand?(.zoomIn) },
+            Widgets.button(icon: "zoom-fit-best-symbolic", tooltip: localized("Fit the page in the window (Ctrl+0)")) { [weak self] in self?.onCommand?(.zoomFit) })
 
         Widgets.append(row, tools, Widgets.separator(), colors, Widgets.separator(), sizes, asWidget(widthSpin), spacer, zoom)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import OekakiApp
 
 /// Why a command failed; decides the exit code.
@@ -12,17 +13,31 @@ enum CommandFailure: Error {
 enum CLI {
     static let version = AppInfo.version
 
-    static let usage = """
-    usage: oekaki [FILE]                      open FILE (.oekaki, or .xopp to import) in the app
-           oekaki replay LOG [-o OUT.oekaki]  replay a JSON Lines event log, print the summary
-           oekaki info FILE [--page K]        print a document's summary as JSON
-           oekaki export IN OUT [--scale S] [--transparent] [--page K]
-                                              IN: .oekaki or .xopp; OUT: .png .svg .pdf .oekaki .xopp
-           oekaki thumbnail IN OUT.png [--size N]   the first page fitted into N×N pixels (default 256)
-           oekaki sync FILE URL [--once]      keep the replica FILE in step with the board at URL
-                                              URL: nats://[user:password@]host:port/BOARD
-           oekaki --help | --version
-    """
+    /// Each line: the syntax (never translated) and what it does (translated), aligned.
+    static var usage: String {
+        let lines: [(String, String)] = [
+            ("oekaki [FILE]", localized("open FILE (.oekaki, or .xopp to import) in the app")),
+            ("oekaki replay LOG [-o OUT.oekaki]", localized("replay a JSON Lines event log, print the summary")),
+            ("oekaki info FILE [--page K]", localized("print a document's summary as JSON")),
+            ("oekaki export IN OUT [--scale S] [--transparent] [--page K]", ""),
+            ("", localized("IN: .oekaki or .xopp; OUT: .png .svg .pdf .oekaki .xopp")),
+            ("oekaki thumbnail IN OUT.png [--size N]", localized("the first page fitted into N×N pixels (default 256)")),
+            ("oekaki sync FILE URL [--once]", localized("keep the replica FILE in step with the board at URL")),
+            ("", "URL: nats://[user:password@]host:port/BOARD"),
+            ("oekaki --help | --version", ""),
+        ]
+        let head = localized("usage:")
+        // Columns on a terminal: CJK characters take two.
+        func columns(_ s: String) -> Int { s.unicodeScalars.reduce(0) { $0 + ($1.value >= 0x2E80 ? 2 : 1) } }
+        let indent = String(repeating: " ", count: columns(head) + 1)
+        return lines.enumerated().map { i, line in
+            let syntax = (i == 0 ? head + " " : indent) + line.0
+            guard !line.1.isEmpty else { return syntax }
+            let column = indent.count + 35, used = columns(syntax)
+            return used < column ? syntax + String(repeating: " ", count: column - used) + line.1
+                : syntax + "   " + line.1
+        }.joined(separator: "\n")
+    }
 
     static func run(_ args: [String]) -> Int32 {
         do {
@@ -46,9 +61,9 @@ enum CLI {
             case "sync":
                 try SyncCommand.run(Array(args.dropFirst()))
             case let a? where a.hasPrefix("-"):
-                throw CommandFailure.usage("unknown option '\(a)'")
+                throw CommandFailure.usage(localized("unknown option '{0}'", a))
             default:
-                guard args.count == 1 else { throw CommandFailure.usage("the app takes one FILE") }
+                guard args.count == 1 else { throw CommandFailure.usage(localized("the app takes one FILE")) }
                 return OekakiApplication.run(file: args[0])
             }
             return 0

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import InkCore
 import InkRender
 import InkStore
@@ -16,7 +17,7 @@ enum ExportCommand {
         default:
             if let f = ExportFormat(rawValue: ext) { return .image(f) }
             let shown = ext.isEmpty ? "no extension" : "'.\(ext)'"
-            throw CommandFailure.usage("export: cannot write \(shown); OUT must end in .png, .svg, .pdf, .oekaki or .xopp")
+            throw CommandFailure.usage(localized("export: cannot write {0}; OUT must end in .png, .svg, .pdf, .oekaki or .xopp", shown))
         }
     }
 
@@ -30,10 +31,10 @@ enum ExportCommand {
             let a = args[i]
             switch a {
             case "--scale":
-                guard i + 1 < args.count else { throw CommandFailure.usage("export: --scale needs a number") }
-                guard scale == nil else { throw CommandFailure.usage("export: --scale given twice") }
+                guard i + 1 < args.count else { throw CommandFailure.usage(localized("export: --scale needs a number")) }
+                guard scale == nil else { throw CommandFailure.usage(localized("export: --scale given twice")) }
                 guard let s = Double(args[i + 1]), s.isFinite, s > 0 else {
-                    throw CommandFailure.usage("export: --scale needs a positive number, not '\(args[i + 1])'")
+                    throw CommandFailure.usage(localized("export: --scale needs a positive number, not '{0}'", args[i + 1]))
                 }
                 scale = s
                 i += 2
@@ -41,25 +42,25 @@ enum ExportCommand {
                 transparent = true
                 i += 1
             case "--page":
-                guard page == nil else { throw CommandFailure.usage("export: --page given twice") }
+                guard page == nil else { throw CommandFailure.usage(localized("export: --page given twice")) }
                 page = try DocumentArguments.page(args, at: i, command: "export")
                 i += 2
             default:
-                if a.hasPrefix("-") && a.count > 1 { throw CommandFailure.usage("export: unknown option '\(a)'") }
+                if a.hasPrefix("-") && a.count > 1 { throw CommandFailure.usage(localized("export: unknown option '{0}'", a)) }
                 files.append(a)
                 i += 1
             }
         }
-        guard files.count >= 2 else { throw CommandFailure.usage("export: needs IN and OUT") }
-        guard files.count == 2 else { throw CommandFailure.usage("export: unexpected argument '\(files[2])'") }
+        guard files.count >= 2 else { throw CommandFailure.usage(localized("export: needs IN and OUT")) }
+        guard files.count == 2 else { throw CommandFailure.usage(localized("export: unexpected argument '{0}'", files[2])) }
         let (input, output) = (files[0], files[1])
         let target = try target(output)
         switch target {
         case .image(.png): break
         case .image:
-            if scale != nil { throw CommandFailure.usage("export: --scale applies to .png only") }
+            if scale != nil { throw CommandFailure.usage(localized("export: --scale applies to .png only")) }
         case .oekaki, .xopp:
-            if scale != nil || transparent { throw CommandFailure.usage("export: --scale and --transparent apply to .png, .svg and .pdf only") }
+            if scale != nil || transparent { throw CommandFailure.usage(localized("export: --scale and --transparent apply to .png, .svg and .pdf only")) }
         }
 
         if case .image(.png) = target, page == nil || page == 1, StrokeStream.looksLikeDocument(path: input) {

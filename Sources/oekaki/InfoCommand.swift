@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import InkCore
 import InkStore
 
@@ -16,13 +17,13 @@ enum InfoCommand {
                 page = try DocumentArguments.page(args, at: i, command: "info")
                 i += 2
             default:
-                if a.hasPrefix("-") && a.count > 1 { throw CommandFailure.usage("info: unknown option '\(a)'") }
-                guard file == nil else { throw CommandFailure.usage("info: unexpected argument '\(a)'") }
+                if a.hasPrefix("-") && a.count > 1 { throw CommandFailure.usage(localized("info: unknown option '{0}'", a)) }
+                guard file == nil else { throw CommandFailure.usage(localized("info: unexpected argument '{0}'", a)) }
                 file = a
                 i += 1
             }
         }
-        guard let file else { throw CommandFailure.usage("info: missing FILE") }
+        guard let file else { throw CommandFailure.usage(localized("info: missing FILE")) }
         let doc = try DocumentArguments.load(file, page: page)
         print(DrawingSummary(doc.drawing).json(extra: [("format", JSONText.string(doc.format)), ("version", String(doc.version))]))
     }
@@ -31,9 +32,9 @@ enum InfoCommand {
 /// Argument and loading helpers shared by `info` and `export`.
 enum DocumentArguments {
     static func page(_ args: [String], at i: Int, command: String) throws -> Int {
-        guard i + 1 < args.count else { throw CommandFailure.usage("\(command): --page needs a page number") }
+        guard i + 1 < args.count else { throw CommandFailure.usage(localized("{0}: --page needs a page number", command)) }
         guard let k = Int(args[i + 1]), k >= 1 else {
-            throw CommandFailure.usage("\(command): --page needs a page number ≥ 1, not '\(args[i + 1])'")
+            throw CommandFailure.usage(localized("{0}: --page needs a page number ≥ 1, not '{1}'", command, args[i + 1]))
         }
         return k
     }

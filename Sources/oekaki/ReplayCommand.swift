@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import InkCore
 import InkStore
 
@@ -12,18 +13,18 @@ enum ReplayCommand {
         while i < args.count {
             let a = args[i]
             if a == "-o" || a == "--output" {
-                guard i + 1 < args.count else { throw CommandFailure.usage("replay: \(a) needs a file name") }
-                guard out == nil else { throw CommandFailure.usage("replay: \(a) given twice") }
+                guard i + 1 < args.count else { throw CommandFailure.usage(localized("replay: {0} needs a file name", a)) }
+                guard out == nil else { throw CommandFailure.usage(localized("replay: {0} given twice", a)) }
                 out = args[i + 1]
                 i += 2
                 continue
             }
-            if a.hasPrefix("-") && a != "-" { throw CommandFailure.usage("replay: unknown option '\(a)'") }
-            guard log == nil else { throw CommandFailure.usage("replay: unexpected argument '\(a)'") }
+            if a.hasPrefix("-") && a != "-" { throw CommandFailure.usage(localized("replay: unknown option '{0}'", a)) }
+            guard log == nil else { throw CommandFailure.usage(localized("replay: unexpected argument '{0}'", a)) }
             log = a
             i += 1
         }
-        guard let log else { throw CommandFailure.usage("replay: missing LOG") }
+        guard let log else { throw CommandFailure.usage(localized("replay: missing LOG")) }
 
         let editor = try replay(log)
         if let out {
@@ -47,10 +48,10 @@ enum ReplayCommand {
         } else {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-                throw CommandFailure.input("\(path): no such file")
+                throw CommandFailure.input(localized("{0}: no such file", path))
             }
-            guard !isDir.boolValue else { throw CommandFailure.input("\(path): is a directory, not an event log") }
-            guard let h = FileHandle(forReadingAtPath: path) else { throw CommandFailure.input("\(path): cannot open (permission denied?)") }
+            guard !isDir.boolValue else { throw CommandFailure.input(localized("{0}: is a directory, not an event log", path)) }
+            guard let h = FileHandle(forReadingAtPath: path) else { throw CommandFailure.input(localized("{0}: cannot open (permission denied?)", path)) }
             handle = h
         }
         defer { if path != "-" { try? handle.close() } }
@@ -59,7 +60,7 @@ enum ReplayCommand {
             while true {
                 let chunk: Data?
                 do { chunk = try handle.read(upToCount: 1 << 18) } catch {
-                    throw CommandFailure.input("\(path): cannot read: \(error.localizedDescription)")
+                    throw CommandFailure.input(localized("{0}: cannot read: {1}", path, error.localizedDescription))
                 }
                 guard let chunk, !chunk.isEmpty else { break }
                 try replay.feed([UInt8](chunk))

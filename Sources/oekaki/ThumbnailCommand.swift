@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import InkCore
 import InkRender
 import InkStore
@@ -14,21 +15,21 @@ enum ThumbnailCommand {
             let a = args[i]
             switch a {
             case "--size":
-                guard i + 1 < args.count else { throw CommandFailure.usage("thumbnail: --size needs a number of pixels") }
-                guard size == nil else { throw CommandFailure.usage("thumbnail: --size given twice") }
+                guard i + 1 < args.count else { throw CommandFailure.usage(localized("thumbnail: --size needs a number of pixels")) }
+                guard size == nil else { throw CommandFailure.usage(localized("thumbnail: --size given twice")) }
                 guard let n = Int(args[i + 1]), (1...Thumbnail.maxSize).contains(n) else {
-                    throw CommandFailure.usage("thumbnail: --size needs a whole number of pixels from 1 to \(Thumbnail.maxSize), not '\(args[i + 1])'")
+                    throw CommandFailure.usage(localized("thumbnail: --size needs a whole number of pixels from 1 to {0}, not '{1}'", Thumbnail.maxSize, args[i + 1]))
                 }
                 size = n
                 i += 2
             default:
-                if a.hasPrefix("-") && a.count > 1 { throw CommandFailure.usage("thumbnail: unknown option '\(a)'") }
+                if a.hasPrefix("-") && a.count > 1 { throw CommandFailure.usage(localized("thumbnail: unknown option '{0}'", a)) }
                 files.append(a)
                 i += 1
             }
         }
-        guard files.count >= 2 else { throw CommandFailure.usage("thumbnail: needs IN and OUT.png") }
-        guard files.count == 2 else { throw CommandFailure.usage("thumbnail: unexpected argument '\(files[2])'") }
+        guard files.count >= 2 else { throw CommandFailure.usage(localized("thumbnail: needs IN and OUT.png")) }
+        guard files.count == 2 else { throw CommandFailure.usage(localized("thumbnail: unexpected argument '{0}'", files[2])) }
         let (input, output) = (files[0], files[1])
         // Thumbnailers often name the output without an extension (GNOME's is a temporary file): any name is PNG.
         let n = size ?? Thumbnail.defaultSize

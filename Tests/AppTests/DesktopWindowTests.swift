@@ -167,12 +167,64 @@ final class DesktopWindowTests: XCTestCase {
         }
     }
 
+    /// LANGUAGE=ja: the labels are Japanese and each has the room its text needs; the plural of the recovery
+    /// banner comes from the catalogue (Japanese has one form: "%d 枚").
+    func testJapaneseUIShowsWholeJapaneseLabels() throws {
+        // Two untitled drawings with ink from an earlier session, so the recovery banner counts them.
+        let data = home.appendingPathComponent("data/oekaki")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let log = home.appendingPathComponent("ink.jsonl")
+        try #"""
+        {"type":"touch","phase":"began","id":1,"x":100,"y":100}
+        {"type":"touch","phase":"ended","id":1,"x":300,"y":200}
+
+        """#.write(to: log, atomically: true, encoding: .utf8)
+        for n in 1...2 {
+            let r = try run(AppWindowTests.oekakiBinary().path, ["replay", log.path, "-o", data.appendingPathComponent("Untitled 2026-01-0\(n) 10.00.00.oekaki").path])
+            XCTAssertEqual(r.status, 0, r.output)
+        }
+        try launch(nil, environment: ["LANGUAGE": "ja", "LANG": "C.UTF-8", "OEKAKI_LAYOUT_REPORT": report.path])
+        XCTAssertTrue(waitForWindow(named: "お絵かき"), "the window title is Japanese")
+
+        var labels: [(rect: (x: Int, y: Int, w: Int, h: Int), needed: Int, text: String)] = []
+        XCTAssertTrue(wait(seconds: 10) {
+            labels = ((try? String(contentsOf: self.report, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+                let f = line.split(separator: " ", maxSplits: 6)
+                guard f.count == 7, f[0] == "label", let x = Double(f[1]), let y = Double(f[2]), let w = Double(f[3]),
+                      let h = Double(f[4]), let need = Int(f[5]) else { return nil }
+                return ((Int(x), Int(y), Int(w), Int(h)), need, String(f[6]))
+            }
+            return labels.contains { $0.text.contains("枚") }
+        }, "the recovery banner is shown: \(labels.map(\.text))")
+        XCTAssertTrue(labels.contains { $0.text.contains("名前を付けずに終わった絵が 2 枚あります") }, "plural: \(labels.map(\.text))")
+
+        // The Save As button's label: Japanese, given the width it needs, and drawn to its end.
+        guard let save = labels.first(where: { $0.text == "名前を付けて保存" }) else {
+            return XCTFail("no Japanese Save As label: \(labels.map(\.text))")
+        }
+        XCTAssertGreaterThanOrEqual(save.rect.w, save.needed, "the label is not clipped")
+        for l in labels where ["開く", "書き出し", "全消去", "ペン", "蛍光ペン", "消しゴム", "範囲消しゴム"].contains(l.text) {
+            XCTAssertGreaterThanOrEqual(l.rect.w, l.needed, "\(l.text) is not clipped")
+        }
+        let shot = try screenshot()
+        let r = save.rect
+        func ink(_ xs: Range<Int>) -> Int {
+            var n = 0
+            for y in r.y..<(r.y + r.h + 4) { for x in xs where shot.brightness(x, y) < 120 { n += 1 } }
+            return n
+        }
+        let quarter = r.w / 4
+        XCTAssertGreaterThan(ink(r.x..<(r.x + r.w + 4)), 60, "glyphs are drawn")
+        XCTAssertGreaterThan(ink((r.x + 3 * quarter)..<(r.x + r.w + 4)), 10, "the last glyphs are drawn too")
+    }
+
     // MARK: driving the app
 
-    private func launch(_ file: String, environment extra: [String: String] = [:]) throws {
+    /// Starts the app on `file` (nil: a new untitled drawing) and waits for its window.
+    private func launch(_ file: String?, environment extra: [String: String] = [:]) throws {
         let p = Process()
         p.executableURL = try AppWindowTests.oekakiBinary()
-        p.arguments = [file]
+        p.arguments = file.map { [$0] } ?? []
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = Self.display
         env["GDK_BACKEND"] = "x11"
@@ -191,8 +243,8 @@ final class DesktopWindowTests: XCTestCase {
         p.standardError = FileHandle.nullDevice
         try p.run()
         apps.append(p)
-        let name = (file as NSString).lastPathComponent
-        guard waitForWindow(named: NSRegularExpression.escapedPattern(for: name), seconds: 20) else {
+        let name = file.map { NSRegularExpression.escapedPattern(for: ($0 as NSString).lastPathComponent) } ?? "Untitled"
+        guard waitForWindow(named: name, seconds: 20) else {
             throw XCTSkip("no window titled \(name) within 20 s (exited: \(!p.isRunning))")
         }
         if !extra.keys.contains("OEKAKI_LAYOUT_REPORT") { usleep(500_000) }

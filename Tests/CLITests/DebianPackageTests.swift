@@ -25,7 +25,7 @@ final class DebianPackageTests: XCTestCase {
         let bin = tree.appendingPathComponent("usr/bin/oekaki").path
         for file in ["usr/share/applications/io.github.oekaki.Oekaki.desktop", "usr/share/man/man1/oekaki.1.gz",
                      "usr/share/metainfo/io.github.oekaki.Oekaki.metainfo.xml", "usr/share/doc/oekaki/copyright",
-                     "usr/share/thumbnailers/io.github.oekaki.Oekaki.thumbnailer"] {
+                     "usr/share/thumbnailers/io.github.oekaki.Oekaki.thumbnailer", "usr/share/locale/ja/LC_MESSAGES/oekaki.mo"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: tree.appendingPathComponent(file).path), "\(file) is in the package")
         }
 

@@ -36,6 +36,7 @@ final class InstallTests: XCTestCase {
         "share/metainfo/\(appID).metainfo.xml",
         "share/man/man1/oekaki.1",
         "share/bash-completion/completions/oekaki",
+        "share/locale/ja/LC_MESSAGES/oekaki.mo",
     ]
 
     func testInstallPutsEveryFileInPlaceAndUninstallRemovesThem() throws {

@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+
+/// Translations: every string the sources pass through gettext has a Japanese translation (so a new string
+/// without one fails here), the Japanese plural rule is the language's (one form), and the CLI speaks Japanese
+/// under LANGUAGE=ja.
+final class LocalizationTests: XCTestCase {
+    let root = InstallTests.packageRoot
+
+    override func setUpWithError() throws {
+        for tool in ["make", "xgettext", "msgmerge", "msgfmt"] {
+            guard Shell.find(tool) != nil else { throw XCTSkip("\(tool) is needed (make deps installs gettext)") }
+        }
+    }
+
+    func testJapaneseCatalogueCoversEveryStringInTheSources() throws {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-pot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let pot = tmp.appendingPathComponent("fresh.pot").path
+        let sources = try Shell.run("grep", ["-rl", "localized", "Sources", "--include=*.swift"], in: root).output
+            .split(separator: "\n").map(String.init).sorted()
+        XCTAssertGreaterThan(sources.count, 5)
+        let extract = try Shell.run("xgettext", ["--from-code=UTF-8", "--language=C", "--keyword=localized:1", "--keyword=localizedPlural:1,2",
+                                                 "-o", pot] + sources, in: root)
+        XCTAssertEqual(extract.status, 0, extract.output)
+        let merged = tmp.appendingPathComponent("ja.po").path
+        XCTAssertEqual(try Shell.run("msgmerge", ["-q", "--no-fuzzy-matching", "-o", merged, "po/ja.po", pot], in: root).status, 0)
+        let stats = try Shell.run("msgfmt", ["--check", "--statistics", "-o", "/dev/null", merged], in: root)
+        XCTAssertEqual(stats.status, 0, stats.output)
+        XCTAssertTrue(stats.output.contains("translated message"), stats.output)
+        XCTAssertFalse(stats.output.contains("untranslated") || stats.output.contains("fuzzy"),
+                       "every string in the sources has a Japanese translation (run `make pot`, then translate po/ja.po): \(stats.output)")
+        let translated = Int(stats.output.split(separator: " ").first ?? "") ?? 0
+        XCTAssertGreaterThan(translated, 100)
+    }
+
+    func testJapaneseHasOnePluralForm() throws {
+        let po = try String(contentsOf: root.appendingPathComponent("po/ja.po"), encoding: .utf8)
+        XCTAssertTrue(po.contains("\"Plural-Forms: nplurals=1; plural=0;\\n\""), "Japanese does not inflect for number")
+        // Every plural entry has its one form, with the count in it.
+        let entries = po.components(separatedBy: "\n\n").filter { $0.contains("msgid_plural") }
+        XCTAssertGreaterThanOrEqual(entries.count, 2)
+        for e in entries {
+            XCTAssertTrue(e.contains("msgstr[0] \""), e)
+            XCTAssertFalse(e.contains("msgstr[1]"), e)
+            let form = e.components(separatedBy: "msgstr[0] ").last ?? ""
+            XCTAssertTrue(form.contains("%d"), "the count appears in the translation: \(e)")
+        }
+    }
+
+    func testCommandLineErrorsInJapanese() throws {
+        let make = try Shell.run("make", ["--no-print-directory", "locale"], in: root)
+        XCTAssertEqual(make.status, 0, make.output)
+        guard let bin = OekakiBinary.url else { throw OekakiBinary.Failure.notFound([]) }
+        var env = ProcessInfo.processInfo.environment
+        env["LANGUAGE"] = "ja"
+        env["LANG"] = "C.UTF-8"
+        env["OEKAKI_LOCALEDIR"] = root.appendingPathComponent(".build/locale").path
+        let r = try Shell.run(bin.path, ["export", "only-one.oekaki"], environment: env)
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.output.hasPrefix("oekaki: export: IN と OUT が必要です\n"), r.output)
+        XCTAssertTrue(r.output.contains("使い方: oekaki [FILE]"), r.output)
+        env["LANGUAGE"] = "en"
+        let en = try Shell.run(bin.path, ["export", "only-one.oekaki"], environment: env)
+        XCTAssertTrue(en.output.hasPrefix("oekaki: export: needs IN and OUT\n"), en.output)
+    }
+}
