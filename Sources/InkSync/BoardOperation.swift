@@ -34,13 +34,15 @@ public struct BoardStroke: Hashable, Sendable {
     public var place: BoardStrokeID?
     public var style: StrokeStyle
     public var points: [InkPoint]
+    /// The shape it traces (shape tools), nil for freehand ink.
+    public var shape: ShapeKind?
 
-    public init(id: BoardStrokeID, place: BoardStrokeID? = nil, style: StrokeStyle, points: [InkPoint]) {
-        self.id = id; self.place = place; self.style = style; self.points = points
+    public init(id: BoardStrokeID, place: BoardStrokeID? = nil, style: StrokeStyle, points: [InkPoint], shape: ShapeKind? = nil) {
+        self.id = id; self.place = place; self.style = style; self.points = points; self.shape = shape
     }
 
     /// The stroke under a local id and drawing order.
     func stroke(local: StrokeID, order: StrokeID) -> Stroke {
-        Stroke(id: local, style: style, points: points, order: order)
+        Stroke(id: local, style: style, points: points, order: order, shape: shape)
     }
 }

@@ -181,7 +181,7 @@ public struct BoardReplica: Sendable {
         var pieces: [BoardStrokeID: [BoardStroke]] = [:]
         for s in drawing.strokes where ledger.globalID(local: s.id) == nil {
             let gid = BoardStrokeID(client: client, number: s.id)
-            let board = BoardStroke(id: gid, style: s.style, points: s.points)
+            let board = BoardStroke(id: gid, style: s.style, points: s.points, shape: s.shape)
             // A piece of a stroke the board knows: its order is that stroke's board order.
             if s.order != s.id, let original = gone[s.order] {
                 var p = board

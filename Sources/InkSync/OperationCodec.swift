@@ -6,7 +6,8 @@ import InkStore
 ///
 /// Layout: "OK" 1 | kind (1 add, 2 remove, 3 restore, 4 replace) | varint client | varint number | body.
 /// A stroke is: id, place flag (0/1) [+ id], tool (0 pen, 1 highlighter), RGBA (4 bytes), width (8 bytes,
-/// IEEE little-endian), varint blob length, PointCodec blob. An id is two varints. Lists are a varint count.
+/// IEEE little-endian), shape name (varint length, 0 for freehand, + UTF-8; a name this build does not know
+/// reads as freehand), varint blob length, PointCodec blob. An id is two varints. Lists are a varint count.
 public enum OperationCodec {
     /// Larger entries are refused before parsing (a hostile peer's 100 MB stroke).
     public static let maxBytes = 8 << 20
@@ -95,6 +96,9 @@ public enum OperationCodec {
         }
         out += [s.style.color.r, s.style.color.g, s.style.color.b, s.style.color.a]
         withUnsafeBytes(of: s.style.width.bitPattern.littleEndian) { out += $0 }
+        let shape = Array((s.shape?.rawValue ?? "").utf8)
+        varint(UInt64(shape.count), &out)
+        out += shape
         let blob: [UInt8]
         do { blob = try PointCodec.encode(s.points.isEmpty ? [InkPoint(x: 0, y: 0)] : s.points) } catch {
             throw Failure("stroke \(s.id): \(error)")
@@ -162,6 +166,10 @@ public enum OperationCodec {
             for i in 0..<8 { bits |= UInt64(try byte()) << (8 * UInt64(i)) }
             let width = Double(bitPattern: bits)
             guard width.isFinite, width > 0, width <= 10_000 else { throw Failure("stroke \(sid) has width \(width)") }
+            let nameLength = try varint()
+            guard nameLength <= 64, nameLength <= UInt64(bytes.count - at) else { throw Failure("stroke \(sid): bad shape name") }
+            let shape = ShapeKind(rawValue: String(decoding: bytes[at..<at + Int(nameLength)], as: UTF8.self))
+            at += Int(nameLength)
             let length = try varint()
             guard length <= UInt64(bytes.count - at) else { throw Failure("stroke \(sid): points run past the end of the entry") }
             let n = Int(length)
@@ -173,7 +181,7 @@ public enum OperationCodec {
             guard points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.pressure.isFinite }) else {
                 throw Failure("stroke \(sid) has a point that is not a number")
             }
-            return BoardStroke(id: sid, place: place, style: StrokeStyle(tool: tool, color: color, width: width), points: points)
+            return BoardStroke(id: sid, place: place, style: StrokeStyle(tool: tool, color: color, width: width), points: points, shape: shape)
         }
     }
 }

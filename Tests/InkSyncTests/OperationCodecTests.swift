@@ -11,7 +11,8 @@ final class OperationCodecTests: XCTestCase {
     }
 
     func testEveryKindRoundTrips() throws {
-        for change: BoardOperation.Change in [.add(stroke(a)), .remove([a, b]), .restore([b]),
+        var shaped = stroke(a); shaped.shape = .ellipse
+        for change: BoardOperation.Change in [.add(stroke(a)), .add(shaped), .remove([a, b]), .restore([b]),
                                               .replace(removed: [a], added: [stroke(b, place: a)])] {
             let op = BoardOperation(client: 42, number: 9, change: change)
             XCTAssertEqual(try OperationCodec.decode(try OperationCodec.encode(op)), op)
