@@ -55,7 +55,7 @@ public struct Document: Sendable {
     /// changes nothing (a stored history is untrusted), and the last page is never taken away.
     public mutating func apply(_ edit: Edit) {
         switch edit {
-        case .add, .remove, .replace, .clear:
+        case .add, .remove, .replace, .clear, .transform:
             guard let id = edit.strokePage, let i = index(of: id) else { return }
             for s in edit.added { reserveStrokeIDs(through: s.id) }
             pages[i].drawing.apply(edit)

@@ -46,7 +46,7 @@ public struct Drawing: Sendable {
         var lo = 0, hi = strokes.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if (strokes[mid].order, strokes[mid].id) < (order, id) { lo = mid + 1 } else { hi = mid }
+            if (strokes[mid].drawKey, strokes[mid].id) < (Int64(bitPattern: order), id) { lo = mid + 1 } else { hi = mid }
         }
         return (lo < strokes.count && strokes[lo].id == id, lo)
     }
@@ -91,8 +91,21 @@ public struct Drawing: Sendable {
     public mutating func apply(_ edit: Edit) {
         guard !edit.changesPages else { return }
         if case .clear = edit { removeAll(); return }
+        if case .transform(let t) = edit { place(t); return }
         for s in edit.removed { remove(s.id) }
         for s in edit.added { insert(s) }
+    }
+
+    /// Moves each stroke of a transform edit to its target placement (missing strokes are skipped); the index
+    /// follows the moved ink.
+    private mutating func place(_ t: StrokeTransform) {
+        for (i, id) in t.ids.enumerated() where i < t.before.count {
+            guard var s = stroke(id) else { continue }
+            let p = t.target(i)
+            s.setTransform(p.transform)
+            s.style.width = p.width
+            insert(s)
+        }
     }
 
     /// Strokes whose ink bounds intersect `rect`, in drawing order. Uses the index, not a scan.

@@ -18,6 +18,8 @@ public enum Edit: Hashable, Sendable {
     case movePage(from: Int, to: Int)
     /// New sizes or backgrounds for some pages (one, or all).
     case setFormat([FormatChange])
+    /// Strokes of one page moved, resized or rotated (a selection): only their placements change, never their points.
+    case transform(StrokeTransform)
 
     /// One page's format before and after.
     public struct FormatChange: Hashable, Sendable {
@@ -29,7 +31,7 @@ public enum Edit: Hashable, Sendable {
 
     public var removed: [Stroke] {
         switch self {
-        case .add, .addPage, .movePage, .setFormat: return []
+        case .add, .addPage, .movePage, .setFormat, .transform: return []
         case .remove(let s), .clear(let s): return s
         case .replace(let r, _): return r
         case .deletePage(let p, _): return p.drawing.strokes
@@ -38,7 +40,7 @@ public enum Edit: Hashable, Sendable {
     public var added: [Stroke] {
         switch self {
         case .add(let s): return s
-        case .remove, .clear, .deletePage, .movePage, .setFormat: return []
+        case .remove, .clear, .deletePage, .movePage, .setFormat, .transform: return []
         case .replace(_, let a): return a
         case .addPage(let p, _): return p.drawing.strokes
         }
@@ -54,24 +56,27 @@ public enum Edit: Hashable, Sendable {
         case .deletePage(let p, let i): return .addPage(p, at: i)
         case .movePage(let f, let t): return .movePage(from: t, to: f)
         case .setFormat(let c): return .setFormat(c.map { FormatChange(page: $0.page, from: $0.to, to: $0.from) })
+        case .transform(let t): return .transform(t.inverse)
         }
     }
     /// True for edits that add, remove, move or reshape pages (the page layout changes).
     public var changesPages: Bool {
         switch self {
-        case .add, .remove, .replace, .clear: return false
+        case .add, .remove, .replace, .clear, .transform: return false
         case .addPage, .deletePage, .movePage, .setFormat: return true
         }
     }
     /// The page a stroke edit is on; nil for page edits (and a stroke edit without strokes).
     public var strokePage: PageID? {
         guard !changesPages else { return nil }
+        if case .transform(let t) = self { return t.page }
         return (removed.first ?? added.first)?.page
     }
     /// Area of its page whose pixels may change when this stroke edit is applied or undone (nil for page edits:
     /// they change the layout, see `changesPages`).
     public var dirtyRect: Rect? {
         guard !changesPages else { return nil }
+        if case .transform(let t) = self { return t.area }
         return Rect.union(of: (removed + added).lazy.compactMap(\.inkBounds))
     }
     /// Number of stored points this edit holds, the measure of its memory.

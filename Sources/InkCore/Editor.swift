@@ -39,6 +39,23 @@ public final class Editor {
     public static let holdDuration = 500.0
     private var shapeGestures: [PointerID: ShapeGesture] = [:]
 
+    /// The selected strokes of the current page (see `SelectionCommands.swift`). Not part of the history; a
+    /// selection lives on one page, so changing pages clears it.
+    public internal(set) var selection: Set<StrokeID> = []
+    /// Which strokes a lasso or box takes.
+    public var selectionRule = SelectionRule.halfInside
+    /// "Keep line widths": a resize leaves widths as they are instead of scaling them by √|sx·sy|.
+    public var keepLineWidths = false
+    /// A selection gesture adds to the selection instead of replacing it (Shift in the app).
+    public var addsToSelection = false
+    /// How far (page units) a pointer may move and still be a tap: 3 screen pixels at the current zoom.
+    public var tapRadius = 3.0
+    /// What copy and cut took, in drawing order with their placements; paste puts copies of these down (on any
+    /// page, and another editor's clipboard may be handed over: paste between documents).
+    public var clipboard: [Stroke] = []
+    /// The path of each pointer drawing a selection loop or box.
+    var selecting: [PointerID: SelectionGesture] = [:]
+
     public init(document: Document = Document(), history: History = History()) {
         self.document = document; self.history = history
     }
@@ -67,11 +84,14 @@ public final class Editor {
 
     public func handle(_ event: InputEvent) -> Update {
         let id = event.pointer
+        if let u = select(event) { return u }
         switch event.phase {
         case .began:
             // A pointer that goes down again without having gone up ends its previous gesture first.
             var u = end(id)
-            if tool.isEraser {
+            if tool.isSelection {
+                selecting[id] = SelectionGesture(tool: tool, path: event.point.point.isFinite ? [event.point.point] : [])
+            } else if tool.isEraser {
                 u.merge(beginErasing(id, at: event.point.point))
             } else if tool.isShape {
                 // An ordinary pen stroke, traced exactly.
@@ -185,6 +205,7 @@ public final class Editor {
     /// Discards every live stroke and any eraser gesture in progress (Escape).
     public func cancelAll() -> Update {
         var u = cancelErasing()
+        selecting = [:]
         for id in tracker.order {
             if let s = tracker.end(id), let b = s.inkBounds { u.merge(Update(dirty: b)) }
             if let b = shapeGestures.removeValue(forKey: id)?.freehand?.inkBounds { u.merge(Update(dirty: b)) }
@@ -265,6 +286,7 @@ public final class Editor {
         guard let e = history.undo() else { return u }
         let before = page.id
         document.apply(e.inverse)
+        followSelection(through: e.inverse)
         u.merge(shown(e, undone: true, change: .undid(e), before: before))
         return u
     }
@@ -274,6 +296,7 @@ public final class Editor {
         guard let e = history.redo() else { return u }
         let before = page.id
         document.apply(e)
+        followSelection(through: e)
         u.merge(shown(e, undone: false, change: .redid(e), before: before))
         return u
     }
@@ -287,10 +310,11 @@ public final class Editor {
         case .deletePage(_, let at): currentPage = min(max(at, 0), document.pages.count - 1)
         case .movePage(_, let to): currentPage = min(max(to, 0), document.pages.count - 1)
         case .setFormat(let c): if c.count == 1, let i = document.index(of: c[0].page) { currentPage = i }
-        case .add, .remove, .replace, .clear:
+        case .add, .remove, .replace, .clear, .transform:
             if let id = e.strokePage, let i = document.index(of: id) { currentPage = i }
         }
         currentPage = min(currentPage, document.pages.count - 1)
+        if page.id != before { selection = [] }
         return Update(dirty: e.dirtyRect, pagesChanged: e.changesPages || page.id != before, changes: [change])
     }
 
@@ -305,13 +329,16 @@ public final class Editor {
     /// Sizes the current page without an undoable edit: the `canvas` line of an event log.
     public func setPageSize(_ size: Size) { document.pages[currentPage].format.size = size }
 
+    /// A fresh stroke id of this document (copies made by selection commands).
+    func newStrokeID() -> StrokeID { document.makeStrokeID() }
+
     // MARK: pages
 
     /// Makes page `index` (0-based) current; not an edit. Out of range goes to the first or last page.
     public func goToPage(_ index: Int) -> Update {
         var u = finishErasing()
         let i = min(max(index, 0), document.pages.count - 1)
-        if i != currentPage { currentPage = i; u.pagesChanged = true }
+        if i != currentPage { currentPage = i; selection = []; u.pagesChanged = true }
         return u
     }
 

@@ -2,9 +2,10 @@
 ///
 ///     {"type":"touch","phase":"began|moved|ended|cancelled","id":INT,"x":NUM,"y":NUM,
 ///      "pressure":0..1?,"device":"touch|pen|mouse"?,"t":MS?}
-///     {"type":"tool","tool":"pen|highlighter|stroke-eraser|area-eraser|line|arrow|rectangle|ellipse",
+///     {"type":"tool","tool":"pen|highlighter|stroke-eraser|area-eraser|line|arrow|rectangle|ellipse|lasso|select-rect",
 ///      "color":"#RRGGBB[AA]"?,"width":NUM?,"recognize":BOOL?}
 ///     {"type":"undo"}  {"type":"redo"}  {"type":"clear"}  {"type":"canvas","width":NUM,"height":NUM}
+///     {"type":"selection","op":"translate|scale|rotate|delete|duplicate|style|front|back|copy|cut|paste|all|none",…}
 ///
 /// Rules, chosen to catch broken logs rather than guess:
 /// - Unknown keys are ignored; a repeated key is an error. `null` for an optional key means "absent".
@@ -17,6 +18,10 @@
 /// - `recognize` turns "always recognize shapes" on or off (it stays as set until changed). Shape tools draw in
 ///   the pen's style; their `color` and `width` set the pen's. A hold is the last sample repeated at (almost)
 ///   the same place at least 500 ms (`t`) later, before `ended`.
+/// - Selection ops: `translate` dx, dy; `scale` sx, sy (not 0), about x, y, keepWidths?; `rotate` degrees
+///   (counter-clockwise on screen) about x, y; `duplicate` dx?, dy? (20, 20); `style` color?, width?; `paste` x?, y?
+///   (the centre of the pasted ink goes there; default the copied place + (20, 20)). An op with no selection does
+///   nothing; one that would move ink beyond ±1e9 is refused with the line's number.
 /// - Blank lines are skipped. Lines longer than `EventLog.maxLineBytes` are an error.
 public enum LogEvent: Hashable, Sendable {
     case touch(InputEvent)
@@ -25,6 +30,7 @@ public enum LogEvent: Hashable, Sendable {
     case redo
     case clear
     case canvas(Size)
+    case selection(SelectionOp)
 }
 
 /// A bad log line: where and why. `description` is `line N: message`; `message(file:)` is `FILE:N: message`.
@@ -96,6 +102,7 @@ public enum EventLog {
                 throw LineError("\"width\" \(format(w)) is outside 0..\(format(maxToolWidth)) (must be more than 0)")
             }
             return .tool(tool, color: color, width: width, recognize: try fields.optionalBool("recognize"))
+        case "selection": return .selection(try selectionOp(fields))
         case "undo": return .undo
         case "redo": return .redo
         case "clear": return .clear
@@ -107,6 +114,49 @@ public enum EventLog {
             return .canvas(Size(width: w, height: h))
         default:
             throw LineError("unknown type \(quoted(type))")
+        }
+    }
+
+    /// The `op` of a `selection` line and its members. Scales of 0 and non-finite numbers are refused here, so a
+    /// bad log stops at the line that says so.
+    private static func selectionOp(_ f: Fields) throws -> SelectionOp {
+        let op = try f.string("op")
+        func point() throws -> Point { Point(try f.coordinate("x"), try f.coordinate("y")) }
+        switch op {
+        case "translate": return .translate(dx: try f.coordinate("dx"), dy: try f.coordinate("dy"))
+        case "scale":
+            let sx = try f.number("sx"), sy = try f.number("sy")
+            for (k, v) in [("sx", sx), ("sy", sy)] where v == 0 { throw LineError("\"\(k)\" is 0 (a scale must not flatten the selection)") }
+            return .scale(sx: sx, sy: sy, about: try point(), keepWidths: try f.optionalBool("keepWidths"))
+        case "rotate": return .rotate(degrees: try f.number("degrees"), about: try point())
+        case "delete": return .delete
+        case "duplicate":
+            return .duplicate(dx: try f.optionalNumber("dx") ?? Editor.pasteOffset, dy: try f.optionalNumber("dy") ?? Editor.pasteOffset)
+        case "style":
+            var color: RGBA?
+            var keepsAlpha = false
+            if let hex = try f.optionalString("color") {
+                guard let c = RGBA(hex: hex) else { throw LineError("bad colour \(quoted(hex)) (expected #RRGGBB or #RRGGBBAA)") }
+                color = c; keepsAlpha = hex.utf8.count == 7
+            }
+            let width = try f.optionalNumber("width")
+            if let w = width, !(w > 0 && w <= maxToolWidth) {
+                throw LineError("\"width\" \(format(w)) is outside 0..\(format(maxToolWidth)) (must be more than 0)")
+            }
+            return .style(color: color, keepsAlpha: keepsAlpha, width: width)
+        case "front": return .front
+        case "back": return .back
+        case "copy": return .copy
+        case "cut": return .cut
+        case "paste":
+            let x = try f.optionalNumber("x"), y = try f.optionalNumber("y")
+            guard (x == nil) == (y == nil) else { throw LineError("paste needs both \"x\" and \"y\", or neither") }
+            if x != nil { return .paste(at: try point()) }
+            return .paste(at: nil)
+        case "all": return .all
+        case "none": return .none
+        default:
+            throw LineError("unknown selection op \(quoted(op)) (expected translate, scale, rotate, delete, duplicate, style, front, back, copy, cut, paste, all or none)")
         }
     }
 

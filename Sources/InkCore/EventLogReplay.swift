@@ -77,11 +77,16 @@ public struct EventLogReplay {
         }
         guard let event else { return }
         eventCount += 1
-        apply(event)
+        do {
+            try apply(event)
+        } catch let e as SelectionError {
+            throw EventLogError(line: lineNumber, message: e.message)
+        }
     }
 
-    /// Applies one event to the editor, as the app would.
-    public func apply(_ event: LogEvent) {
+    /// Applies one event to the editor, as the app would. Throws `SelectionError` for a selection operation
+    /// that would leave the page limits (nothing is changed).
+    public func apply(_ event: LogEvent) throws {
         switch event {
         case .touch(let e): _ = editor.handle(e)
         case .tool(let tool, let color, let width, let recognize):
@@ -95,6 +100,7 @@ public struct EventLogReplay {
         case .redo: _ = editor.redo()
         case .clear: _ = editor.clear()
         case .canvas(let size): editor.setPageSize(size)
+        case .selection(let op): try editor.apply(op)
         }
     }
 }

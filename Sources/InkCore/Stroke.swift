@@ -18,39 +18,71 @@ public struct Stroke: Hashable, Sendable, Identifiable {
     public var shape: ShapeKind?
     /// The page the stroke is on (its points are in that page's coordinates).
     public var page: PageID
+    /// The points where they are shown: the drawn points under `transform`. Renderers, hit tests and exports
+    /// read these.
     public private(set) var points: [InkPoint]
-    /// Min/max of the stored point coordinates (nil while empty).
+    /// Min/max of the shown point coordinates (nil while empty).
     public private(set) var bounds: Rect?
+    /// Where a selection moved, scaled or rotated the stroke; identity when it never was.
+    public private(set) var transform: AffineTransform = .identity
+    /// The points as drawn, kept only while `transform` is not the identity (else they are `points`), so an
+    /// unmoved stroke costs no second copy and moving back restores the drawn points bit for bit.
+    private var drawn: [InkPoint]?
 
     public init(id: StrokeID, style: StrokeStyle, points: [InkPoint] = [], order: StrokeID? = nil, shape: ShapeKind? = nil,
-                page: PageID = Page.firstID) {
+                page: PageID = Page.firstID, transform: AffineTransform = .identity) {
         self.id = id; self.style = style; self.points = []; self.shape = shape; self.page = page
         if let order, order != id { orderKey = order }
         self.points.reserveCapacity(points.count)
         for p in points { append(p) }
+        if !transform.isIdentity { setTransform(transform) }
+    }
+
+    /// The points as drawn (what the file stores beside `transform`).
+    public var drawnPoints: [InkPoint] { drawn ?? points }
+
+    /// Places the stroke: its drawn points under `t`. Drawn points never change, only where they are shown.
+    public mutating func setTransform(_ t: AffineTransform) {
+        guard t != transform else { return }
+        let source = drawnPoints
+        transform = t
+        if t.isIdentity {
+            drawn = nil; points = source
+        } else {
+            drawn = source
+            points = source.map { t.apply($0) }
+        }
+        bounds = Rect(bounding: points.lazy.map(\.point))
     }
 
     /// Appends a sample; an exact repeat of the last position is dropped (it carries no shape).
     @discardableResult
     public mutating func append(_ p: InkPoint) -> Bool {
         guard p.x.isFinite, p.y.isFinite else { return false }
-        if let last = points.last, last.x == p.x, last.y == p.y { return false }
+        if drawn == nil, let last = points.last, last.x == p.x, last.y == p.y { return false }
+        if let last = drawn?.last, last.x == p.x, last.y == p.y { return false }
         var q = p
         q.pressure = q.pressure.isFinite ? Swift.min(Swift.max(q.pressure, 0), 1) : 0.5
+        if drawn != nil { drawn!.append(q); q = transform.apply(q) }
         points.append(q)
-        if bounds == nil { bounds = Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y) } else { bounds!.include(p.point) }
+        if bounds == nil { bounds = Rect(minX: q.x, minY: q.y, maxX: q.x, maxY: q.y) } else { bounds!.include(q.point) }
         return true
     }
 
     /// Replaces every sample at once (a live stroke that snapped to a shape, or un-snapped back to its ink).
     public mutating func setPoints(_ new: [InkPoint]) {
         points = []; bounds = nil
+        if drawn != nil { drawn = [] }
         points.reserveCapacity(new.count)
         for p in new { append(p) }
     }
 
     /// True when this stroke draws before `other` (is below it).
-    public func drawsBefore(_ other: Stroke) -> Bool { (order, id) < (other.order, other.id) }
+    public func drawsBefore(_ other: Stroke) -> Bool { (drawKey, id) < (other.drawKey, other.id) }
+
+    /// The order as a signed number: "send to back" gives orders below every id (negative), so the order is
+    /// compared as the Int64 its bits spell (the file stores it that way).
+    public var drawKey: Int64 { Int64(bitPattern: order) }
 
     /// The area the ink can cover: point bounds grown by the largest possible radius.
     public var inkBounds: Rect? {

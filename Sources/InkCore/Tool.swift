@@ -11,9 +11,14 @@ public enum Tool: String, CaseIterable, Sendable {
     case arrow
     case rectangle
     case ellipse
+    /// Selection tools: a freehand loop, or a box from where the pointer went down to where it lifts.
+    /// A tap with either selects the topmost stroke under the pointer.
+    case lasso
+    case selectRect = "select-rect"
 
     public var isEraser: Bool { self == .strokeEraser || self == .areaEraser }
     public var isShape: Bool { self == .line || self == .arrow || self == .rectangle || self == .ellipse }
+    public var isSelection: Bool { self == .lasso || self == .selectRect }
 }
 
 /// The three pen sizes of the seed apps, plus the defaults a new user starts with.

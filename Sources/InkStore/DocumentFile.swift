@@ -224,11 +224,9 @@ public final class DocumentFile {
     }
 
     private func count(_ e: Edit, _ delta: Int) {
-        for list in [e.removed, e.added] {
-            for s in list {
-                let n = (references[s.id] ?? 0) + delta
-                references[s.id] = n > 0 ? n : nil
-            }
+        for id in e.namedIDs {
+            let n = (references[id] ?? 0) + delta
+            references[id] = n > 0 ? n : nil
         }
         if let id = e.namedPage {
             let n = (pageReferences[id] ?? 0) + delta
@@ -245,9 +243,10 @@ public final class DocumentFile {
         var droppedPages: [PageID: Int] = [:]
         for d in history.redoStack {
             for s in d.removed + d.added { dropped[s.id, default: (0, s.page)].count += 1 }
+            if case .transform(let t) = d { for id in t.ids { dropped[id, default: (0, t.page)].count += 1 } }
             if let p = d.namedPage { droppedPages[p, default: 0] += 1 }
         }
-        let kept = Set((e.removed + e.added).map(\.id))
+        let kept = Set(e.namedIDs)
         let strokes = dropped.compactMap { id, d in
             (references[id] ?? 0) <= d.count && !kept.contains(id) && document.page(d.page)?.drawing.stroke(id) == nil ? id : nil
         }.sorted()
@@ -344,6 +343,7 @@ extension Edit {
         case .deletePage: return .deletePage
         case .movePage: return .movePage
         case .setFormat: return .setFormat
+        case .transform: return .transform
         }
     }
 
@@ -358,6 +358,15 @@ extension Edit {
     /// Same kind and same stroke ids: enough to tell the edit on top of a stack from another one, cheaply.
     func sameShape(as o: Edit) -> Bool {
         kind == o.kind && removed.map(\.id) == o.removed.map(\.id) && added.map(\.id) == o.added.map(\.id)
-            && (!changesPages || PageEditText.encode(self) == PageEditText.encode(o))
+            && (!changesPages || PageEditText.encode(self) == PageEditText.encode(o)) && transformedIDs == o.transformedIDs
     }
+
+    /// The strokes a transform edit moves (none for other edits).
+    var transformedIDs: [StrokeID] {
+        if case .transform(let t) = self { return t.ids }
+        return []
+    }
+
+    /// Every stroke the stored edit names: those it removes, adds or moves.
+    var namedIDs: [StrokeID] { removed.map(\.id) + added.map(\.id) + transformedIDs }
 }

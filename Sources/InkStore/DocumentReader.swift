@@ -72,6 +72,15 @@ struct DocumentReader {
             case (.remove, _): edit = .remove(removed)
             case (.replace, _): edit = .replace(removed: removed, added: added)
             case (.clear, _): edit = .clear(removed)
+            case (.transform, _):
+                // The strokes it moves are stored as added; the page is theirs.
+                do {
+                    var t = try PlacementCodec.decodeEdit(row.placement ?? [], ids: row.strokes.added)
+                    t.page = added.first?.page ?? Page.firstID
+                    edit = .transform(t)
+                } catch let e as PlacementCodec.Failure {
+                    throw bad("\(row.name): \(e)")
+                }
             case (.addPage, .page(let id, let at, let format)?), (.deletePage, .page(let id, let at, let format)?):
                 let own = row.kind == .addPage ? added : removed
                 guard own.allSatisfy({ $0.page == id }) else { throw bad("\(row.name) names strokes of another page") }

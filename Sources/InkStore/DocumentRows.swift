@@ -11,6 +11,7 @@ enum DocumentRows {
         (version >= 3 ? "id, tool, rgba, width, points, present, draw_order"
             : version == 2 ? "id, tool, rgba, width, points, present, NULL" : "id, tool, rgba, width, points, 1, NULL")
             + (version >= Schema.pagesVersion ? ", page" : ", 1")
+            + (version >= Schema.transformVersion ? ", transform" : ", NULL")
     }
 
     /// Why a page of this size cannot be stored, or nil when it can.
@@ -99,6 +100,7 @@ enum DocumentRows {
         var present: Bool
         var order: StrokeID
         var page: PageID
+        var transform: AffineTransform = .identity
 
         /// Decodes the points; bad point data names the stroke.
         func stroke(path: String) throws -> Stroke {
@@ -106,7 +108,7 @@ enum DocumentRows {
             do { points = try PointCodec.decode(blob) } catch let e as PointCodec.Failure {
                 throw StoreError.corrupt(path: path, detail: "stroke \(id): \(e)")
             }
-            return Stroke(id: id, style: style, points: points, order: order, page: page)
+            return Stroke(id: id, style: style, points: points, order: order, page: page, transform: transform)
         }
     }
 
@@ -124,11 +126,19 @@ enum DocumentRows {
         let width = q.double(3)
         guard width.isFinite, width > 0, width <= Schema.maxStrokeWidth else { throw bad("stroke \(id) has width \(width)") }
         let order = q.isNull(6) ? rawID : q.int(6)
-        guard order > 0 else { throw bad("stroke \(id) has drawing order \(order)") }
+        // Below 1 only for strokes sent to the back; never 0.
+        guard order != 0 else { throw bad("stroke \(id) has drawing order \(order)") }
         let page = q.int(7)
         guard page > 0 else { throw bad("stroke \(id) is on page \(page)") }
+        var transform = AffineTransform.identity
+        if !q.isNull(8) {
+            do { transform = try PlacementCodec.decodeTransform(q.blob(8)) } catch let e as PlacementCodec.Failure {
+                throw bad("stroke \(id) has \(e)")
+            }
+        }
         return StrokeRow(id: id, style: StrokeStyle(tool: tool, color: RGBA(packed: UInt32(rgba)), width: width),
-                         blob: q.blob(4), present: q.int(5) != 0, order: StrokeID(order), page: PageID(page))
+                         blob: q.blob(4), present: q.int(5) != 0, order: StrokeID(bitPattern: order), page: PageID(page),
+                         transform: transform)
     }
 
     /// One stored edit: its stack, kind and the ids of the strokes it removed and added, checked.
@@ -138,6 +148,8 @@ enum DocumentRows {
         var strokes: EditStrokes
         /// What a page edit did to pages (nil for stroke edits).
         var pages: PageChange?
+        /// A transform edit's map and placements (`PlacementCodec`), nil for other kinds.
+        var placement: [UInt8]? = nil
         /// Where it is stored: the edit's id in format 2, its position in its stack from format 3.
         var key: Int64
         var version: Int
@@ -159,7 +171,7 @@ enum DocumentRows {
         func bad(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
         if version < 2 { return }
         if version == 2 { for row in try editsVersion2(db, path: path) { try body(row) }; return }
-        let q = try db.statement("SELECT stack, position, kind, strokes, \(version >= Schema.pagesVersion ? "pages" : "NULL") FROM history ORDER BY stack, position")
+        let q = try db.statement("SELECT stack, position, kind, strokes, \(version >= Schema.pagesVersion ? "pages" : "NULL"), \(version >= Schema.transformVersion ? "placement" : "NULL") FROM history ORDER BY stack, position")
         defer { q.reset() }
         while try q.step() {
             guard let stack = Schema.Stack(rawValue: q.int(0)), let kind = Schema.EditKind(rawValue: q.int(2)) else {
@@ -173,6 +185,9 @@ enum DocumentRows {
             do {
                 switch kind {
                 case .add, .remove, .replace, .clear: break
+                case .transform:
+                    guard row.strokes.removed.isEmpty, !q.isNull(5) else { throw bad("\(row.name) moves strokes but holds no placements") }
+                    row.placement = q.blob(5)
                 case .addPage, .deletePage: row.pages = try text.map(PageEditText.page).map { .page(id: $0.id, at: $0.at, format: $0.format) }
                 case .movePage: row.pages = try text.map(PageEditText.move).map { .move(from: $0.from, to: $0.to) }
                 case .setFormat: row.pages = try text.map(PageEditText.formats).map { .formats($0) }
@@ -181,11 +196,11 @@ enum DocumentRows {
             switch kind {
             case .add, .addPage: guard row.strokes.removed.isEmpty else { throw bad("\(row.name) adds strokes but also removes some") }
             case .remove, .clear, .deletePage: guard row.strokes.added.isEmpty else { throw bad("\(row.name) removes strokes but also adds some") }
-            case .replace: break
+            case .replace, .transform: break
             case .movePage, .setFormat: guard row.strokes.added.isEmpty, row.strokes.removed.isEmpty else { throw bad("\(row.name) changes pages but names strokes") }
             }
             switch kind {
-            case .add, .remove, .replace, .clear: guard text == nil else { throw bad("\(row.name) edits strokes but names pages") }
+            case .add, .remove, .replace, .clear, .transform: guard text == nil else { throw bad("\(row.name) edits strokes but names pages") }
             case .addPage, .deletePage, .movePage, .setFormat: guard row.pages != nil else { throw bad("\(row.name) edits pages but does not say how") }
             }
             try body(row)

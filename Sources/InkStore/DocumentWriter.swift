@@ -53,18 +53,25 @@ struct DocumentWriter {
             throw StoreError.unstorable("stroke \(s.id) has width \(s.style.width); widths must be in 0…\(Int(Schema.maxStrokeWidth))")
         }
         let blob: [UInt8]
-        do { blob = try PointCodec.encode(s.points.isEmpty ? [InkPoint(x: 0, y: 0)] : s.points) } catch let e as PointCodec.Failure {
+        // The points as drawn; `transform` places them (a moved stroke is never re-encoded).
+        let drawn = s.drawnPoints
+        do { blob = try PointCodec.encode(drawn.isEmpty ? [InkPoint(x: 0, y: 0)] : drawn) } catch let e as PointCodec.Failure {
             throw StoreError.unstorable("stroke \(s.id): \(e)")
         }
-        guard s.id >= 1, s.id <= UInt64(Int64.max), s.order >= 1, s.order <= UInt64(Int64.max) else {
-            throw StoreError.unstorable("stroke \(s.id) has order \(s.order); ids and orders must be in 1…\(Int64.max)")
+        // An order below 1 is a stroke sent to the back (stored as the signed number its bits spell).
+        guard s.id >= 1, s.id <= UInt64(Int64.max), s.drawKey != 0 else {
+            throw StoreError.unstorable("stroke \(s.id) has order \(s.drawKey); ids must be in 1…\(Int64.max), orders not 0")
+        }
+        guard s.transform.isFinite, s.transform.determinant != 0 else {
+            throw StoreError.unstorable("stroke \(s.id) has a transform that flattens it")
         }
         guard s.page >= 1, s.page <= UInt64(Int64.max) else { throw StoreError.unstorable("stroke \(s.id) is on page \(s.page)") }
-        let q = try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present, draw_order, page) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")
+        let q = try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present, draw_order, page, transform) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try q.bind(1, Int64(bitPattern: s.id)).bind(2, s.style.tool.rawValue).bind(3, Int64(s.style.color.packed))
             .bind(4, s.style.width).bind(5, blob).bind(6, Int64(present ? 1 : 0)).bind(8, Int64(bitPattern: s.page))
         // NULL (one byte) when the order is the id, as for nearly every stroke.
         if s.order != s.id { try q.bind(7, Int64(bitPattern: s.order)) }
+        if let t = PlacementCodec.encode(s.transform) { try q.bind(9, t) }
         try q.run()
     }
 
@@ -110,6 +117,16 @@ struct DocumentWriter {
                 try q.bind(3, f.background.style.rawValue).bind(4, Int64(f.background.paper.packed))
                     .bind(5, Int64(f.background.line.packed)).bind(6, f.background.spacing).bind(7, Int64(bitPattern: c.page)).run()
             }
+        case .transform(let t):
+            let q = try db.statement("UPDATE strokes SET transform = ?, width = ? WHERE id = ?")
+            for (i, id) in t.ids.enumerated() where i < t.before.count {
+                let p = t.target(i)
+                guard p.transform.isFinite, p.transform.determinant != 0, p.width.isFinite, p.width > 0, p.width <= Schema.maxStrokeWidth else {
+                    throw StoreError.unstorable("stroke \(id) would be placed where the file cannot keep it")
+                }
+                if let b = PlacementCodec.encode(p.transform) { try q.bind(1, b) } else { try q.bindNull(1) }
+                try q.bind(2, p.width).bind(3, Int64(bitPattern: id)).run()
+            }
         case .add, .remove, .replace:
             for s in e.removed { try setPresent(s, false) }
         }
@@ -120,10 +137,13 @@ struct DocumentWriter {
 
     /// Puts an edit on top of a stack.
     func push(_ e: Edit, on stack: Schema.Stack) throws {
-        try db.statement("""
-            INSERT INTO history(stack, position, kind, strokes, pages)
-            VALUES(?1, (SELECT coalesce(max(position), 0) + 1 FROM history WHERE stack = ?1), ?2, ?3, ?4)
-            """).bind(1, stack.rawValue).bind(2, e.kind.rawValue).bind(3, EditStrokes(e).encoded).bind(4, PageEditText.encode(e)).run()
+        let q = try db.statement("""
+            INSERT INTO history(stack, position, kind, strokes, pages, placement)
+            VALUES(?1, (SELECT coalesce(max(position), 0) + 1 FROM history WHERE stack = ?1), ?2, ?3, ?4, ?5)
+            """)
+        try q.bind(1, stack.rawValue).bind(2, e.kind.rawValue).bind(3, EditStrokes(e).encoded).bind(4, PageEditText.encode(e))
+        if case .transform(let t) = e { try q.bind(5, PlacementCodec.encode(t.undoes ? t.inverse : t)) }
+        try q.run()
     }
 
     /// Moves the top edit of one stack to the top of the other.

@@ -8,7 +8,8 @@ struct EditStrokes: Equatable {
     var added: [StrokeID]
 
     init(removed: [StrokeID], added: [StrokeID]) { self.removed = removed; self.added = added }
-    init(_ e: Edit) { removed = e.removed.map(\.id); added = e.added.map(\.id) }
+    /// A transform edit's strokes are stored as added (it adds none, but must name what it moves).
+    init(_ e: Edit) { removed = e.removed.map(\.id); added = e.added.map(\.id) + e.transformedIDs }
 
     struct Failure: Error, CustomStringConvertible {
         var description: String

@@ -6,9 +6,11 @@ enum Schema {
     /// "OEKI": tells an Oekaki document from any other SQLite database.
     static let applicationID: Int64 = 0x4F45_4B49
     /// The format version this build writes (`PRAGMA user_version`).
-    static let currentVersion = 5
+    static let currentVersion = 6
     /// The first format with pages (before it, one page in `document`, every stroke on it).
     static let pagesVersion = 5
+    /// The first format with stroke transforms (moved, resized, rotated selections).
+    static let transformVersion = 6
 
     /// steps[i] turns a version-i database into version i+1.
     static let steps: [String] = [
@@ -99,6 +101,14 @@ enum Schema {
         CREATE INDEX strokes_by_page ON strokes(page);
         ALTER TABLE history ADD COLUMN pages TEXT;
         """,
+        // 6: moved, resized and rotated strokes keep their points as drawn: `strokes.transform` places them (NULL
+        // for the identity, see `PlacementCodec`), and a history row of kind 8 (transform) keeps the map and the
+        // placements before in `placement`, its stroke ids in `strokes` (as added). A move costs bytes per stroke,
+        // never a copy of the points.
+        """
+        ALTER TABLE strokes ADD COLUMN transform BLOB;
+        ALTER TABLE history ADD COLUMN placement BLOB;
+        """,
     ]
 
     /// Runs steps `version`+1 … current on `db` (0: an empty database). The caller holds a transaction.
@@ -128,7 +138,7 @@ enum Schema {
 
     enum Stack: Int64 { case undo = 0, redo = 1 }
     enum Role: Int64 { case removed = 0, added = 1 }
-    enum EditKind: Int64 { case add = 0, remove = 1, replace = 2, clear = 3, addPage = 4, deletePage = 5, movePage = 6, setFormat = 7 }
+    enum EditKind: Int64 { case add = 0, remove = 1, replace = 2, clear = 3, addPage = 4, deletePage = 5, movePage = 6, setFormat = 7, transform = 8 }
 
     /// Largest page side we accept, in page units (about 35 m at 72 dpi).
     static let maxPageSide = 100_000.0

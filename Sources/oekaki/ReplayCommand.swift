@@ -37,7 +37,8 @@ enum ReplayCommand {
                 throw CommandFailure.input("\(out): \(error)")
             }
         }
-        print(DrawingSummary(editor.drawing).json())
+        // `selected`: the strokes selected when the log ends (selection ops and the lasso / select-rect tools).
+        print(DrawingSummary(editor.drawing).json(extra: [("selected", String(editor.selectedStrokes.count))]))
     }
 
     /// Streams the file through the replay in fixed-size chunks, so memory stays bounded by the drawing.

@@ -112,8 +112,8 @@ final class StrokeStreamTests: TempDirTestCase {
             ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 1, 0, x'01010204')", "adds strokes but also removes some"),
             // Page edits: a move without places, a move to an absurd place, a format with a negative size.
             ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 1, 6, x'0000')", "edits pages but does not say how"),
-            ("INSERT INTO history VALUES (0, 1, 6, x'0000', '0 99999')", "page place '99999'"),
-            ("INSERT INTO history VALUES (0, 1, 7, x'0000', '1 - - plain #ffffffff #000000ff 24 -5 9 plain #ffffffff #000000ff 24')", "page size -5"),
+            ("INSERT INTO history(stack, position, kind, strokes, pages) VALUES (0, 1, 6, x'0000', '0 99999')", "page place '99999'"),
+            ("INSERT INTO history(stack, position, kind, strokes, pages) VALUES (0, 1, 7, x'0000', '1 - - plain #ffffffff #000000ff 24 -5 9 plain #ffffffff #000000ff 24')", "page size -5"),
         ]
         for (sql, words) in cases {
             let file = try document(drawing(10))

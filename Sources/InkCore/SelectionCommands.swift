@@ -1,0 +1,262 @@
+/// What can be done to a selection. Raw names are the `op` values of `selection` lines in event logs.
+public enum SelectionOp: Hashable, Sendable {
+    case translate(dx: Double, dy: Double)
+    /// `keepWidths` nil follows the editor's "keep line widths" preference.
+    case scale(sx: Double, sy: Double, about: Point, keepWidths: Bool?)
+    /// Counter-clockwise on screen (y down).
+    case rotate(degrees: Double, about: Point)
+    case delete
+    case duplicate(dx: Double, dy: Double)
+    /// `keepsAlpha`: the colour was given without alpha, so a highlighter keeps its translucency.
+    case style(color: RGBA?, keepsAlpha: Bool, width: Double?)
+    case front, back
+    case copy, cut
+    /// Nil puts the copies at the copied place + (20, 20); else the centre of their bounds goes to the point.
+    case paste(at: Point?)
+    case all, none
+}
+
+/// A selection operation that cannot be done; the message says why, in the user's words.
+public struct SelectionError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The path of a pointer drawing a lasso loop or a selection box, and which of the two.
+struct SelectionGesture: Sendable {
+    var tool: Tool
+    var path: [Point]
+}
+
+/// Selecting and the operations on a selection. Each operation that changes ink is one `Edit` through `perform`,
+/// so it is undoable and stored like any other; selecting itself is not an edit.
+extension Editor {
+    /// Farthest a moved, resized or pasted point may go from the origin (page units): what a file can store.
+    public static let maxSelectionCoordinate = 1e9
+    /// Widest line a resize or restyle may make.
+    public static let maxSelectionWidth = 10_000.0
+    /// Where `duplicate` puts the copy by default, and where `paste` puts it without a place.
+    public static let pasteOffset = 20.0
+
+    /// The selected strokes that still exist, in drawing order.
+    public var selectedStrokes: [Stroke] {
+        selection.compactMap { drawing.stroke($0) }.sorted { $0.drawsBefore($1) }
+    }
+
+    /// Bounds of the selected ink, nil when nothing is selected.
+    public var selectionBounds: Rect? { Rect.union(of: selectedStrokes.lazy.compactMap(\.inkBounds)) }
+
+    /// After an undo or redo applied `e`: selected strokes it replaced (restyled, brought to front or sent to
+    /// back) stay selected as their replacements.
+    func followSelection(through e: Edit) {
+        guard !selection.isEmpty, case .replace(let removed, let added) = e else { return }
+        let gone = Set(removed.map(\.id))
+        guard !selection.isDisjoint(with: gone) else { return }
+        selection.subtract(gone)
+        selection.formUnion(added.map(\.id))
+    }
+
+    // MARK: gestures
+
+    /// Routes the events of a pointer that draws a selection loop or box; nil when the event is not one.
+    func select(_ event: InputEvent) -> Update? {
+        let id = event.pointer
+        guard var g = selecting[id] else { return nil }
+        let p = event.point.point
+        switch event.phase {
+        case .began:
+            // Down again without an up: the old loop is dropped and `handle` starts afresh.
+            selecting[id] = nil
+            return nil
+        case .moved:
+            if p.isFinite { g.path.append(p) }
+            selecting[id] = g
+            return Update.none
+        case .ended:
+            if p.isFinite { g.path.append(p) }
+            selecting[id] = nil
+            finishSelecting(g)
+            return Update.none
+        case .cancelled:
+            selecting[id] = nil
+            return Update.none
+        }
+    }
+
+    /// Replaces (or with `addsToSelection`, grows) the selection by what the gesture took; a gesture that takes
+    /// nothing clears it.
+    private func finishSelecting(_ g: SelectionGesture) {
+        guard let first = g.path.first, let last = g.path.last else { return }
+        let isTap = g.path.allSatisfy { $0.distance(to: first) <= tapRadius }
+        var picked: [StrokeID] = []
+        if isTap {
+            if let s = topmostStroke(at: last) { picked = [s.id] }
+        } else if g.tool == .lasso {
+            if let loop = Lasso(g.path) { picked = SelectionArea.loop(loop).strokes(of: drawing, rule: selectionRule).map(\.id) }
+        } else {
+            let box = Rect(minX: Swift.min(first.x, last.x), minY: Swift.min(first.y, last.y),
+                           maxX: Swift.max(first.x, last.x), maxY: Swift.max(first.y, last.y))
+            picked = SelectionArea.box(box).strokes(of: drawing, rule: selectionRule).map(\.id)
+        }
+        if addsToSelection {
+            selection.formUnion(picked)
+        } else {
+            selection = Set(picked)
+        }
+    }
+
+    /// The topmost stroke whose ink (by its real, pressure-varying width) covers `p`.
+    public func topmostStroke(at p: Point) -> Stroke? {
+        guard p.isFinite else { return nil }
+        let dot = Capsule(center: p, radius: 0)
+        return drawing.strokes(in: dot.bounds).last { StrokeEraser.touches($0, dot) }
+    }
+
+    // MARK: operations
+
+    /// Does `op` to the selection. Without a selection every operation but `all` and `paste` does nothing.
+    /// Throws `SelectionError` (and changes nothing) when the result would leave the storable page.
+    @discardableResult
+    public func apply(_ op: SelectionOp) throws -> Update {
+        selection = Set(selectedStrokes.map(\.id))   // drops ids an undo took away
+        switch op {
+        case .all:
+            selection = Set(drawing.strokes.map(\.id))
+            return .none
+        case .none:
+            selection = []
+            return .none
+        case .paste(let at):
+            return try paste(at: at)
+        default:
+            break
+        }
+        let strokes = selectedStrokes
+        guard !strokes.isEmpty else { return .none }
+        switch op {
+        case .translate(let dx, let dy):
+            return try transform(strokes, .translation(dx, dy), widthScale: 1)
+        case .scale(let sx, let sy, let c, let keep):
+            let m = AffineTransform.scale(sx, sy, about: c)
+            return try transform(strokes, m, widthScale: (keep ?? keepLineWidths) ? 1 : m.widthScale)
+        case .rotate(let degrees, let c):
+            return try transform(strokes, .rotation(degrees: degrees, about: c), widthScale: 1)
+        case .delete:
+            selection = []
+            return perform(.remove(strokes))
+        case .duplicate(let dx, let dy):
+            let copies = try placedCopies(of: strokes, moved: .translation(dx, dy))
+            selection = Set(copies.map(\.id))
+            return perform(.add(copies))
+        case .style(let color, let keepsAlpha, let width):
+            if let w = width, !(w > 0 && w <= Self.maxSelectionWidth) {
+                throw SelectionError("width \(JSONText.number(w)) is outside 0…\(JSONText.number(Self.maxSelectionWidth))")
+            }
+            let restyled = strokes.map { s -> Stroke in
+                var c = copy(s)
+                c.order = s.order   // keeps its place in the drawing order
+                if var rgba = color {
+                    if keepsAlpha && s.style.tool == .highlighter { rgba.a = s.style.color.a }
+                    c.style.color = rgba
+                }
+                if let width { c.style.width = width }
+                return c
+            }
+            return replaceSelection(strokes, with: restyled)
+        case .front:
+            // New ids are above every stroke, and their order is their id.
+            return replaceSelection(strokes, with: strokes.map { copy($0) })
+        case .back:
+            // Orders below the bottom stroke's: negative once there is no room above 0 (the order is compared as
+            // signed, and 0 is never used).
+            let bottom = drawing.strokes.first?.drawKey ?? 1
+            let (below, overflow) = bottom.subtractingReportingOverflow(Int64(strokes.count))
+            guard !overflow else { throw SelectionError("the drawing order has no room below the bottom stroke") }
+            let start = below <= 0 && bottom > 0 ? -Int64(strokes.count) : below
+            let moved = strokes.enumerated().map { i, s -> Stroke in
+                var c = copy(s)
+                c.order = StrokeID(bitPattern: start + Int64(i))
+                return c
+            }
+            return replaceSelection(strokes, with: moved)
+        case .copy:
+            clipboard = strokes
+            return .none
+        case .cut:
+            clipboard = strokes
+            selection = []
+            return perform(.remove(strokes))
+        case .all, .none, .paste:
+            return .none
+        }
+    }
+
+    /// A copy of `s` with a new id, on top of the drawing order of the current page.
+    private func copy(_ s: Stroke) -> Stroke {
+        var c = s
+        c.id = newStrokeID()
+        c.order = c.id
+        c.page = page.id
+        return c
+    }
+
+    private func replaceSelection(_ old: [Stroke], with new: [Stroke]) -> Update {
+        selection = Set(new.map(\.id))
+        return perform(.replace(removed: old, added: new))
+    }
+
+    /// Copies of `strokes` with new ids, placed by their transform followed by `m`, on top of the drawing order.
+    private func placedCopies(of strokes: [Stroke], moved m: AffineTransform) throws -> [Stroke] {
+        for s in strokes { try check(s, m, width: s.style.width) }
+        return strokes.map { s in
+            var c = copy(s)
+            c.setTransform(s.transform.then(m))
+            return c
+        }
+    }
+
+    private func paste(at place: Point?) throws -> Update {
+        guard !clipboard.isEmpty, let bounds = Rect.union(of: clipboard.lazy.compactMap(\.bounds)) else { return .none }
+        var m = AffineTransform.translation(Self.pasteOffset, Self.pasteOffset)
+        if let p = place {
+            m = .translation(p.x - (bounds.minX + bounds.maxX) / 2, p.y - (bounds.minY + bounds.maxY) / 2)
+        }
+        let copies = try placedCopies(of: clipboard, moved: m)
+        selection = Set(copies.map(\.id))
+        return perform(.add(copies))
+    }
+
+    /// Moves, resizes or rotates the strokes as one edit; widths are multiplied by `widthScale`.
+    private func transform(_ strokes: [Stroke], _ m: AffineTransform, widthScale: Double) throws -> Update {
+        guard m.isFinite, m.determinant != 0, m.determinant.isFinite else {
+            throw SelectionError("the transform would flatten the selection")
+        }
+        var area: Rect?
+        for s in strokes {
+            let w = s.style.width * widthScale
+            try check(s, m, width: w)
+            // After: the moved point bounds grown by the new width's reach (a cover; exact bounds need the points).
+            let after = s.bounds.map { m.apply($0).insetBy(-(w * StrokeShape.maxWidthFactor / 2 + 1)) }
+            for r in [s.inkBounds, after].compactMap({ $0 }) { area = area.map { $0.union(r) } ?? r }
+        }
+        let t = StrokeTransform(page: page.id, ids: strokes.map(\.id), before: strokes.map(Placement.init(of:)), matrix: m,
+                                widthScale: widthScale, area: area)
+        return perform(.transform(t))
+    }
+
+    /// Refuses a placement that would put points beyond what a file can store, or make an unusable width.
+    private func check(_ s: Stroke, _ m: AffineTransform, width: Double) throws {
+        if let b = s.bounds {
+            let r = m.apply(b)
+            let limit = Self.maxSelectionCoordinate
+            guard r.minX.isFinite, r.minY.isFinite, r.maxX.isFinite, r.maxY.isFinite,
+                  r.minX >= -limit, r.minY >= -limit, r.maxX <= limit, r.maxY <= limit else {
+                throw SelectionError("that would move ink beyond the page limits (±\(JSONText.number(limit)) units); nothing was changed")
+            }
+        }
+        guard width.isFinite, width > 0, width <= Self.maxSelectionWidth else {
+            throw SelectionError("that would make a line \(JSONText.number(width)) units wide (limit \(JSONText.number(Self.maxSelectionWidth))); nothing was changed")
+        }
+    }
+}
