@@ -46,6 +46,15 @@ public final class ScreenCache {
     /// filled at composite time instead, so memory stays bounded however many fingers are down.
     private static let maxLiveLayers = 4
     private var overflow: [StrokeID: Stroke] = [:]
+    /// The page the live strokes are on: its origin and clip in view space.
+    private var liveOrigin = Point(0, 0)
+    private var liveClip: Rect?
+    /// Page of the live strokes → raster pixels.
+    private var liveMapping: DeviceMapping {
+        var m = mapping
+        m.dx += liveOrigin.x * m.scale; m.dy += liveOrigin.y * m.scale
+        return m
+    }
 
     /// Largest raster side, in device pixels (a 4K screen at scale 2 is 7680).
     public static let maxPixelsPerSide = 16384
@@ -84,8 +93,13 @@ public final class ScreenCache {
 
     /// Renders `drawing` for a view on every core. Pure function of its inputs: safe on any thread.
     public static func renderFrame(_ drawing: Drawing, viewSize: Size, transform: ViewTransform, overscan: Int = 0) throws -> Frame {
+        try renderFrame(Scene(drawing), viewSize: viewSize, transform: transform, overscan: overscan)
+    }
+
+    /// Renders the pages of `scene` for a view on every core. Pure function of its inputs: safe on any thread.
+    public static func renderFrame(_ scene: Scene, viewSize: Size, transform: ViewTransform, overscan: Int = 0) throws -> Frame {
         let s = try makeSurface(viewSize: viewSize, transform: transform, overscan: overscan)
-        paintAll(drawing, into: s, mapping: mapping(transform, overscan: overscan))
+        SheetPainter.render(scene, into: s, mapping: mapping(transform, overscan: overscan))
         return Frame(transform: transform, viewSize: viewSize, surface: s, overscan: overscan)
     }
 
@@ -100,13 +114,17 @@ public final class ScreenCache {
     }
 
     /// Full re-render at the current view, on every core.
-    public func render(_ drawing: Drawing) {
-        Self.paintAll(drawing, into: surface, mapping: mapping)
+    public func render(_ drawing: Drawing) { render(Scene(drawing)) }
+    public func render(_ scene: Scene) {
+        SheetPainter.render(scene, into: surface, mapping: mapping)
     }
 
     /// Changes the view and re-renders everything for it.
     public func setView(_ transform: ViewTransform, viewSize: Size, drawing: Drawing) throws {
-        install(try Self.renderFrame(drawing, viewSize: viewSize, transform: transform, overscan: overscan))
+        try setView(transform, viewSize: viewSize, scene: Scene(drawing))
+    }
+    public func setView(_ transform: ViewTransform, viewSize: Size, scene: Scene) throws {
+        install(try Self.renderFrame(scene, viewSize: viewSize, transform: transform, overscan: overscan))
     }
 
     // MARK: responsive pan and zoom
@@ -168,12 +186,15 @@ public final class ScreenCache {
     /// Renders the device rect `area` (whole pixels, in the raster of a cache at `transform`) on every core.
     /// Pure function of its inputs: safe on any thread. Paste the result with `paste`.
     public static func renderPatch(_ drawing: Drawing, area: Rect, transform: ViewTransform) throws -> Frame {
+        try renderPatch(Scene(drawing), area: area, transform: transform)
+    }
+    public static func renderPatch(_ scene: Scene, area: Rect, transform: ViewTransform) throws -> Frame {
         // A few pixels more on every side, not pasted: strokes just outside the patch still antialias into it
         // (and one whose outline strays a little outside its index bounds is found from the margin).
         let m = Double(patchMargin)
         var t = transform
         t.offset = t.offset - Point(area.minX - m, area.minY - m) * (1 / t.deviceScale)
-        let f = try renderFrame(drawing, viewSize: Size(width: (area.width + 2 * m) / t.deviceScale, height: (area.height + 2 * m) / t.deviceScale), transform: t)
+        let f = try renderFrame(scene, viewSize: Size(width: (area.width + 2 * m) / t.deviceScale, height: (area.height + 2 * m) / t.deviceScale), transform: t)
         return Frame(transform: f.transform, viewSize: f.viewSize, surface: f.surface, margin: patchMargin)
     }
 
@@ -199,14 +220,31 @@ public final class ScreenCache {
         return area
     }
 
-    /// Draws one finished stroke on top of the raster (cost: that stroke only).
-    public func bake(_ stroke: Stroke) {
+    /// Draws one finished stroke on top of the raster (cost: that stroke only), on a page placed at `origin`
+    /// (view space) and clipped to its `clip` (view space; nil = unclipped).
+    public func bake(_ stroke: Stroke, origin: Point = Point(0, 0), clip: Rect? = nil) {
         guard stroke.style.color.a > 0 else { return }
-        Painter.fill(stroke, in: context, deviceScale: transform.pixelsPerUnit)
+        guard origin != Point(0, 0) || clip != nil else {
+            Painter.fill(stroke, in: context, deviceScale: transform.pixelsPerUnit)
+            return
+        }
+        let m = mapping
+        context.save()
+        if let clip {
+            context.identity()
+            guard let r = m.deviceRect(ofPage: clip).intersection(Rect(minX: -1, minY: -1, maxX: Double(surface.width) + 1, maxY: Double(surface.height) + 1)) else { context.restore(); return }
+            context.clip(r)
+        }
+        context.setTransform(scale: m.scale, dx: m.dx + origin.x * m.scale, dy: m.dy + origin.y * m.scale)
+        Painter.fill(stroke, in: context, deviceScale: m.scale)
+        context.restore()
     }
 
     /// Repaints the page region `rect` from `drawing` (after undo, erase, clear…); other pixels are untouched.
-    public func invalidate(_ rect: Rect?, in drawing: Drawing) {
+    public func invalidate(_ rect: Rect?, in drawing: Drawing) { invalidate(rect, in: Scene(drawing)) }
+
+    /// Repaints the view-space region `rect` from the pages of `scene`; other pixels are untouched.
+    public func invalidate(_ rect: Rect?, in scene: Scene) {
         guard let rect, !rect.isEmpty else { return }
         let m = mapping
         let bounds = Rect(minX: 0, minY: 0, maxX: Double(surface.width), maxY: Double(surface.height))
@@ -218,17 +256,16 @@ public final class ScreenCache {
         context.identity()
         context.clip(area)
         context.clearAll()
-        if drawing.background.a > 0 { context.replace(Self.pageArea(drawing.pageSize, m), with: drawing.background) }
-        context.setTransform(scale: m.scale, dx: m.dx, dy: m.dy)
-        for s in drawing.strokes(in: m.pageRect(ofDevice: area)) where s.style.color.a > 0 {
-            Painter.fill(s, in: context, deviceScale: m.scale)
-        }
+        SheetPainter.paint(scene, in: context, mapping: m, area: area)
         context.restore()
     }
 
     /// Brings the live layers up to date with the strokes being drawn: draws only segments not drawn yet,
     /// and drops layers of strokes that are no longer live (finished or cancelled).
-    public func updateLive(_ strokes: [Stroke]) {
+    /// `origin` and `clip` (view space) place the page the strokes are drawn on, as for `bake`.
+    public func updateLive(_ strokes: [Stroke], origin: Point = Point(0, 0), clip: Rect? = nil) {
+        if origin != liveOrigin { resetLive(); liveOrigin = origin }
+        liveClip = clip
         let ids = Set(strokes.map(\.id))
         for id in liveOrder where !ids.contains(id) {
             if let trace = live.removeValue(forKey: id) { recycle(trace) }
@@ -239,7 +276,7 @@ public final class ScreenCache {
             if live[s.id] == nil {
                 guard live.count < Self.maxLiveLayers else { overflow[s.id] = s; continue }
                 guard let layer = spareLayers.popLast() ?? (try? ImageSurface(width: surface.width, height: surface.height)) else { continue }
-                live[s.id] = LiveTrace(layer: layer, style: s.style, mapping: mapping)
+                live[s.id] = LiveTrace(layer: layer, style: s.style, mapping: liveMapping)
             }
             live[s.id]?.update(s)
         }
@@ -262,10 +299,15 @@ public final class ScreenCache {
         target.concat(scale: 1 / transform.deviceScale, dx: 0, dy: 0)
         target.concat(scale: 1, dx: -o, dy: -o)
         target.paint(surface)
+        if let c = liveClip, !liveOrder.isEmpty {
+            // Live ink is clipped to its page as the finished stroke will be.
+            let raster = Rect(minX: -1, minY: -1, maxX: Double(surface.width) + 1, maxY: Double(surface.height) + 1)
+            target.clip(mapping.deviceRect(ofPage: c).intersection(raster) ?? Rect(x: 0, y: 0, width: 0, height: 0))
+        }
         for id in liveOrder {
             if let trace = live[id] { trace.composite(into: target); continue }
             guard let s = overflow[id] else { continue }
-            let m = mapping
+            let m = liveMapping
             target.save()
             target.concat(scale: m.scale, dx: m.dx, dy: m.dy)
             Painter.fill(s, in: target, deviceScale: m.scale)
@@ -303,15 +345,6 @@ public final class ScreenCache {
         let c = CairoContext(drawingInto: s)
         c.setTransform(scale: m.scale, dx: m.dx, dy: m.dy)
         return c
-    }
-
-    private static func pageArea(_ page: Size, _ m: DeviceMapping) -> Rect {
-        m.deviceRect(ofPage: Rect(x: 0, y: 0, width: page.width, height: page.height))
-    }
-
-    private static func paintAll(_ drawing: Drawing, into s: ImageSurface, mapping m: DeviceMapping) {
-        BandRenderer.render(drawing, into: s, mapping: m, background: drawing.background.a > 0 ? drawing.background : nil,
-                            backgroundArea: pageArea(drawing.pageSize, m))
     }
 }
 

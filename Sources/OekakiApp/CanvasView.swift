@@ -46,6 +46,13 @@ final class CanvasView: CanvasInputTarget {
     /// Pans move the view by whole device pixels (so the picture can simply shift); the fractions add up here.
     private var panRemainder = Point(0, 0)
     private var smallMemo: (strokes: Int, small: Bool)?
+    /// Where the pages sit in view space (the transform maps view space to the widget).
+    private(set) var layout = PageLayout(document: Document(), current: 0)
+    /// What the layout was made from: pages (ids and formats) and the canvas page, to notice when it changes.
+    private var layoutKey: [PageLayoutKey] = []
+
+    /// The current page or the page count changed: (index, count).
+    var onPage: ((Int, Int) -> Void)?
 
     /// Changes to persist, in order (wired to autosave).
     var onChanges: (([Change]) -> Void)?
@@ -83,6 +90,7 @@ final class CanvasView: CanvasInputTarget {
         connectNotify(gobject(widget), property: "scale-factor") { [weak self] in self?.redraw() }
         input = CanvasInput(area: widget)
         input?.target = self
+        relayout()
     }
 
     /// Shows another document at 100 %.
@@ -93,6 +101,8 @@ final class CanvasView: CanvasInputTarget {
         cache = nil
         smallMemo = nil
         abandonRender()
+        relayout()
+        if let f = layout.frame(ofPage: editor.currentPage) { transform.offset = Point(-f.minX, -f.minY) }
         onZoom?(transform.zoom)
         onEdit?()
         redraw()
@@ -128,11 +138,23 @@ final class CanvasView: CanvasInputTarget {
         let desk = dark ? 0.2 : 0.82
         cairo_set_source_rgb(cr, desk, desk, desk + 0.01)
         cairo_paint(cr)
-        let page = transform.viewRect(fromPage: Rect(x: 0, y: 0, width: editor.drawing.pageSize.width, height: editor.drawing.pageSize.height))
-        let bg = editor.drawing.background.unit
-        cairo_set_source_rgb(cr, bg.r, bg.g, bg.b)
-        cairo_rectangle(cr, page.minX, page.minY, page.width, page.height)
-        cairo_fill(cr)
+        // Paper under the raster too, so an area still rendering looks like blank paper: everywhere for an
+        // endless page, else on each page in view.
+        if layout.isCanvas {
+            let bg = editor.page.background.paper.unit
+            cairo_set_source_rgb(cr, bg.r, bg.g, bg.b)
+            cairo_paint(cr)
+        } else {
+            let view = transform.pageRect(fromView: Rect(x: 0, y: 0, width: size.width, height: size.height))
+            for i in layout.visible(view) {
+                guard let f = layout.frame(ofPage: i), editor.document.pages.indices.contains(i) else { continue }
+                let bg = editor.document.pages[i].background.paper.unit
+                let r = transform.viewRect(fromPage: f)
+                cairo_set_source_rgb(cr, bg.r, bg.g, bg.b)
+                cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+                cairo_fill(cr)
+            }
+        }
 
         guard let cache else { return }
         cairo_save(cr)
@@ -170,13 +192,13 @@ final class CanvasView: CanvasInputTarget {
     private func prepareCache() {
         defer { renderNextPatch() }
         if let c = cache, c.transform == transform, c.viewSize == size { return }
-        let small = isSmall(editor.drawing)
+        let small = isSmall()
         do {
             guard let c = cache else {
                 let c = try ScreenCache(viewSize: size, transform: transform, overscan: Self.overscan)
                 cache = c
-                if small { c.render(editor.drawing) } else { stale = viewFirst([c.bounds], c) }
-                c.updateLive(editor.liveStrokes)
+                if small { c.render(scene) } else { stale = viewFirst([c.bounds], c) }
+                updateLive(c)
                 return
             }
             let shift = (transform.offset - c.transform.offset) * transform.deviceScale
@@ -186,7 +208,7 @@ final class CanvasView: CanvasInputTarget {
             if c.viewSize == size, let exposed = c.scroll(to: transform) {
                 stale = stale.compactMap { $0.offsetBy(shift).intersection(c.bounds) }
                 if small {
-                    for r in exposed { c.invalidate(transform.pageRect(fromView: r.scaled(by: 1 / transform.deviceScale)), in: editor.drawing) }
+                    for r in exposed { c.invalidate(transform.pageRect(fromView: r.scaled(by: 1 / transform.deviceScale)), in: scene) }
                 } else {
                     for r in exposed { addStale(r) }
                 }
@@ -199,8 +221,8 @@ final class CanvasView: CanvasInputTarget {
                 let kept = sameGrid ? old.offsetBy(shift).intersection(c.bounds) : nil
                 let missing = kept.map { c.bounds.subtracting($0) } ?? [c.bounds]
                 if small {
-                    if kept == nil { c.render(editor.drawing) } else {
-                        for r in missing { c.invalidate(transform.pageRect(fromView: r.scaled(by: 1 / transform.deviceScale)), in: editor.drawing) }
+                    if kept == nil { c.render(scene) } else {
+                        for r in missing { c.invalidate(transform.pageRect(fromView: r.scaled(by: 1 / transform.deviceScale)), in: scene) }
                     }
                     stale = []
                 } else if kept != nil {
@@ -222,7 +244,7 @@ final class CanvasView: CanvasInputTarget {
                     }
                 }
             }
-            c.updateLive(editor.liveStrokes)
+            updateLive(c)
         } catch {
             cache = nil
             stale = []
@@ -241,14 +263,37 @@ final class CanvasView: CanvasInputTarget {
         return inside + outside
     }
 
-    private func isSmall(_ d: Drawing) -> Bool {
+    private func isSmall() -> Bool {
         // Counting points walks every stroke: remembered per stroke count (a guide for how to render, so an
         // eraser cut that changes points but not the count may keep the old answer).
-        if d.strokes.count > Self.synchronousPoints { return false }
-        if let m = smallMemo, m.strokes == d.strokes.count { return m.small }
+        let d = editor.document
+        let strokes = d.strokeCount
+        if strokes > Self.synchronousPoints { return false }
+        if let m = smallMemo, m.strokes == strokes { return m.small }
         let small = d.pointCount <= Self.synchronousPoints
-        smallMemo = (d.strokes.count, small)
+        smallMemo = (strokes, small)
         return small
+    }
+
+    /// The pages as the cache paints them (a value: safe to hand to a render thread).
+    private var scene: Scene { Scene(document: editor.document, layout: layout) }
+
+    /// The current page's origin and clip in view space: where its input, live strokes and dirty rects go.
+    private var currentOrigin: Point { layout.origin(ofPage: editor.currentPage) }
+    private var currentClip: Rect? { layout.frame(ofPage: editor.currentPage) }
+
+    private func updateLive(_ c: ScreenCache) {
+        c.updateLive(editor.liveStrokes, origin: currentOrigin, clip: currentClip)
+    }
+
+    /// Lays the pages out again if they changed; true when it did (everything cached is then stale).
+    @discardableResult
+    private func relayout() -> Bool {
+        let key = PageLayoutKey.of(editor)
+        guard key != layoutKey else { return false }
+        layoutKey = key
+        layout = PageLayout(document: editor.document, current: editor.currentPage)
+        return true
     }
 
     /// Adds a stale device rect, merged with a strip it continues (a steady pan uncovers one growing strip,
@@ -301,7 +346,7 @@ final class CanvasView: CanvasInputTarget {
         let gen = renderGeneration
         inFlight = area
         changedDuringRender = []
-        let job = MainLoopHandoff(value: (editor.drawing, area, cache.transform))
+        let job = MainLoopHandoff(value: (scene, area, cache.transform))
         renderQueue.async { [weak self] in
             let patch = try? ScreenCache.renderPatch(job.value.0, area: job.value.1, transform: job.value.2)
             let result = MainLoopHandoff(value: patch)
@@ -318,7 +363,7 @@ final class CanvasView: CanvasInputTarget {
         defer { traceZoomSharpIfDone() }
         // Edits made while it rendered are not in its snapshot: repaint them over it.
         let page = cache.transform.pageRect(fromView: area.scaled(by: 1 / cache.transform.deviceScale))
-        for r in changedDuringRender { if let overlap = r.intersection(page) { cache.invalidate(overlap, in: editor.drawing) } }
+        for r in changedDuringRender { if let overlap = r.intersection(page) { cache.invalidate(overlap, in: scene) } }
         changedDuringRender = []
         redraw()
     }
@@ -329,29 +374,35 @@ final class CanvasView: CanvasInputTarget {
         changedDuringRender = []
     }
 
+    /// Repaints `rect` of the current page.
     private func repaint(_ rect: Rect?) {
         guard let rect else { return }
-        if inFlight != nil { changedDuringRender.append(rect) }
-        cache?.invalidate(rect, in: editor.drawing)
+        let r = rect.offsetBy(currentOrigin)
+        if inFlight != nil { changedDuringRender.append(r) }
+        cache?.invalidate(r, in: scene)
     }
 
     // MARK: editing
 
     /// Applies what an editor call did: paint the cache, persist the changes, redraw.
     private func apply(_ update: Update, drawingChanged: Bool = false) {
-        // Another page is shown (or the pages changed): nothing cached is valid. One page at a time until the
-        // stacked-pages view.
-        if update.pagesChanged, let c = cache {
-            abandonRender()
-            c.render(editor.drawing)
+        // Pages added, removed, moved or reformatted (or the view switched to or from an endless page): the
+        // pages sit elsewhere, so nothing cached is valid. Only another current page in the same stack is not.
+        if update.pagesChanged {
+            if relayout(), let c = cache {
+                abandonRender()
+                c.render(scene)
+            }
+            reveal(editor.currentPage)
+            onPage?(editor.currentPage, editor.document.pages.count)
         }
         for change in update.changes {
             switch change {
             case .did(let edit), .redid(let edit):
                 if case .add(let strokes) = edit, strokes.allSatisfy(isTopmost) {
                     for s in strokes {
-                        cache?.bake(s)
-                        if inFlight != nil, let b = s.inkBounds { changedDuringRender.append(b) }
+                        cache?.bake(s, origin: currentOrigin, clip: currentClip)
+                        if inFlight != nil, let b = s.inkBounds { changedDuringRender.append(b.offsetBy(currentOrigin)) }
                     }
                 } else {
                     repaint(edit.dirtyRect)
@@ -362,12 +413,12 @@ final class CanvasView: CanvasInputTarget {
         }
         // Erasers change the drawing as they move, before any change is recorded.
         if update.changes.isEmpty, drawingChanged { repaint(update.dirty) }
-        cache?.updateLive(editor.liveStrokes)
+        if let c = cache { updateLive(c) }
         if !update.changes.isEmpty {
             onChanges?(update.changes)
             onEdit?()
         }
-        if update.dirty != nil || !update.changes.isEmpty { redraw() }
+        if update.dirty != nil || !update.changes.isEmpty || update.pagesChanged { redraw() }
     }
 
     /// A new stroke can simply be drawn on top only if nothing later lies above it.
@@ -390,7 +441,8 @@ final class CanvasView: CanvasInputTarget {
 
     // MARK: CanvasInputTarget
 
-    func toPage(_ view: Point) -> Point { transform.pagePoint(fromView: view) }
+    /// Widget point → the current page's coordinates.
+    func toPage(_ view: Point) -> Point { transform.pagePoint(fromView: view) - currentOrigin }
 
     func hover(atView point: Point?, eraserEnd: Bool) {
         let was = (hoverPoint, hoverEraserEnd)
@@ -412,9 +464,19 @@ final class CanvasView: CanvasInputTarget {
     }
 
     private func inputNow(_ event: InputEvent, eraserEnd: Bool) {
+        var event = event
         if event.phase == .began {
             gtk_widget_grab_focus(widget)
             onStrokeBegins?()
+            // A stroke belongs to the page where it began: that page becomes current (unless other pointers
+            // are still drawing or erasing on the current one), and the point is re-expressed on it.
+            let v = event.point.point + currentOrigin
+            let target = layout.page(at: v) ?? layout.nearestPage(to: v)
+            if target != editor.currentPage, editor.liveStrokes.isEmpty, !editor.isErasing {
+                apply(editor.goToPage(target))
+                let p = v - currentOrigin
+                event.point.x = p.x; event.point.y = p.y
+            }
         }
         let erasing = editor.isErasing
         let chosen = editor.tool
@@ -437,7 +499,19 @@ final class CanvasView: CanvasInputTarget {
         panRemainder = wanted - step
         guard step != Point(0, 0) else { return }
         transform = transform.panned(by: step * (1 / ds))
+        followViewCentre()
         redraw()
+    }
+
+    /// While scrolling a stack, the page under the view's centre becomes current (not while a pointer is
+    /// drawing, and never an endless page: that would switch the whole view to it).
+    private func followViewCentre() {
+        guard !layout.isCanvas, editor.liveStrokes.isEmpty, !editor.isErasing else { return }
+        let centre = transform.pagePoint(fromView: Point(size.width / 2, size.height / 2))
+        let i = layout.nearestPage(to: centre)
+        guard i != editor.currentPage, editor.document.pages.indices.contains(i), !editor.document.pages[i].isEndless else { return }
+        _ = editor.goToPage(i)
+        onPage?(editor.currentPage, editor.document.pages.count)
     }
 
     func zoom(by factor: Double, atView anchor: Point) {
@@ -453,21 +527,83 @@ final class CanvasView: CanvasInputTarget {
         zoom(by: factor, atView: Point(size.width / 2, size.height / 2))
     }
 
-    /// Shows the whole page, and all the ink if some lies outside it.
+    /// Shows the whole current page (an endless page: all its ink).
     func zoomToFit() {
-        let d = editor.drawing
-        var r = Rect(x: 0, y: 0, width: d.pageSize.width, height: d.pageSize.height)
-        if let ink = d.bounds { r = r.union(ink) }
-        transform = transform.fitting(r, in: size)
+        let page = editor.page
+        var r = page.frame
+        if page.isEndless, page.drawing.bounds == nil {
+            r = Rect(x: 0, y: 0, width: page.drawing.pageSize.width, height: page.drawing.pageSize.height)
+        }
+        transform = transform.fitting(r.offsetBy(currentOrigin), in: size)
         onZoom?(transform.zoom)
         redraw()
     }
 
-    /// 100 % with the page's corner at the top left.
+    /// 100 % with the current page's corner at the top left.
     func resetZoom() {
         transform = ViewTransform(deviceScale: transform.deviceScale)
+        let f = currentClip ?? Rect(x: 0, y: 0, width: 0, height: 0)
+        transform.offset = Point(-f.minX, -f.minY)
         onZoom?(transform.zoom)
         redraw()
+    }
+
+    // MARK: pages
+
+    /// Runs a page command of the editor (add, duplicate, delete, move, format) and shows the result.
+    func pageCommand(_ run: (Editor) -> Update) {
+        cancelPointersForPageChange()
+        apply(run(editor))
+        onPage?(editor.currentPage, editor.document.pages.count)
+    }
+
+    /// Makes page `index` current and scrolls to its top (Ctrl+Page Up/Down, Home/End).
+    func showPage(_ index: Int) {
+        cancelPointersForPageChange()
+        let i = min(max(index, 0), editor.document.pages.count - 1)
+        let u = editor.goToPage(i)
+        apply(u)
+        scrollToTop(of: editor.currentPage)
+        onPage?(editor.currentPage, editor.document.pages.count)
+    }
+
+    func showPage(by delta: Int) { showPage(editor.currentPage + delta) }
+
+    /// Strokes in progress would land on the wrong page: page commands finish them as Escape does.
+    private func cancelPointersForPageChange() {
+        if !editor.liveStrokes.isEmpty { cancelStrokes() }
+    }
+
+    /// Scrolls so the top of page `i` is at the top of the view (an endless page: its ink's corner), same zoom.
+    private func scrollToTop(of i: Int) {
+        let page = editor.document.pages[i]
+        let f = layout.frame(ofPage: i) ?? page.frame.offsetBy(layout.origin(ofPage: i))
+        let margin = layout.isCanvas ? 0 : PageLayout.gap / 2 * transform.zoom
+        let x = f.width * transform.zoom <= size.width ? (size.width - f.width * transform.zoom) / 2 - f.minX * transform.zoom : transform.offset.x
+        transform.offset = Point(x.rounded(), (margin - f.minY * transform.zoom).rounded())
+        redraw()
+    }
+
+    /// Scrolls to page `i` if none of it is in view (after an edit made it current).
+    private func reveal(_ i: Int) {
+        guard let f = layout.frame(ofPage: i) else { return }
+        let view = transform.pageRect(fromView: Rect(x: 0, y: 0, width: size.width, height: size.height))
+        if !f.overlaps(view) { scrollToTop(of: i) }
+    }
+}
+
+/// What a page layout depends on: each page's id and format, and which page an endless view shows.
+struct PageLayoutKey: Hashable {
+    var page: PageID
+    var format: PageFormat
+    var canvas: Bool
+
+    static func of(_ editor: Editor) -> [PageLayoutKey] {
+        let current = editor.currentPage
+        let canvas = editor.page.isEndless
+        return editor.document.pages.enumerated().map { i, p in
+            PageLayoutKey(page: p.id, format: p.format, canvas: canvas && i == current)
+        }
     }
 }
 
