@@ -550,10 +550,12 @@ final class CanvasView: CanvasInputTarget {
 
     // MARK: pages
 
-    /// Runs a page command of the editor (add, duplicate, delete, move, format) and shows the result.
-    func pageCommand(_ run: (Editor) -> Update) {
+    /// Runs a page command of the editor (add, duplicate, delete, move, format) and shows the result;
+    /// `scroll`: show the top of the page it leaves current (a page just added).
+    func pageCommand(scroll: Bool = false, _ run: (Editor) -> Update) {
         cancelPointersForPageChange()
         apply(run(editor))
+        if scroll { scrollToTop(of: editor.currentPage) }
         onPage?(editor.currentPage, editor.document.pages.count)
     }
 
@@ -578,9 +580,10 @@ final class CanvasView: CanvasInputTarget {
     private func scrollToTop(of i: Int) {
         let page = editor.document.pages[i]
         let f = layout.frame(ofPage: i) ?? page.frame.offsetBy(layout.origin(ofPage: i))
+        if layout.isCanvas { transform.offset.x = (-f.minX * transform.zoom).rounded() }
         let margin = layout.isCanvas ? 0 : PageLayout.gap / 2 * transform.zoom
-        let x = f.width * transform.zoom <= size.width ? (size.width - f.width * transform.zoom) / 2 - f.minX * transform.zoom : transform.offset.x
-        transform.offset = Point(x.rounded(), (margin - f.minY * transform.zoom).rounded())
+        // Only vertically: pages share one column, so the ink stays where the user put it sideways.
+        transform.offset.y = (margin - f.minY * transform.zoom).rounded()
         redraw()
     }
 

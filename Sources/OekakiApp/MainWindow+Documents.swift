@@ -100,6 +100,7 @@ extension MainWindow {
             editor.styles = canvas.editor.styles
             canvas.show(editor)
         }
+        showPage()
         showDocument()
         updateHistoryButtons()
     }

@@ -10,6 +10,7 @@ final class MainWindow {
     let window: Widget
     let canvas: CanvasView
     let toolbar = Toolbar()
+    let pageMenu = PageMenu()
     var document: OpenDocument
     var autosave: Autosave
     var preferences = Preferences.load()
@@ -54,6 +55,7 @@ final class MainWindow {
         gtk_overlay_set_child(OpaquePointer(overlay), canvas.widget)
         gtk_overlay_add_overlay(OpaquePointer(overlay), banners)
         let content = Widgets.box(horizontal: false)
+        Widgets.append(toolbar.row, Widgets.separator(), pageMenu.widget)
         Widgets.append(content, toolbar.widget, overlay)
         gtk_window_set_child(typed(window, as: GtkWindow.self), content)
 
@@ -61,6 +63,7 @@ final class MainWindow {
         canvas.touchMode = preferences.touchMode
         showDocument()
         showTool()
+        showPage()
         toolbar.show(zoom: canvas.transform.zoom)
         updateHistoryButtons()
     }
@@ -203,6 +206,17 @@ final class MainWindow {
         canvas.onStrokeBegins = { [weak self] in self?.autosave.waitForQueued(timeout: 0.25) }
         canvas.onEdit = { [weak self] in self?.updateHistoryButtons() }
         canvas.onZoom = { [weak self] in self?.toolbar.show(zoom: $0) }
+        canvas.onPage = { [weak self] _, _ in self?.showPage() }
+        pageMenu.onCommand = { [weak self] in self?.perform($0) }
+        pageMenu.onSize = { [weak self] size, all in self?.canvas.pageCommand { $0.setSize(size, allPages: all) } }
+        pageMenu.onBackground = { [weak self] style, all in
+            self?.canvas.pageCommand { e in
+                var b = e.page.background
+                b = Background(style: style, paper: b.paper, line: b.line, spacing: style == b.style ? b.spacing : nil)
+                return e.setBackground(b, allPages: all)
+            }
+        }
+        reportLayout(whenShown: pageMenu.popoverWidget)
         watch(autosave)
         // The canvas spans the window: its width decides whether the tool names fit beside their icons.
         connectResize(gobject(canvas.widget)) { [weak self] width, _ in
@@ -275,6 +289,15 @@ final class MainWindow {
         case .zoomOut: canvas.zoom(by: 0.8)
         case .zoomFit: canvas.zoomToFit()
         case .zoomReset: canvas.resetZoom()
+        case .nextPage: canvas.showPage(by: 1)
+        case .previousPage: canvas.showPage(by: -1)
+        case .firstPage: canvas.showPage(0)
+        case .lastPage: canvas.showPage(canvas.editor.document.pages.count - 1)
+        case .addPage: canvas.pageCommand(scroll: true) { $0.addPage() }
+        case .duplicatePage: canvas.pageCommand(scroll: true) { $0.duplicatePage() }
+        case .deletePage: canvas.pageCommand { $0.deletePage() }
+        case .movePageUp: canvas.pageCommand { $0.movePage(by: -1) }
+        case .movePageDown: canvas.pageCommand { $0.movePage(by: 1) }
         case .tool(let t):
             // A stroke in progress keeps its tool (the editor picks it at pointer-down).
             canvas.editor.tool = t
@@ -378,6 +401,12 @@ final class MainWindow {
         if canvas.editor.tool == .highlighter { c.a = RGBA.highlighterYellow.a }
         canvas.editor.style.color = c
         showTool()
+    }
+
+    /// "Page 3 of 12" and the paper previews follow the current page.
+    func showPage() {
+        let e = canvas.editor
+        pageMenu.show(page: e.currentPage, of: e.document.pages.count, paper: e.page.background, size: e.page.size)
     }
 
     func showTool() {

@@ -60,6 +60,12 @@ enum Shortcuts {
                     plain(GDK_KEY_minus), plain(GDK_KEY_KP_Subtract, listed: false)]),
                 Shortcut(title: localized("Fit the page in the window"), command: .zoomFit, keys: [ctrl(GDK_KEY_0), ctrl(GDK_KEY_KP_0, listed: false)]),
             ]),
+            (localized("Pages"), [
+                Shortcut(title: localized("Next page"), command: .nextPage, keys: [ctrl(GDK_KEY_Page_Down), ctrl(GDK_KEY_KP_Page_Down, listed: false)]),
+                Shortcut(title: localized("Previous page"), command: .previousPage, keys: [ctrl(GDK_KEY_Page_Up), ctrl(GDK_KEY_KP_Page_Up, listed: false)]),
+                Shortcut(title: localized("First page"), command: .firstPage, keys: [plain(GDK_KEY_Home), plain(GDK_KEY_KP_Home, listed: false)]),
+                Shortcut(title: localized("Last page"), command: .lastPage, keys: [plain(GDK_KEY_End), plain(GDK_KEY_KP_End, listed: false)]),
+            ]),
             (localized("Help"), [
                 Shortcut(title: localized("Keyboard shortcuts"), command: .showShortcuts, keys: [ctrl(GDK_KEY_question), ctrl(GDK_KEY_slash, listed: false)]),
             ]),

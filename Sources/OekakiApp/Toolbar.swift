@@ -10,6 +10,8 @@ enum Command: Equatable {
     case zoomIn, zoomOut, zoomFit, zoomReset
     case customColor
     case cancelStroke
+    case nextPage, previousPage, firstPage, lastPage
+    case addPage, duplicatePage, deletePage, movePageUp, movePageDown
     case tool(Tool)
     case size(PenSize)
 }

@@ -1,0 +1,264 @@
+import Foundation
+import InkCore
+import InkStore
+import XCTest
+
+/// Pages in the real window under its own Xvfb (displays :220…:239): a page added from the page menu stacks
+/// below the first, a stroke drawn on it belongs to it and stays there after scrolling back and reopening.
+final class PagesWindowTests: XCTestCase {
+    static let screen = (width: 1280, height: 1024)
+    nonisolated(unsafe) static var xvfb: Process?
+    nonisolated(unsafe) static var display: String?
+
+    var app: Process?
+    var home: URL!
+
+    override class func setUp() {
+        super.setUp()
+        guard AppWindowTests.tool("Xvfb") != nil else { return }
+        for n in 220...239 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
+            && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: AppWindowTests.tool("Xvfb")!)
+            p.arguments = [":\(n)", "-screen", "0", "\(screen.width)x\(screen.height)x24", "-nolisten", "tcp"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            do { try p.run() } catch { continue }
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, p.isRunning, !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") { usleep(50_000) }
+            if p.isRunning, FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
+                xvfb = p
+                display = ":\(n)"
+                return
+            }
+            if p.isRunning { p.terminate() }
+        }
+    }
+
+    override class func tearDown() {
+        if let p = xvfb, p.isRunning {
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+        }
+        xvfb = nil
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        for t in ["Xvfb", "xdotool", "import", "convert"] where AppWindowTests.tool(t) == nil {
+            throw XCTSkip("\(t) is needed for the window tests (apt-get install xvfb xdotool imagemagick)")
+        }
+        guard Self.display != nil else { return XCTFail("could not start Xvfb on any display :220…:239") }
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-pages-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        quit()
+        if let home { try? FileManager.default.removeItem(at: home) }
+    }
+
+    func testAddAPageDrawOnItScrollBackAndReopen() throws {
+        // A notebook of one fixed 600×400 page (the event log's canvas line sizes page 1).
+        let log = home.appendingPathComponent("page.jsonl")
+        try #"{"type":"canvas","width":600,"height":400}"#.appending("\n").write(to: log, atomically: true, encoding: .utf8)
+        let file = home.appendingPathComponent("notebook.oekaki").path
+        let replay = try run(AppWindowTests.oekakiBinary(), ["replay", log.path, "-o", file])
+        XCTAssertEqual(replay.status, 0, replay.output)
+
+        try launch(file)
+        let start = try screenshot()
+        let page = try XCTUnwrap(paperCorner(start), "page 1 is on screen")
+        // Pages are stacked with a gap; navigation puts a page's top half a gap below the view's top.
+        let top = page.y + Int(PageLayout.gap / 2), step = 400 + Int(PageLayout.gap)
+
+        // Page menu ▸ Add page: page 2 (same size) comes after page 1 and is scrolled to.
+        try clickControl(startingWith: "Pages:")
+        try clickControl(startingWith: "Add a page after this one")
+        usleep(400_000)
+        let added = try screenshot()
+        XCTAssertTrue(added.isPaper(page.x + 300, top + 200), "page 2 is in view")
+        XCTAssertTrue(added.isDesk(page.x + 300, top - 6), "the gap above page 2 shows the desk")
+
+        // A stroke on page 2.
+        drag([(page.x + 100, top + 100), (page.x + 250, top + 125), (page.x + 400, top + 150)])
+        let drawn = try screenshot()
+        XCTAssertTrue(drawn.hasInk(near: page.x + 250, top + 125), "the stroke is drawn on page 2")
+
+        // Home scrolls back to page 1: it is blank where page 2 has its stroke, and page 2 below it kept the stroke.
+        key("Home")
+        let back = try waitFor { !$0.hasInk(near: page.x + 250, top + 125) && $0.hasInk(near: page.x + 250, top + step + 125) }
+        XCTAssertTrue(back.isPaper(page.x + 250, top + 125), "page 1 is blank paper where page 2 has ink")
+        XCTAssertTrue(back.hasInk(near: page.x + 250, top + step + 125), "page 2's stroke is still on page 2, a page further down")
+        XCTAssertTrue(back.isDesk(page.x + 250, top + 400 + Int(PageLayout.gap / 2)), "the desk between the pages")
+
+        // A stroke on page 1 stays on page 1; one crossing page 1's bottom edge is clipped there.
+        drag([(page.x + 100, top + 300), (page.x + 300, top + 300)])
+        drag([(page.x + 500, top + 350), (page.x + 500, top + 412)])
+        let both = try screenshot()
+        XCTAssertTrue(both.hasInk(near: page.x + 200, top + 300), "the stroke on page 1")
+        XCTAssertTrue(both.hasInk(near: page.x + 500, top + 390), "the crossing stroke on page 1")
+        XCTAssertTrue(both.isDesk(page.x + 500, top + 406), "ink is clipped at the page's edge")
+
+        // The file: two pages, the first stroke on page 2, the others on page 1.
+        usleep(500_000)
+        quit()
+        let stored = try DocumentFile.open(path: file, readOnly: true)
+        let doc = stored.document
+        stored.close()
+        XCTAssertEqual(doc.pages.count, 2)
+        XCTAssertEqual(doc.pages.first?.drawing.strokes.count, 2)
+        XCTAssertEqual(doc.pages.last?.drawing.strokes.count, 1)
+        if let b = doc.pages.last?.drawing.strokes.first?.bounds {
+            XCTAssertEqual(b.minY, 100, accuracy: 3, "page 2's stroke is in page 2's coordinates")
+        }
+
+        // Reopened, Ctrl+Page Down shows page 2 with its stroke where it was drawn.
+        try launch(file)
+        key("ctrl+Next")
+        let reopened = try waitFor { $0.hasInk(near: page.x + 250, top + 125) }
+        XCTAssertTrue(reopened.hasInk(near: page.x + 250, top + 125), "page 2's stroke after reopening")
+        XCTAssertFalse(reopened.hasInk(near: page.x + 200, top + 300), "page 1's stroke is not on page 2")
+    }
+
+    // MARK: driving the app
+
+    /// The top-left corner of the paper: the first white row at x = 300 below the toolbar, then its left edge.
+    private func paperCorner(_ s: Screenshot) -> (x: Int, y: Int)? {
+        guard let y = (40..<400).first(where: { y in (0..<40).allSatisfy { s.isPaper(300, y + $0) } }) else { return nil }
+        guard let x = (0..<300).first(where: { s.isPaper($0, y + 20) }) else { return nil }
+        return (x, y)
+    }
+
+    private func clickControl(startingWith prefix: String) throws {
+        let report = home.appendingPathComponent("layout.txt")
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            if let text = try? String(contentsOf: report, encoding: .utf8),
+               let line = text.split(separator: "\n").first(where: { $0.split(separator: " ", maxSplits: 5).last?.hasPrefix(prefix) == true }) {
+                let f = line.split(separator: " ").dropFirst().prefix(4).compactMap { Int($0) }
+                if f.count == 4 {
+                    xdotool(["mousemove", "\(f[0] + f[2] / 2)", "\(f[1] + f[3] / 2)", "click", "1"])
+                    usleep(300_000)
+                    return
+                }
+            }
+            usleep(100_000)
+        } while Date() < deadline
+        XCTFail("no control \"\(prefix)…\" in the layout report")
+        throw XCTSkip("no control")
+    }
+
+    private func launch(_ file: String) throws {
+        let p = Process()
+        p.executableURL = try AppWindowTests.oekakiBinary()
+        p.arguments = [file]
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = Self.display
+        env["GDK_BACKEND"] = "x11"
+        env["HOME"] = home.path
+        env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        env["NO_AT_BRIDGE"] = "1"
+        env["GSETTINGS_BACKEND"] = "memory"
+        env["GTK_A11Y"] = "none"
+        env["OEKAKI_LAYOUT_REPORT"] = home.appendingPathComponent("layout.txt").path
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        app = p
+        let name = (file as NSString).lastPathComponent
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            guard p.isRunning else { XCTFail("oekaki exited early"); throw XCTSkip("the app did not start") }
+            let r = try run(URL(fileURLWithPath: AppWindowTests.tool("xdotool")!), ["search", "--onlyvisible", "--name", NSRegularExpression.escapedPattern(for: name)])
+            if r.status == 0, !r.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                usleep(600_000)
+                return
+            }
+            usleep(100_000)
+        }
+        XCTFail("no window titled \(name) within 20 s")
+    }
+
+    private func quit() {
+        if let app, app.isRunning {
+            kill(app.processIdentifier, SIGKILL)
+            app.waitUntilExit()
+        }
+        app = nil
+    }
+
+    private func drag(_ points: [(Int, Int)]) {
+        guard let first = points.first else { return }
+        xdotool(["mousemove", "\(first.0)", "\(first.1)"])
+        usleep(50_000)
+        xdotool(["mousedown", "1"])
+        for (i, p) in points.enumerated().dropFirst() {
+            let prev = points[i - 1]
+            for k in 1...4 { xdotool(["mousemove", "\(prev.0 + (p.0 - prev.0) * k / 4)", "\(prev.1 + (p.1 - prev.1) * k / 4)"]) }
+            usleep(20_000)
+        }
+        xdotool(["mouseup", "1"])
+        usleep(300_000)
+    }
+
+    private func key(_ k: String) { xdotool(["key", k]) }
+
+    private func xdotool(_ args: [String]) {
+        _ = try? run(URL(fileURLWithPath: AppWindowTests.tool("xdotool")!), args)
+    }
+
+    private func screenshot() throws -> Screenshot {
+        let png = home.appendingPathComponent("shot.png").path
+        let r = try run(URL(fileURLWithPath: AppWindowTests.tool("import")!), ["-window", "root", png])
+        XCTAssertEqual(r.status, 0, "import failed: \(r.output)")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: AppWindowTests.tool("convert")!)
+        p.arguments = [png, "-depth", "8", "rgb:-"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let raw = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(raw.count, Self.screen.width * Self.screen.height * 3, "screenshot size")
+        return Screenshot(width: Self.screen.width, height: Self.screen.height, rgb: raw)
+    }
+
+    /// The screen once `condition` holds, or the last screenshot after 3 s.
+    private func waitFor(_ condition: (Screenshot) -> Bool) throws -> Screenshot {
+        let deadline = Date().addingTimeInterval(3)
+        var s = try screenshot()
+        while !condition(s), Date() < deadline {
+            usleep(100_000)
+            s = try screenshot()
+        }
+        return s
+    }
+
+    private func run(_ tool: URL, _ args: [String]) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = tool
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        if let d = Self.display { env["DISPLAY"] = d }
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+extension Screenshot {
+    /// White paper (every channel at full).
+    func isPaper(_ x: Int, _ y: Int) -> Bool { brightness(x, y) >= 254 }
+    /// The desk's grey: neither paper nor ink.
+    func isDesk(_ x: Int, _ y: Int) -> Bool { (150...240).contains(brightness(x, y)) }
+}
