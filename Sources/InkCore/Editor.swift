@@ -55,9 +55,29 @@ public final class Editor {
     public var clipboard: [Stroke] = []
     /// The path of each pointer drawing a selection loop or box.
     var selecting: [PointerID: SelectionGesture] = [:]
+    /// Where new stroke ids come from when several threads number strokes of one document (a shared board's
+    /// replica applies other people's strokes off the input thread); nil: the document numbers them.
+    public var strokeIDs: (() -> StrokeID)?
 
     public init(document: Document = Document(), history: History = History()) {
         self.document = document; self.history = history
+    }
+
+    private func makeStrokeID() -> StrokeID { strokeIDs?() ?? document.makeStrokeID() }
+
+    /// Applies strokes changed elsewhere (other people on a shared board) to the first page, outside the
+    /// history: they are not this user's edits, so undo never takes them back. Returns the area to repaint.
+    public func follow(shown: [Stroke], removed: [StrokeID]) -> Rect? {
+        var dirty: [Rect] = []
+        document.withDrawing(ofPage: 0) { d in
+            for id in removed { if let b = d.remove(id)?.inkBounds { dirty.append(b) } }
+            for s in shown {
+                if let b = d.stroke(s.id)?.inkBounds { dirty.append(b) }
+                d.insert(s)
+                if let b = s.inkBounds { dirty.append(b) }
+            }
+        }
+        return Rect.union(of: dirty)
     }
 
     /// A one-page editor (a fixed page of the drawing's size holding `drawing`), as single-page callers use it.
@@ -97,11 +117,11 @@ public final class Editor {
                 // An ordinary pen stroke, traced exactly.
                 var pen = styles[.pen] ?? StrokeStyle(tool: .pen)
                 pen.tool = .pen; pen.trace = .polyline
-                tracker.begin(id, stroke: Stroke(id: document.makeStrokeID(), style: pen, page: page.id))
+                tracker.begin(id, stroke: Stroke(id: makeStrokeID(), style: pen, page: page.id))
                 shapeGestures[id] = ShapeGesture(tool: tool, at: event.point)
                 u.merge(drag(id, to: event.point))
             } else {
-                let s = Stroke(id: document.makeStrokeID(), style: style, page: page.id)
+                let s = Stroke(id: makeStrokeID(), style: style, page: page.id)
                 tracker.begin(id, stroke: s)
                 shapeGestures[id] = ShapeGesture(at: event.point)
                 u.dirty = union(u.dirty, tracker.append(id, event.point, hasPressure: event.hasPressure))
@@ -244,7 +264,7 @@ public final class Editor {
                 g.remove(s, from: &document.pages[pi].drawing)
                 if let b = s.inkBounds { dirty.append(b) }
                 for pts in pieces {
-                    let piece = Stroke(id: document.makeStrokeID(), style: s.style, points: pts, order: s.order, page: s.page)
+                    let piece = Stroke(id: makeStrokeID(), style: s.style, points: pts, order: s.order, page: s.page)
                     g.add(piece, to: &document.pages[pi].drawing)
                 }
                 hitTestStats.hits += 1
@@ -330,7 +350,7 @@ public final class Editor {
     public func setPageSize(_ size: Size) { document.pages[currentPage].format.size = size }
 
     /// A fresh stroke id of this document (copies made by selection commands).
-    func newStrokeID() -> StrokeID { document.makeStrokeID() }
+    func newStrokeID() -> StrokeID { makeStrokeID() }
 
     // MARK: pages
 
@@ -357,7 +377,7 @@ public final class Editor {
         var copy = Drawing(pageSize: drawing.pageSize)
         for s in drawing.strokes {
             var c = s
-            c.id = document.makeStrokeID(); c.order = c.id; c.page = id
+            c.id = makeStrokeID(); c.order = c.id; c.page = id
             copy.insert(c)
         }
         u.merge(perform(.addPage(Page(id: id, format: page.format, drawing: copy), at: currentPage + 1)))

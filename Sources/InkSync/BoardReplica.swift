@@ -27,6 +27,22 @@ public struct BoardReplica: Sendable {
     private static let pieceMask: UInt64 = (1 << pieceBits) - 1
     /// Pieces placed so far per original order (recomputed from the ledger on load).
     private var piecesPlaced: [UInt64: UInt64] = [:]
+    /// Shared with an editor on another thread (the app); nil: the drawing numbers strokes itself.
+    public var numbers: StrokeNumbers? {
+        didSet { numbers?.reserve(through: max(drawing.nextStrokeID - 1, Self.topOrder(ledger.lastSequence))) }
+    }
+
+    private mutating func makeLocalID() -> StrokeID {
+        guard let n = numbers else { return drawing.makeStrokeID() }
+        let id = n.make()
+        drawing.reserveStrokeIDs(through: id)
+        return id
+    }
+
+    private mutating func reserve(through id: StrokeID) {
+        drawing.reserveStrokeIDs(through: id)
+        numbers?.reserve(through: id)
+    }
 
     public init(client: UInt64, drawing: Drawing, hidden: [StrokeID: Stroke] = [:], ledger: BoardLedger = BoardLedger()) {
         self.client = client; self.drawing = drawing; self.hidden = hidden; self.ledger = ledger
@@ -44,7 +60,7 @@ public struct BoardReplica: Sendable {
     private static func topOrder(_ sequence: UInt64) -> UInt64 { sequence << pieceBits | pieceMask }
 
     /// A fresh local stroke id (the simulation's editor; the app's `Editor` numbers from the same drawing).
-    public mutating func newStrokeID() -> StrokeID { drawing.makeStrokeID() }
+    public mutating func newStrokeID() -> StrokeID { makeLocalID() }
 
     public mutating func takeTouched() -> Set<StrokeID> { defer { touched = [] }; return touched }
     public mutating func takeNotes() -> [String] { defer { notes = [] }; return notes }
@@ -74,7 +90,7 @@ public struct BoardReplica: Sendable {
     public mutating func receive(_ op: BoardOperation, sequence: UInt64) {
         guard sequence > ledger.lastSequence else { return }
         ledger.lastSequence = sequence
-        drawing.reserveStrokeIDs(through: Self.topOrder(sequence))
+        reserve(through: Self.topOrder(sequence))
         guard op.number > (ledger.applied[op.client] ?? 0) else { notes.append("entry \(sequence): duplicate of operation \(op.messageID), skipped"); return }
         ledger.applied[op.client] = op.number
         let own = op.client == client
@@ -109,7 +125,7 @@ public struct BoardReplica: Sendable {
     public mutating func skip(sequence: UInt64, because reason: String) {
         guard sequence > ledger.lastSequence else { return }
         ledger.lastSequence = sequence
-        drawing.reserveStrokeIDs(through: Self.topOrder(sequence))
+        reserve(through: Self.topOrder(sequence))
         notes.append("entry \(sequence) skipped: \(reason)")
     }
 
@@ -127,7 +143,7 @@ public struct BoardReplica: Sendable {
             touched.insert(local)
             return
         }
-        let local = drawing.makeStrokeID()
+        let local = makeLocalID()
         ledger[s.id] = .init(local: local, visible: true, order: order)
         drawing.insert(s.stroke(local: local, order: order))
         touched.insert(local)

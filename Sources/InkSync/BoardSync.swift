@@ -136,9 +136,31 @@ public final class BoardSync {
             }
         }
         do { try document.commitBoard(c) } catch { throw Failure.document("\(error)") }
+        if !touched.isEmpty { onApplied?(c) }
     }
 
     // MARK: the document → the log
+
+    /// Shared with an editor on another thread, so both number strokes from one sequence.
+    public var numbers: StrokeNumbers? {
+        get { replica.numbers }
+        set { replica.numbers = newValue }
+    }
+
+    /// Called after each batch of board entries is in the document, with what changed in the drawing.
+    public var onApplied: ((BoardCommit) -> Void)?
+
+    /// Local edits someone else already committed to the document (the app's save queue): the replica follows.
+    public func didCommit(_ changes: [Change]) {
+        // A board is one page for now: the document's first.
+        let board = document.document.pages[0].id
+        for c in changes {
+            switch c {
+            case .did(let e), .redid(let e): if e.strokePage == board { replica.perform(e) }
+            case .undid(let e): if e.strokePage == board { replica.perform(e.inverse) }
+            }
+        }
+    }
 
     /// Commits local edits (undo and redo included) to the document; each is its own outbox entry, so an edit
     /// on the board is as durable as one that is not shared.

@@ -38,6 +38,8 @@ final class Autosave: @unchecked Sendable {
     private var lastStatus = Status.saved
     /// Called on the GTK thread when saving starts failing or recovers.
     var onStatus: ((Status) -> Void)?
+    /// Called on the save queue after each change is in the file (a shared board publishes from there).
+    var onCommitted: ((Change) -> Void)?
 
     init(file: DocumentFile) {
         self.path = file.path
@@ -66,6 +68,14 @@ final class Autosave: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         queue.async { done.signal() }
         _ = done.wait(timeout: .now() + timeout)
+    }
+
+    /// Runs `body` on the save queue with the open file, after the changes queued before it.
+    func withFile(_ body: @escaping (DocumentFile) -> Void) {
+        queue.async {
+            guard !self.isClosed, let file = self.file else { return }
+            body(file)
+        }
     }
 
     /// Tries the queued changes again (after a failure).
@@ -111,6 +121,7 @@ final class Autosave: @unchecked Sendable {
             do {
                 try file.commit([next.change])
                 pending.removeFirst()
+                onCommitted?(next.change)
             } catch {
                 return fail(error, at: next.number)
             }

@@ -427,6 +427,13 @@ final class CanvasView: CanvasInputTarget {
         return !s.drawsBefore(last)
     }
 
+    /// Strokes other people changed on a shared board: shown at once, outside this user's history.
+    func follow(shown: [Stroke], removed: [StrokeID]) {
+        repaint(editor.follow(shown: shown, removed: removed))
+        onEdit?()
+        redraw()
+    }
+
     // Strokes in progress keep drawing through undo, redo and clear; only Escape discards them.
     func undo() { apply(editor.undo()) }
     func redo() { apply(editor.redo()) }

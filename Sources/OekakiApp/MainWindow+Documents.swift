@@ -80,6 +80,7 @@ extension MainWindow {
 
     /// Flushes the autosave and forgets an untitled drawing that never got any ink.
     func closeDocument() {
+        board?.stop(); board = nil
         let unsaved = autosave.close()
         if document.isUntitled, unsaved.isEmpty, canvas.editor.drawing.strokes.isEmpty,
            !canvas.editor.history.canUndo, !canvas.editor.history.canRedo {

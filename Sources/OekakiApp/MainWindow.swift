@@ -13,6 +13,8 @@ final class MainWindow {
     let pageMenu = PageMenu()
     var document: OpenDocument
     var autosave: Autosave
+    /// The board this window's drawing is shared on, if any.
+    var board: SharedBoard?
     var preferences = Preferences.load()
 
     let titleLabel = Widgets.label("")
@@ -364,7 +366,13 @@ final class MainWindow {
         let heading = Widgets.label(localized("Recent"))
         gtk_widget_set_halign(heading, GTK_ALIGN_START)
         gtk_widget_add_css_class(heading, "heading")
-        Widgets.append(box, new, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), heading, recentList)
+        let share = Widgets.menuItem(localized("Share…"), tooltip: localized("Put this drawing on a board others can join")) { [weak self] in
+            gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.askForBoard(joining: false)
+        }
+        let join = Widgets.menuItem(localized("Join Board…"), tooltip: localized("Open a shared board in a new window")) { [weak self] in
+            gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.askForBoard(joining: true)
+        }
+        Widgets.append(box, new, share, join, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), heading, recentList)
         gtk_popover_set_child(typed(popover, as: GtkPopover.self), box)
         gtk_menu_button_set_popover(OpaquePointer(button), popover)
         connect(gobject(popover), "show") { [weak self] in self?.fillRecentList(popover) }

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import Localization
+import InkSync
 
 /// Entry point of the GTK app.
 public enum OekakiApplication {
@@ -17,8 +18,16 @@ public enum OekakiApplication {
             return 1
         }
         let document: OpenDocument
+        // `oekaki nats://…/BOARD` opens the board's replica from the data folder and joins it.
+        var board: BoardURL?
         do {
-            document = try file.map(Documents.open) ?? Documents.newUntitled()
+            if let f = file, f.hasPrefix("nats://") {
+                let url = try BoardURL(f)
+                board = url
+                document = try Documents.open(Documents.replicaPath(for: url))
+            } else {
+                document = try file.map(Documents.open) ?? Documents.newUntitled()
+            }
         } catch {
             FileHandle.standardError.write(Data("oekaki: \(error)\n".utf8))
             return 1
@@ -37,6 +46,7 @@ public enum OekakiApplication {
             dark.onChange = { isDark in for w in windows { w.canvas.dark = isDark } }
             darkStyle = dark
             let w = open(document)
+            if let board { w.share(board) }
             // The title-bar menu is always there; the banner only when no FILE was asked for,
             // so a launch with a file shows that file and nothing over it.
             w.offerRecovery(recoverable, withBanner: file == nil)

@@ -78,6 +78,7 @@ final class BoardFaultTests: XCTestCase {
 
     func testServerKilledMidBurstLosesNothingAndDuplicatesNothing() throws {
         let server = try NatsServer()
+        defer { server.stop() }
         try server.start()
         let cs = try clients(3, server.url + "/burst")
         for c in cs { try c.sync.connect(timeoutMs: 1000) }
@@ -99,6 +100,7 @@ final class BoardFaultTests: XCTestCase {
 
     func testPausedServerPartitionThenConverge() throws {
         let server = try NatsServer()
+        defer { server.stop() }
         try server.start()
         let cs = try clients(2, server.url + "/pause")
         for c in cs { try c.sync.connect(timeoutMs: 1000) }
@@ -123,6 +125,8 @@ final class BoardFaultTests: XCTestCase {
             cluster { name: oekaki, listen: 127.0.0.1:\(routes[i]), routes: [\(routes.map { "nats-route://127.0.0.1:\($0)" }.joined(separator: ", "))] }
             """)
         }
+        // Stopped here, not left to deinit: the closures below keep the servers alive past the test otherwise.
+        defer { for s in servers { s.stop() } }
         for s in servers { try s.start() }
         let url = { (i: Int) in servers[i].url + "/cluster?replicas=3" }
         // The JetStream meta leader takes a few seconds to be elected; the first client creates the board then.
@@ -155,6 +159,7 @@ final class BoardFaultTests: XCTestCase {
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/sharing/accounts.conf"), encoding: .utf8)
         XCTAssertFalse(accounts.contains("\"$JS.>\"") || accounts.contains("\"$JS.API.>\""), "clients never get the admin API")
         let server = try NatsServer(extra: accounts)
+        defer { server.stop() }
         try server.start()
         let host = "127.0.0.1:\(server.port)"
         // alice draws on "art"; dora's permissions cover only "notes".
@@ -185,6 +190,7 @@ final class BoardFaultTests: XCTestCase {
 
     func testHostileEntriesAreSkippedWithANote() throws {
         let server = try NatsServer(extra: "max_payload: 16MB")
+        defer { server.stop() }
         try server.start()
         let url = try BoardURL(server.url + "/hostile")
         let peer = try NatsConnection(url: server.url, user: nil, password: nil, timeoutMs: 2000, name: "peer")

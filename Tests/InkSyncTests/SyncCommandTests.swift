@@ -33,6 +33,7 @@ final class SyncCommandTests: XCTestCase {
 
     func testThreeReplicasEndIdenticalAfterTwoRoundsOfSyncOnce() throws {
         let server = try NatsServer()
+        defer { server.stop() }
         try server.start()
         let board = server.url + "/class"
         // A cuts one of its lines with the area eraser; C erases one of its own and undoes nothing.
