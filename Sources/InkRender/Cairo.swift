@@ -74,6 +74,22 @@ public final class ImageSurface: @unchecked Sendable {
         return ImageSurface(adopting: s)
     }
 
+    /// A surface holding `pixels` (premultiplied ARGB words, row after row, `width` a row).
+    static func copying(_ pixels: [UInt32], width: Int, height: Int) throws -> ImageSurface {
+        let surface = try ImageSurface(width: width, height: height)
+        guard pixels.count >= width * height else { return surface }
+        pixels.withUnsafeBufferPointer { src in
+            surface.withPixels { base in
+                for y in 0..<height {
+                    (base + y * surface.stride).withMemoryRebound(to: UInt32.self, capacity: width) { row in
+                        row.update(from: src.baseAddress! + y * width, count: width)
+                    }
+                }
+            }
+        }
+        return surface
+    }
+
     /// Calls `body` with the premultiplied ARGB32 bytes (native-endian words) after flushing pending drawing.
     func withPixels<R>(_ body: (UnsafeMutablePointer<UInt8>) throws -> R) rethrows -> R {
         cairo_surface_flush(pointer)

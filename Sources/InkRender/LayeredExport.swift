@@ -29,18 +29,9 @@ public enum LayeredExport {
         return max(1, min(Parallel.cores, maxLayers))
     }
 
-    /// How much care small details get.
-    public enum Detail: Sendable {
-        /// Exports: points closer than 0.3 device pixel are skipped, every stroke is its own fill.
-        case full
-        /// Thumbnails: points closer than `pixelSpacing` device pixels are skipped and caps and joins get few
-        /// vertices (cairo's cost grows with the vertices, and a stroke a pixel wide shows none of them).
-        case preview(pixelSpacing: Double)
-    }
-
     /// The page rasterized at `scale`: background (unless transparent), then every run's strokes in run order.
-    public static func render(pageSize: Size, background: RGBA, runs: [StrokeRun], scale: Double = 1,
-                              transparent: Bool = false, detail: Detail = .full) throws -> ImageSurface {
+    public static func render(pageSize: Size, background: RGBA, runs: [StrokeRun],
+                              scale: Double = 1, transparent: Bool = false) throws -> ImageSurface {
         let size = try Exporter.pixelSize(of: pageSize, scale: scale)
         let base = try ImageSurface(width: size.width, height: size.height)
         if !transparent { base.fillRows(0, size.height, with: background) }
@@ -59,12 +50,7 @@ public enum LayeredExport {
                     // Another run failed: the export is lost anyway, so stop reading.
                     if failures.any { throw Failures.Stopped() }
                     guard stroke.style.color.a > 0, let b = stroke.inkBounds, b.intersects(visible) else { return }
-                    switch detail {
-                    case .full:
-                        Painter.fill(stroke, in: ctx, deviceScale: scale)
-                    case .preview(let spacing):
-                        ctx.fillPolygon(Painter.previewOutline(of: stroke, deviceScale: scale, pixelSpacing: spacing), color: stroke.style.color)
-                    }
+                    Painter.fill(stroke, in: ctx, deviceScale: scale)
                 }
             } catch {
                 failures.record(error, at: i)

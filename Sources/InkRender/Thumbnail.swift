@@ -1,17 +1,17 @@
+import Dispatch
 import Foundation
 import InkCore
 
 /// A file manager's preview: the page scaled to fit a `size`×`size` square, centred, transparent outside the page.
 ///
-/// The strokes are drawn straight at thumbnail resolution (the painter skips points closer than a fraction of a
-/// device pixel, so a million points cost little more than reading them), streamed as `LayeredExport` does.
+/// The strokes arrive as runs (streamed from the file, as `LayeredExport` takes them); each run is drawn on its own
+/// thread into its own `PreviewRaster` at thumbnail resolution, and the layers are composited in order. Only the
+/// PNG encoding goes through cairo's surface.
 public enum Thumbnail {
     /// The freedesktop "large" thumbnail.
     public static let defaultSize = 256
     /// Larger than any thumbnail a desktop asks for, small enough that a hostile `--size` cannot exhaust memory.
     public static let maxSize = 4096
-    /// Stroke points closer than this many thumbnail pixels are skipped.
-    static let pixelSpacing = 1.0
 
     /// The square image: the page fitted and centred on transparent pixels.
     public static func render(pageSize: Size, background: RGBA, runs: [StrokeRun], size: Int) throws -> ImageSurface {
@@ -20,13 +20,30 @@ public enum Thumbnail {
         }
         try Exporter.checkPage(pageSize)
         let scale = Double(size) / max(pageSize.width, pageSize.height)
-        let page = try LayeredExport.render(pageSize: pageSize, background: background, runs: runs, scale: scale,
-                                            detail: .preview(pixelSpacing: pixelSpacing))
-        let square = try ImageSurface(width: size, height: size)
+        let (pw, ph) = (pageSize.width * scale, pageSize.height * scale)
         // Whole-pixel offsets keep the page's edges sharp.
-        let dx = Double(max(0, (size - page.width) / 2)), dy = Double(max(0, (size - page.height) / 2))
-        CairoContext(drawingInto: square).paint(page, atX: dx, y: dy)
-        return square
+        let dx = ((Double(size) - pw) / 2).rounded(.down), dy = ((Double(size) - ph) / 2).rounded(.down)
+        let page = (x0: max(0, Int(dx)), y0: max(0, Int(dy)),
+                    x1: min(size, Int((dx + pw).rounded())), y1: min(size, Int((dy + ph).rounded())))
+
+        let layers = (0..<max(runs.count, 1)).map { _ in Layer(PreviewRaster(width: size, height: size)) }
+        layers[0].raster.fill(x0: page.x0, y0: page.y0, x1: page.x1, y1: page.y1, with: background)
+        let failure = FirstError()
+        DispatchQueue.concurrentPerform(iterations: runs.count) { i in
+            let layer = layers[i], run = runs[i]
+            do {
+                try run { stroke in
+                    if failure.isSet { throw FirstError.Stopped() }
+                    layer.raster.draw(stroke, scale: scale, dx: dx, dy: dy, clip: page)
+                }
+            } catch {
+                failure.record(error)
+            }
+        }
+        if let error = failure.error { throw error }
+        var base = layers[0].raster
+        for layer in layers.dropFirst() { base.composite(layer.raster) }
+        return try ImageSurface.copying(base.pixels, width: size, height: size)
     }
 
     /// Renders and writes the PNG atomically (a failure leaves an earlier file as it was).
@@ -37,5 +54,24 @@ public enum Thumbnail {
             throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")
         }
         try FileOutput.write(bytes, to: path)
+    }
+
+    /// One thread's raster (a class, so each thread mutates its own in place).
+    private final class Layer: @unchecked Sendable {
+        var raster: PreviewRaster
+        init(_ raster: PreviewRaster) { self.raster = raster }
+    }
+
+    /// The first error a run hit (a run that stops because another failed records nothing worth telling).
+    private final class FirstError: @unchecked Sendable {
+        struct Stopped: Error {}
+        private let lock = NSLock()
+        private var first: Error?
+        var isSet: Bool { lock.lock(); defer { lock.unlock() }; return first != nil }
+        var error: Error? { lock.lock(); defer { lock.unlock() }; return first }
+        func record(_ e: Error) {
+            lock.lock(); defer { lock.unlock() }
+            if first == nil, !(e is Stopped) { first = e }
+        }
     }
 }
