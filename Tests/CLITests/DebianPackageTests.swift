@@ -19,6 +19,7 @@ final class DebianPackageTests: XCTestCase {
         guard FileManager.default.fileExists(atPath: deb.path) else { return XCTFail("no \(deb.lastPathComponent) after make deb") }
 
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-deb-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: tmp) }
         let tree = tmp.appendingPathComponent("root")
         XCTAssertEqual(try Shell.run("dpkg-deb", ["-x", deb.path, tree.path]).status, 0)
