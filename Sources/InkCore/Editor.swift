@@ -89,10 +89,13 @@ public final class Editor {
     /// The current page's strokes.
     public var drawing: Drawing { document.pages[currentPage].drawing }
 
+    /// The style the current tool draws or erases with; shape tools draw in the pen's, so they share it.
     public var style: StrokeStyle {
-        get { styles[tool] ?? StrokeStyle(tool: tool) }
-        set { var s = newValue; s.tool = tool; styles[tool] = s }
+        get { styles[styleTool] ?? StrokeStyle(tool: styleTool) }
+        set { var s = newValue; s.tool = styleTool; styles[styleTool] = s }
     }
+
+    private var styleTool: Tool { tool.isShape ? .pen : tool }
 
     public var liveStrokes: [Stroke] { tracker.liveStrokes }
     /// True while an eraser gesture is in progress (its changes are in the drawing but not yet in the history).

@@ -91,10 +91,9 @@ public struct EventLogReplay {
         case .touch(let e): _ = editor.handle(e)
         case .tool(let tool, let color, let width, let recognize):
             // Shape tools draw with the pen's style, so their colour and width are the pen's.
-            editor.tool = tool.isShape ? .pen : tool
+            editor.tool = tool
             if let c = color { editor.style.color = c }
             if let w = width { editor.style.width = w }
-            editor.tool = tool
             if let r = recognize { editor.recognizeShapes = r }
         case .undo: _ = editor.undo()
         case .redo: _ = editor.redo()

@@ -69,7 +69,7 @@ public enum ShapeFit {
             let t = atan2(a.x * b.y - a.y * b.x, dot(a, b))
             signed += t; absolute += abs(t)
         }
-        guard abs(abs(signed) - 2 * Double.pi) < 0.5, absolute <= 1.3 * abs(signed) else { return nil }
+        guard abs(abs(signed) - 2 * Double.pi) < 0.5, absolute <= 1.6 * abs(signed) else { return nil }
         return loop
     }
 

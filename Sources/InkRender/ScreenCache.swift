@@ -363,6 +363,7 @@ final class LiveTrace {
     private var settled = 0
     private var lastSettled: Point?
     private var tail: [SpinePoint] = []
+    private var lastShape: ShapeKind?
     /// Device pixels the layer has ink in, so recycling clears only those.
     private var inked: Rect?
 
@@ -381,8 +382,12 @@ final class LiveTrace {
         // The shaper says how many leading spine points later samples can no longer move (smoothing and
         // curves look a little ahead); the rest is the tail, redrawn at composite time.
         let (spine, final) = StrokeShape.liveSpine(of: stroke, options: options)
-        let stable = min(final, max(spine.count - 1, 0))
-        if settled > 0, settled > stable || spine[settled - 1].point != lastSettled {
+        // A shape being dragged, or a stroke that snapped to a shape (or back to its ink), is reshaped whole
+        // from one event to the next: it is drawn afresh (a shape has few points).
+        let reshaped = stroke.shape != nil || stroke.shape != lastShape
+        lastShape = stroke.shape
+        let stable = reshaped ? 0 : min(final, max(spine.count - 1, 0))
+        if settled > 0, reshaped || settled > stable || spine[settled - 1].point != lastSettled {
             clearInk()
             settled = 0
         }

@@ -20,6 +20,8 @@ protocol CanvasInputTarget: AnyObject {
     /// Where a mouse or pen points (nil when it leaves), for the eraser's outline; `eraserEnd` when it is a
     /// stylus held upside down.
     func hover(atView point: Point?, eraserEnd: Bool)
+    /// Shift is held (shape tools make squares and circles, lines turn in 15° steps).
+    func constrain(_ on: Bool)
 }
 
 /// Turns raw GDK events of the drawing area into `InputEvent`s and navigation.
@@ -56,6 +58,10 @@ final class CanvasInput {
     private var lastPointer: Point?
     /// Fingers drawing in draw mode.
     private var drawingFingers: Set<PointerID> = []
+    /// A resting pen or mouse sends no events; this timer repeats its last sample once it has rested long
+    /// enough, so the editor sees the hold (and snaps to a shape) while the pen is still down.
+    private var holdTimer: UInt32 = 0
+    private var lastSample: (point: InkPoint, clock: Double)?
 
     init(area: Widget) {
         self.area = area
@@ -68,6 +74,7 @@ final class CanvasInput {
 
     /// Forgets strokes in progress (Escape): the pointer draws again only after it is lifted.
     func cancelStrokes() {
+        disarmHold()
         drawing = nil
         penPressure = PenPressure()
         drawingFingers.removeAll()
@@ -128,6 +135,7 @@ final class CanvasInput {
         let device: InputEvent.Device = pen ? .pen : .mouse
         lastPointer = v
         target.hover(atView: v, eraserEnd: pen && isEraserEnd(event))
+        target.constrain(gdk_event_get_modifier_state(event).rawValue & GDK_SHIFT_MASK.rawValue != 0)
         switch type {
         case GDK_BUTTON_PRESS:
             let button = gdk_button_event_get_button(event)
@@ -146,6 +154,7 @@ final class CanvasInput {
             if real, penPressure.down(first, hasPressure: true) == nil { return true }
             target.input(InputEvent(pointer: id, phase: .began, point: first, device: device, hasPressure: real),
                          eraserEnd: drawing?.eraserEnd ?? false)
+            armHold(first)
             return true
         case GDK_MOTION_NOTIFY:
             if let from = panFrom {
@@ -171,6 +180,7 @@ final class CanvasInput {
             for p in points {
                 target.input(InputEvent(pointer: d.id, phase: .moved, point: p, device: d.device, hasPressure: d.realPressure), eraserEnd: false)
             }
+            if let last = points.last { armHold(last) }
             return true
         case GDK_BUTTON_RELEASE:
             let button = gdk_button_event_get_button(event)
@@ -187,7 +197,35 @@ final class CanvasInput {
         }
     }
 
+    /// Restarts the hold timer from the latest sample of the pen or mouse that is drawing.
+    private func armHold(_ p: InkPoint) {
+        disarmHold()
+        lastSample = (p, Self.clockMs())
+        holdTimer = every(milliseconds: UInt32(Editor.holdDuration) + 30) { [weak self] in
+            guard let self else { return false }
+            self.holdTimer = 0
+            self.repeatRestingSample()
+            return false
+        }
+    }
+
+    private func disarmHold() {
+        if holdTimer != 0 { g_source_remove(holdTimer); holdTimer = 0 }
+        lastSample = nil
+    }
+
+    /// The pointer has not moved: its last sample again, as late as it is now (the event log's hold).
+    private func repeatRestingSample() {
+        guard let d = drawing, let target, let (p, clock) = lastSample, penPressure.heldDown == nil else { return }
+        var q = p
+        q.time = p.time + (Self.clockMs() - clock)
+        target.input(InputEvent(pointer: d.id, phase: .moved, point: q, device: d.device, hasPressure: d.realPressure), eraserEnd: false)
+    }
+
+    private static func clockMs() -> Double { Double(g_get_monotonic_time()) / 1000 }
+
     private func finishPointer(at point: InkPoint?, time: Double, cancelled: Bool, reported: Bool = false) {
+        disarmHold()
         panFrom = nil
         guard let d = drawing, let target else { drawing = nil; return }
         drawing = nil

@@ -461,6 +461,8 @@ final class CanvasView: CanvasInputTarget {
     /// The tool changed: the eraser outline appears or goes.
     func toolChanged() { redraw() }
 
+    func constrain(_ on: Bool) { editor.constrainShapes = on }
+
     var onPenSeen: (() -> Void)? {
         get { input?.onPenSeen }
         set { input?.onPenSeen = newValue }
@@ -487,6 +489,8 @@ final class CanvasView: CanvasInputTarget {
         }
         let erasing = editor.isErasing
         let chosen = editor.tool
+        // A hold is 3 pixels on screen, whatever the zoom.
+        editor.holdRadius = 3 / max(transform.zoom, 1e-6)
         // The editor picks the tool when a pointer goes down, so the eraser end needs it only for that event.
         if eraserEnd, event.phase == .began { editor.tool = .strokeEraser }
         let u = editor.handle(event)

@@ -63,6 +63,7 @@ final class MainWindow {
 
         wire()
         canvas.touchMode = preferences.touchMode
+        canvas.editor.recognizeShapes = preferences.recognizeShapes
         showDocument()
         showTool()
         showPage()
@@ -148,6 +149,18 @@ final class MainWindow {
                 self.canvas.touchMode = mode
             }
         }
+        let shapesHeading = Widgets.label(localized("Shapes"))
+        gtk_widget_set_halign(shapesHeading, GTK_ALIGN_START)
+        gtk_widget_add_css_class(shapesHeading, "heading")
+        let recognize = gtk_check_button_new_with_label(localized("Always recognize shapes (without holding the pen still)"))!
+        gtk_check_button_set_active(typed(recognize, as: GtkCheckButton.self), preferences.recognizeShapes ? 1 : 0)
+        connect(gobject(recognize), "toggled") { [weak self] in
+            guard let self else { return }
+            let on = gtk_check_button_get_active(typed(recognize, as: GtkCheckButton.self)) != 0
+            self.preferences.recognizeShapes = on
+            Preferences.update { $0.recognizeShapes = on }
+            self.canvas.editor.recognizeShapes = on
+        }
         let hint = Widgets.label(localized("Mouse: left button draws, middle button or Space+drag pans,\nwheel scrolls, Ctrl+wheel zooms."))
         gtk_widget_add_css_class(hint, "dim-label")
         gtk_widget_set_halign(hint, GTK_ALIGN_START)
@@ -158,7 +171,7 @@ final class MainWindow {
         let about = Widgets.menuItem(localized("About Oekaki"), tooltip: localized("Version, licence and website")) { [weak self] in
             gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.perform(.about)
         }
-        Widgets.append(box, heading, drawWith, navigate, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), hint,
+        Widgets.append(box, heading, drawWith, navigate, shapesHeading, recognize, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), hint,
                        gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), shortcuts, about)
         gtk_popover_set_child(typed(popover, as: GtkPopover.self), box)
         gtk_menu_button_set_popover(OpaquePointer(button), popover)

@@ -9,6 +9,8 @@ struct Preferences {
     var windowWidth = 1180
     var windowHeight = 780
     var maximized = false
+    /// "Always recognize shapes": every pen stroke that fits a shape becomes it, without holding.
+    var recognizeShapes = false
 
     private static var path: String {
         let env = ProcessInfo.processInfo.environment
@@ -30,6 +32,7 @@ struct Preferences {
             case "window-width": if let w = Int(parts[1]), (200...16384).contains(w) { p.windowWidth = w }
             case "window-height": if let h = Int(parts[1]), (200...16384).contains(h) { p.windowHeight = h }
             case "window-maximized": p.maximized = parts[1] == "true"
+            case "recognize-shapes": p.recognizeShapes = parts[1] == "1"
             default: break
             }
         }
@@ -50,6 +53,7 @@ struct Preferences {
         var lines: [String] = []
         if touchModeChosen { lines.append("touch-mode=\(touchMode.rawValue)") }
         lines += ["window-width=\(windowWidth)", "window-height=\(windowHeight)", "window-maximized=\(maximized)"]
+        if recognizeShapes { lines.append("recognize-shapes=1") }
         try? (lines.joined(separator: "\n") + "\n").write(toFile: Self.path, atomically: true, encoding: .utf8)
     }
 }

@@ -47,6 +47,10 @@ enum Shortcuts {
                 Shortcut(title: localized("Highlighter"), command: .tool(.highlighter), keys: [plain(GDK_KEY_h)]),
                 Shortcut(title: localized("Stroke eraser"), command: .tool(.strokeEraser), keys: [plain(GDK_KEY_e)]),
                 Shortcut(title: localized("Area eraser"), command: .tool(.areaEraser), keys: [plain(GDK_KEY_a)]),
+                Shortcut(title: localized("Line"), command: .tool(.line), keys: [plain(GDK_KEY_l)]),
+                Shortcut(title: localized("Arrow"), command: .tool(.arrow), keys: [plain(GDK_KEY_w)]),
+                Shortcut(title: localized("Rectangle (Shift: square)"), command: .tool(.rectangle), keys: [plain(GDK_KEY_r)]),
+                Shortcut(title: localized("Ellipse (Shift: circle)"), command: .tool(.ellipse), keys: [plain(GDK_KEY_o)]),
                 Shortcut(title: localized("Fine size"), command: .size(.fine), keys: [plain(GDK_KEY_1), plain(GDK_KEY_KP_1, listed: false)]),
                 Shortcut(title: localized("Medium size"), command: .size(.medium), keys: [plain(GDK_KEY_2), plain(GDK_KEY_KP_2, listed: false)]),
                 Shortcut(title: localized("Bold size"), command: .size(.bold), keys: [plain(GDK_KEY_3), plain(GDK_KEY_KP_3, listed: false)]),
@@ -76,6 +80,7 @@ enum Shortcuts {
     static func gestures() -> [(title: String, accelerator: String?, gesture: String?)] {
         [
             (localized("Pan: hold Space and drag (or drag with the middle button)"), "space", nil),
+            (localized("Squares, circles and 15° lines: hold Shift while dragging a shape"), "Shift_L", nil),
             (localized("Pan with two fingers (when fingers navigate)"), nil, "gesture-two-finger-swipe-right"),
             (localized("Zoom with two fingers (when fingers navigate)"), nil, "gesture-pinch"),
         ]

@@ -40,6 +40,9 @@ final class Toolbar {
     let row: Widget
     private let labels = CollapsibleLabels()
     private var toolButtons: [Tool: Widget] = [:]
+    /// The shape the shape button draws (the last one chosen in its menu) and its face.
+    private var shapeTool: Tool = .rectangle
+    private var shapeFace: Widget?
     private var swatches: [Widget] = []
     private var customFace: Widget?
     private var customColor = RGBA(r: 0x3d, g: 0x38, b: 0x46)
@@ -83,6 +86,32 @@ final class Toolbar {
             toolButtons[tool] = b
             Widgets.append(tools, b)
         }
+        // Shapes: one tool button showing the chosen shape, and a menu beside it to choose another.
+        let face = Widgets.face { [weak self] cr, w, h in Faces.shape(self?.shapeTool ?? .rectangle)(cr, w, h) }
+        shapeFace = face
+        let shapeButton = Widgets.toggle(face: face, label: "Shape", tooltip: "Shapes: drag from corner to corner; Shift makes squares and circles and turns lines in 15° steps. Or hold the pen still at the end of any stroke to snap it to a shape.",
+                                         group: first, collapsible: labels) { [weak self] in
+            guard let self, !self.syncing else { return }
+            self.onCommand?(.tool(self.shapeTool))
+        }
+        for t in [Tool.line, .arrow, .rectangle, .ellipse] { toolButtons[t] = shapeButton }
+        Widgets.append(tools, shapeButton)
+        let menu = gtk_menu_button_new()!
+        gtk_widget_set_tooltip_text(menu, "Choose the shape")
+        gtk_widget_set_focusable(menu, 0)
+        let list = Widgets.box(horizontal: false, spacing: 2)
+        let popover = gtk_popover_new()!
+        for (t, name, key) in [(Tool.line, "Line", "L"), (.arrow, "Arrow", "W"), (.rectangle, "Rectangle", "R"), (.ellipse, "Ellipse", "O")] {
+            let item = Widgets.button(icon: nil, label: "\(name)   \(key)", tooltip: "\(name) (\(key))") { [weak self] in
+                gtk_popover_popdown(typed(popover, as: GtkPopover.self))
+                self?.onCommand?(.tool(t))
+            }
+            gtk_widget_add_css_class(item, "flat")
+            Widgets.append(list, item)
+        }
+        gtk_popover_set_child(typed(popover, as: GtkPopover.self), list)
+        gtk_menu_button_set_popover(OpaquePointer(menu), popover)
+        Widgets.append(tools, menu)
 
         let colors = Widgets.box(spacing: 2)
         var firstSwatch: Widget?
@@ -152,6 +181,10 @@ final class Toolbar {
     func show(tool: Tool, style: StrokeStyle) {
         syncing = true
         defer { syncing = false }
+        if tool.isShape, tool != shapeTool {
+            shapeTool = tool
+            if let f = shapeFace { gtk_widget_queue_draw(f) }
+        }
         if let b = toolButtons[tool] { Widgets.setActive(b, true) }
         let opaqueColor = RGBA(r: style.color.r, g: style.color.g, b: style.color.b)
         if let i = Palette.colors.firstIndex(where: { $0.color == opaqueColor }) {

@@ -176,6 +176,33 @@ enum Faces {
         cairo_restore(cr)
     }
 
+    /// A shape tool's icon: the shape itself, in ink.
+    static func shape(_ tool: Tool) -> (OpaquePointer, Double, Double) -> Void {
+        { cr, w, h in
+            let m = 3.0
+            cairo_set_source_rgb(cr, 0.15, 0.15, 0.15)
+            cairo_set_line_width(cr, 1.6)
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            switch tool {
+            case .line:
+                cairo_move_to(cr, m, h - m); cairo_line_to(cr, w - m, m)
+            case .arrow:
+                cairo_move_to(cr, m, h - m); cairo_line_to(cr, w - m, m)
+                cairo_move_to(cr, w - m - 6, m); cairo_line_to(cr, w - m, m); cairo_line_to(cr, w - m, m + 6)
+            case .ellipse:
+                cairo_save(cr)
+                cairo_translate(cr, w / 2, h / 2)
+                cairo_scale(cr, (w - 2 * m) / 2, (h - 2 * m) / 2.6)
+                cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
+                cairo_restore(cr)
+            default:
+                cairo_rectangle(cr, m, m + 2, w - 2 * m, h - 2 * m - 4)
+            }
+            cairo_stroke(cr)
+        }
+    }
+
     static func dot(diameter: Double) -> (OpaquePointer, Double, Double) -> Void {
         { cr, w, h in
             cairo_arc(cr, w / 2, h / 2, min(diameter, min(w, h)) / 2, 0, 2 * Double.pi)

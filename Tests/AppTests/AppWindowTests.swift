@@ -349,6 +349,62 @@ final class AppWindowTests: XCTestCase {
         XCTAssertLessThan(lost, 20, "drawing during a background render shows what a fresh render shows (\(lost) pixels differ)")
     }
 
+    /// A rough rectangle drawn with the mouse, then held still: while the button is still down it snaps to a
+    /// rectangle with straight sides, and the stored stroke is that rectangle.
+    func testHoldSnapsARoughRectangleToStraightSides() throws {
+        let file = home.appendingPathComponent("snap.oekaki").path
+        try launch(file)
+        // Corners (300, 300) → (700, 300) → (700, 550) → (300, 550), every side wobbling by up to 5 px.
+        let corners = [(300.0, 300.0), (700.0, 300.0), (700.0, 550.0), (300.0, 550.0), (300.0, 300.0)]
+        var path: [(Int, Int)] = []
+        for k in 0..<4 {
+            let a = corners[k], b = corners[k + 1]
+            let n = 16
+            for i in 0..<n {
+                let t = Double(i) / Double(n)
+                let wobble = 5 * sin(t * .pi * 3 + Double(k))
+                let nx = -(b.1 - a.1), ny = b.0 - a.0, len = (nx * nx + ny * ny).squareRoot()
+                path.append((Int(a.0 + (b.0 - a.0) * t + nx / len * wobble), Int(a.1 + (b.1 - a.1) * t + ny / len * wobble)))
+            }
+        }
+        path.append((302, 304))
+        xdotool(["mousemove", "\(path[0].0)", "\(path[0].1)"])
+        usleep(50_000)
+        xdotool(["mousedown", "1"])
+        for p in path.dropFirst() { xdotool(["mousemove", "\(p.0)", "\(p.1)"]) }
+        // Hold still with the button down: the app repeats the resting sample after 500 ms and the stroke snaps.
+        usleep(1_000_000)
+        let held = try screenshot()
+        xdotool(["mouseup", "1"])
+        usleep(400_000)
+        let after = try screenshot()
+        for shot in [held, after] {
+            // Each side is one straight band of ink: along the top and bottom the ink's rows never move by more
+            // than the line's own width; the drawn wobble (±5 px) would spread them over 10 rows.
+            for (y0, name) in [(300, "top"), (550, "bottom")] {
+                var rows: [Int] = []
+                for x in stride(from: 360, through: 640, by: 10) {
+                    let inked = (y0 - 12...y0 + 12).filter { shot.brightness(x, $0) < 120 }
+                    XCTAssertFalse(inked.isEmpty, "\(name) side has ink at x = \(x)")
+                    if let m = inked.first { rows.append(m) }
+                }
+                XCTAssertLessThanOrEqual((rows.max() ?? 0) - (rows.min() ?? 99), 1, "\(name) side is straight: first inked rows \(rows)")
+            }
+            for (x0, name) in [(300, "left"), (700, "right")] {
+                var cols: [Int] = []
+                for y in stride(from: 340, through: 510, by: 10) {
+                    let inked = (x0 - 12...x0 + 12).filter { shot.brightness($0, y) < 120 }
+                    XCTAssertFalse(inked.isEmpty, "\(name) side has ink at y = \(y)")
+                    if let m = inked.first { cols.append(m) }
+                }
+                XCTAssertLessThanOrEqual((cols.max() ?? 0) - (cols.min() ?? 99), 1, "\(name) side is straight: first inked columns \(cols)")
+            }
+        }
+        usleep(300_000)
+        let r = try run(Self.oekakiBinary(), ["info", file])
+        XCTAssertTrue(r.output.contains(#""shape":"rectangle""#), "the stored stroke is a rectangle: \(r.output)")
+    }
+
     // MARK: driving the app
 
     /// Point bounds of every stroke, in drawing order, from `oekaki info`.
