@@ -12,6 +12,7 @@ enum DocumentRows {
             : version == 2 ? "id, tool, rgba, width, points, present, NULL" : "id, tool, rgba, width, points, 1, NULL")
             + (version >= Schema.pagesVersion ? ", page" : ", 1")
             + (version >= Schema.transformVersion ? ", transform" : ", NULL")
+            + (version >= Schema.shapesVersion ? ", shape" : ", NULL")
     }
 
     /// Why a page of this size cannot be stored, or nil when it can.
@@ -101,6 +102,7 @@ enum DocumentRows {
         var order: StrokeID
         var page: PageID
         var transform: AffineTransform = .identity
+        var shape: ShapeKind?
 
         /// Decodes the points; bad point data names the stroke.
         func stroke(path: String) throws -> Stroke {
@@ -108,7 +110,7 @@ enum DocumentRows {
             do { points = try PointCodec.decode(blob) } catch let e as PointCodec.Failure {
                 throw StoreError.corrupt(path: path, detail: "stroke \(id): \(e)")
             }
-            return Stroke(id: id, style: style, points: points, order: order, page: page, transform: transform)
+            return Stroke(id: id, style: style, points: points, order: order, shape: shape, page: page, transform: transform)
         }
     }
 
@@ -136,9 +138,12 @@ enum DocumentRows {
                 throw bad("stroke \(id) has \(e)")
             }
         }
-        return StrokeRow(id: id, style: StrokeStyle(tool: tool, color: RGBA(packed: UInt32(rgba)), width: width),
+        guard let (trace, shape) = Schema.ShapeCode.decode(q.isNull(9) ? nil : q.int(9)) else {
+            throw bad("stroke \(id) has an unknown shape \(q.int(9))")
+        }
+        return StrokeRow(id: id, style: StrokeStyle(tool: tool, color: RGBA(packed: UInt32(rgba)), width: width, trace: trace),
                          blob: q.blob(4), present: q.int(5) != 0, order: StrokeID(bitPattern: order), page: PageID(page),
-                         transform: transform)
+                         transform: transform, shape: shape)
     }
 
     /// One stored edit: its stack, kind and the ids of the strokes it removed and added, checked.

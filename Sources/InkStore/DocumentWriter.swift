@@ -66,12 +66,13 @@ struct DocumentWriter {
             throw StoreError.unstorable("stroke \(s.id) has a transform that flattens it")
         }
         guard s.page >= 1, s.page <= UInt64(Int64.max) else { throw StoreError.unstorable("stroke \(s.id) is on page \(s.page)") }
-        let q = try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present, draw_order, page, transform) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let q = try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present, draw_order, page, transform, shape) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try q.bind(1, Int64(bitPattern: s.id)).bind(2, s.style.tool.rawValue).bind(3, Int64(s.style.color.packed))
             .bind(4, s.style.width).bind(5, blob).bind(6, Int64(present ? 1 : 0)).bind(8, Int64(bitPattern: s.page))
         // NULL (one byte) when the order is the id, as for nearly every stroke.
         if s.order != s.id { try q.bind(7, Int64(bitPattern: s.order)) }
         if let t = PlacementCodec.encode(s.transform) { try q.bind(9, t) }
+        if let shape = Schema.ShapeCode.value(s) { try q.bind(10, shape) }
         try q.run()
     }
 

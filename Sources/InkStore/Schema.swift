@@ -6,11 +6,13 @@ enum Schema {
     /// "OEKI": tells an Oekaki document from any other SQLite database.
     static let applicationID: Int64 = 0x4F45_4B49
     /// The format version this build writes (`PRAGMA user_version`).
-    static let currentVersion = 6
+    static let currentVersion = 7
     /// The first format with pages (before it, one page in `document`, every stroke on it).
     static let pagesVersion = 5
     /// The first format with stroke transforms (moved, resized, rotated selections).
     static let transformVersion = 6
+    /// The first format whose strokes record how they are drawn (`strokes.shape`).
+    static let shapesVersion = 7
 
     /// steps[i] turns a version-i database into version i+1.
     static let steps: [String] = [
@@ -109,6 +111,12 @@ enum Schema {
         ALTER TABLE strokes ADD COLUMN transform BLOB;
         ALTER TABLE history ADD COLUMN placement BLOB;
         """,
+        // 7: how a stroke is drawn (DESIGN §8.4). `shape` is NULL for smoothed pen input (every stroke of an older
+        // file, and nearly every stroke: one byte), 0 for a polyline drawn as written (an import, a cut shape),
+        // and 1…6 for a shape (`ShapeCode`), which is a polyline too.
+        """
+        ALTER TABLE strokes ADD COLUMN shape INTEGER;
+        """,
     ]
 
     /// Runs steps `version`+1 … current on `db` (0: an empty database). The caller holds a transaction.
@@ -137,6 +145,23 @@ enum Schema {
     static let indexes: Set<String> = ["edits_by_position", "edit_strokes_by_stroke", "strokes_by_order", "strokes_by_page"]
 
     enum Stack: Int64 { case undo = 0, redo = 1 }
+
+    /// `strokes.shape`: how a stroke is drawn and what shape it is.
+    enum ShapeCode {
+        static let kinds: [ShapeKind] = [.line, .arrow, .triangle, .rectangle, .polygon, .ellipse]
+        /// nil (NULL) for smoothed ink.
+        static func value(_ s: Stroke) -> Int64? {
+            guard s.style.trace == .polyline else { return nil }
+            return s.shape.flatMap { kinds.firstIndex(of: $0) }.map { Int64($0 + 1) } ?? 0
+        }
+        /// The trace and shape a stored value means, or nil when it means nothing.
+        static func decode(_ v: Int64?) -> (Trace, ShapeKind?)? {
+            guard let v else { return (.smoothed, nil) }
+            if v == 0 { return (.polyline, nil) }
+            guard v >= 1, v <= Int64(kinds.count) else { return nil }
+            return (.polyline, kinds[Int(v - 1)])
+        }
+    }
     enum Role: Int64 { case removed = 0, added = 1 }
     enum EditKind: Int64 { case add = 0, remove = 1, replace = 2, clear = 3, addPage = 4, deletePage = 5, movePage = 6, setFormat = 7, transform = 8 }
 

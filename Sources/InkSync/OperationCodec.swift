@@ -181,7 +181,9 @@ public enum OperationCodec {
             guard points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.pressure.isFinite }) else {
                 throw Failure("stroke \(sid) has a point that is not a number")
             }
-            return BoardStroke(id: sid, place: place, style: StrokeStyle(tool: tool, color: color, width: width), points: points, shape: shape)
+            // A shape is drawn as a polyline (its points are the exact shape), never smoothed.
+            return BoardStroke(id: sid, place: place, style: StrokeStyle(tool: tool, color: color, width: width, trace: shape == nil ? .smoothed : .polyline),
+                               points: points, shape: shape)
         }
     }
 }

@@ -7,7 +7,8 @@ import XCTest
 final class HostileFileTests: XCTestCase {
     static let repairable: [String: String] = [
         "nan-coordinates.xopp": "non-finite or out-of-range coordinates; dropped them",
-        "negative-width.xopp": "invalid width or no points; skipped them",
+        // The middle stroke keeps its one drawable segment, as Xournal++ shows it.
+        "negative-width.xopp": "invalid segment widths; left those segments out",
     ]
 
     /// What the one line must say, per file: the user should know what is wrong without a debugger.

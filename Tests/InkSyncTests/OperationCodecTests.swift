@@ -11,7 +11,7 @@ final class OperationCodecTests: XCTestCase {
     }
 
     func testEveryKindRoundTrips() throws {
-        var shaped = stroke(a); shaped.shape = .ellipse
+        var shaped = stroke(a); shaped.shape = .ellipse; shaped.style.trace = .polyline  // shapes are polylines
         for change: BoardOperation.Change in [.add(stroke(a)), .add(shaped), .remove([a, b]), .restore([b]),
                                               .replace(removed: [a], added: [stroke(b, place: a)])] {
             let op = BoardOperation(client: 42, number: 9, change: change)

@@ -73,7 +73,7 @@ def xopp(name, body, page='width="612" height="792"', raw=False):
 PEN = '<stroke tool="pen" color="#000000ff" width="{w}">{pts}</stroke>\n'
 xopp("nan-coordinates.xopp", PEN.format(w="1.41", pts="10 10 nan 20 30 inf 40 40 -inf 5 50 50")
      + PEN.format(w="1.41", pts="1e300 1e300 60 60 70 70"))
-xopp("negative-width.xopp", PEN.format(w="-2.0", pts="10 10 20 20") + PEN.format(w="1.41 -0.5 nan", pts="10 10 20 20 30 30")
+xopp("negative-width.xopp", PEN.format(w="-2.0", pts="10 10 20 20") + PEN.format(w="1.41 0.8 -0.5 nan", pts="10 10 20 20 30 30 40 40")
      + PEN.format(w="nan", pts="5 5 6 6"))
 xopp("huge-page.xopp", PEN.format(w="1", pts="1 1 2 2"), page='width="1e12" height="1e12"')
 xopp("odd-coordinates.xopp", PEN.format(w="1", pts="1 1 2"))
