@@ -14,6 +14,12 @@ import XCTest
 /// - It cannot deliver a touch cancel: the page does not listen for `touchcancel`, and GDK 4.8's Broadway
 ///   backend knows only touch types 0–2 (begin, update, end). A raw type 3 injected into the page's input
 ///   stream is "Unknown touch type 3" and crashes GTK itself, so the cancel path is covered by engine tests only.
+/// - Touches arrive on the mouse's own device, the first one marked as emulating the pointer; GTK 4.8 then
+///   drops the mouse's button release when that touch lifts while the button is down. The mixed test keeps
+///   a first touch down outside the window so its finger is a plain touch.
+/// - Chromium: Broadway's touch listeners are passive, so a sideways finger would swipe the page "back" and
+///   fingers would scroll it; the driver turns both off. A touch still down at the end of an action chain
+///   does not continue in the next chain, so each chain is a whole gesture.
 final class BroadwaySession {
     let display: Int
     let root: URL
