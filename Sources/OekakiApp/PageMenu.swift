@@ -1,6 +1,7 @@
 import CGtk
 import InkCore
 import InkRender
+import Localization
 
 /// The toolbar's page button: shows "page 3 of 12" and opens the page commands (add, duplicate, delete,
 /// move), the size presets and the paper chooser, whose swatches are drawn by the canvas's own renderer.
@@ -22,11 +23,11 @@ final class PageMenu {
     init() {
         widget = gtk_menu_button_new()!
         gtk_widget_set_focusable(widget, 0)
-        gtk_widget_set_tooltip_text(widget, "Pages: add, delete, move, size and paper (Ctrl+Page Up/Down moves between pages)")
+        gtk_widget_set_tooltip_text(widget, localized("Pages: add, delete, move, size and paper (Ctrl+Page Up/Down moves between pages)"))
         gtk_menu_button_set_label(OpaquePointer(widget), PageMenu.title(0, 1))
         popover = gtk_popover_new()!
-        allPages = gtk_check_button_new_with_label("Apply size and paper to all pages")!
-        gtk_widget_set_tooltip_text(allPages, "Size and paper change every page, not only this one")
+        allPages = gtk_check_button_new_with_label(localized("Apply size and paper to all pages"))!
+        gtk_widget_set_tooltip_text(allPages, localized("Size and paper change every page, not only this one"))
         customWidth = OpaquePointer(gtk_spin_button_new_with_range(10, 10_000, 1)!)
         customHeight = OpaquePointer(gtk_spin_button_new_with_range(10, 10_000, 1)!)
 
@@ -37,18 +38,18 @@ final class PageMenu {
             Widgets.menuItem(title, accelerator: key, tooltip: tip) { [weak self] in self?.close(); self?.onCommand?(c) }
         }
         Widgets.append(box,
-            item("Add page", nil, "Add a page after this one (same size and paper)", .addPage),
-            item("Duplicate page", nil, "Add a copy of this page and its ink after it", .duplicatePage),
-            item("Delete page", nil, "Delete this page and its ink (Undo brings it back)", .deletePage),
-            item("Move page up", nil, "Move this page before the previous one", .movePageUp),
-            item("Move page down", nil, "Move this page after the next one", .movePageDown),
+            item(localized("Add page"), nil, localized("Add a page after this one (same size and paper)"), .addPage),
+            item(localized("Duplicate page"), nil, localized("Add a copy of this page and its ink after it"), .duplicatePage),
+            item(localized("Delete page"), nil, localized("Delete this page and its ink (Undo brings it back)"), .deletePage),
+            item(localized("Move page up"), nil, localized("Move this page before the previous one"), .movePageUp),
+            item(localized("Move page down"), nil, localized("Move this page after the next one"), .movePageDown),
             gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!)
 
-        let sizeHeading = Self.heading("Size")
+        let sizeHeading = Self.heading(localized("Size"))
         let sizes = Widgets.box(linked: true)
-        let presets: [(String, Size?)] = PagePreset.allCases.map { ($0 == .widescreen ? "16:9" : $0.name.capitalized, $0.size) } + [("Endless", nil)]
+        let presets: [(String, Size?)] = PagePreset.allCases.map { ($0 == .widescreen ? "16:9" : $0 == .letter ? localized("Letter") : $0.name.uppercased(), $0.size) } + [(localized("Endless"), nil)]
         for (name, size) in presets {
-            let tip = size.map { "\(name): \(Int($0.width.rounded())) × \(Int($0.height.rounded())) pt" } ?? "Endless: no edges, grows with the ink"
+            let tip = size.map { localized("{0}: {1} × {2} pt", name, Int($0.width.rounded()), Int($0.height.rounded())) } ?? localized("Endless: no edges, grows with the ink")
             Widgets.append(sizes, Widgets.button(icon: nil, label: name, tooltip: tip) { [weak self] in
                 guard let self else { return }
                 self.onSize?(size, self.isAllPages)
@@ -57,23 +58,23 @@ final class PageMenu {
         let custom = Widgets.box(spacing: 4)
         gtk_spin_button_set_value(customWidth, 595)
         gtk_spin_button_set_value(customHeight, 842)
-        gtk_widget_set_tooltip_text(asWidget(customWidth), "Custom width in pt")
-        gtk_widget_set_tooltip_text(asWidget(customHeight), "Custom height in pt")
+        gtk_widget_set_tooltip_text(asWidget(customWidth), localized("Custom width in pt"))
+        gtk_widget_set_tooltip_text(asWidget(customHeight), localized("Custom height in pt"))
         Widgets.append(custom, asWidget(customWidth), Widgets.label("×"), asWidget(customHeight),
-                       Widgets.button(icon: nil, label: "Set", tooltip: "Use this custom size") { [weak self] in
+                       Widgets.button(icon: nil, label: localized("Set"), tooltip: localized("Use this custom size")) { [weak self] in
                            guard let self else { return }
                            let s = Size(width: gtk_spin_button_get_value(self.customWidth), height: gtk_spin_button_get_value(self.customHeight))
                            self.onSize?(s, self.isAllPages)
                        })
 
-        let paperHeading = Self.heading("Paper")
+        let paperHeading = Self.heading(localized("Paper"))
         let styles = Widgets.box(spacing: 4)
         for style in Background.Style.allCases {
             let face = gtk_drawing_area_new()!
             gtk_drawing_area_set_content_width(typed(face, as: GtkDrawingArea.self), 44)
             gtk_drawing_area_set_content_height(typed(face, as: GtkDrawingArea.self), 44)
             setDrawFunction(face) { [weak self] cr, w, h in self?.paintSwatch(style, cr, width: Int(w), height: Int(h)) }
-            let b = Widgets.button(icon: nil, tooltip: "\(style.rawValue.capitalized) paper") { [weak self] in
+            let b = Widgets.button(icon: nil, tooltip: Self.paperName(style)) { [weak self] in
                 guard let self else { return }
                 self.onBackground?(style, self.isAllPages)
             }
@@ -90,7 +91,17 @@ final class PageMenu {
 
     private func close() { gtk_popover_popdown(typed(popover, as: GtkPopover.self)) }
 
-    static func title(_ index: Int, _ count: Int) -> String { "Page \(index + 1) of \(count)" }
+    static func title(_ index: Int, _ count: Int) -> String { localized("Page {0} of {1}", index + 1, count) }
+
+    static func paperName(_ style: Background.Style) -> String {
+        switch style {
+        case .plain: return localized("Plain paper")
+        case .ruled: return localized("Ruled paper")
+        case .lined: return localized("Lined paper (with a margin)")
+        case .graph: return localized("Graph paper")
+        case .dotted: return localized("Dotted paper")
+        }
+    }
 
     /// Shows which page is current, and previews the paper styles in its colours.
     func show(page index: Int, of count: Int, paper: Background, size: Size?) {
