@@ -57,7 +57,6 @@ final class MainWindow {
         gtk_overlay_set_child(OpaquePointer(overlay), canvas.widget)
         gtk_overlay_add_overlay(OpaquePointer(overlay), banners)
         let content = Widgets.box(horizontal: false)
-        Widgets.append(toolbar.row, Widgets.separator(), pageMenu.widget)
         Widgets.append(content, toolbar.widget, overlay)
         gtk_window_set_child(typed(window, as: GtkWindow.self), content)
 
@@ -121,6 +120,8 @@ final class MainWindow {
         Widgets.append(edit, undoButton, redoButton)
         let clear = Widgets.button(icon: "edit-clear-all-symbolic", label: localized("Clear"), tooltip: localized("Clear the page (Undo brings it back)")) { [weak self] in self?.perform(.clear) }
         gtk_header_bar_pack_end(header, clear)
+        // "Page 3 of 12" and the page commands, beside the other commands that change the document.
+        gtk_header_bar_pack_end(header, pageMenu.widget)
         gtk_header_bar_pack_end(header, edit)
         return bar
     }

@@ -95,7 +95,7 @@ final class PagesWindowTests: XCTestCase {
         // A stroke on page 1 stays on page 1; one crossing page 1's bottom edge is clipped there.
         drag([(page.x + 100, top + 300), (page.x + 300, top + 300)])
         drag([(page.x + 500, top + 350), (page.x + 500, top + 412)])
-        let both = try screenshot()
+        let both = try waitFor { $0.hasInk(near: page.x + 200, top + 300) && $0.hasInk(near: page.x + 500, top + 390) }
         XCTAssertTrue(both.hasInk(near: page.x + 200, top + 300), "the stroke on page 1")
         XCTAssertTrue(both.hasInk(near: page.x + 500, top + 390), "the crossing stroke on page 1")
         XCTAssertTrue(both.isDesk(page.x + 500, top + 406), "ink is clipped at the page's edge")
