@@ -497,8 +497,11 @@ final class AppWindowTests: XCTestCase {
             if !p.isRunning { throw XCTSkip("the app did not start") }
             let r = try run(Self.tool("xdotool")!, ["search", "--onlyvisible", "--name", NSRegularExpression.escapedPattern(for: name)])
             if r.status == 0, !r.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                // Let the first frame reach the screen.
-                usleep(400_000)
+                // Let the first frame reach the screen: under load the window can be mapped while the X root's
+                // black still shows where the canvas will be (and reads as ink).
+                let painted = Date().addingTimeInterval(10)
+                while Date() < painted, let shot = try? screenshot(), shot.brightness(500, 300) < 40 { usleep(100_000) }
+                usleep(300_000)
                 return
             }
             usleep(100_000)
