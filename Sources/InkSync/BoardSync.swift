@@ -16,6 +16,9 @@ public final class BoardSync {
 
     private var connection: NatsConnection?
     private var log: NatsConnection.Subscription?
+    /// Strokes in progress and who is here: core NATS, outside the log.
+    private var live: NatsConnection.Subscription?
+    private var presence: NatsConnection.Subscription?
     /// Sequence of the last entry this replica published; no new batch before it has been applied.
     private var awaiting: UInt64 = 0
     /// A publish failed without an answer: the entry may be on the board, so catch up to its end first.
@@ -73,6 +76,8 @@ public final class BoardSync {
                 try c.addStream(url.stream, subject: url.logSubject, replicas: url.replicas, maxMessageBytes: OperationCodec.maxBytes)
             }
             log = try c.consume(stream: url.stream, subject: url.logSubject, from: replica.ledger.lastSequence + 1, deliverPrefix: url.deliverSubject)
+            live = try c.subscribe(url.liveSubject)
+            presence = try c.subscribe(url.presenceSubject)
         } catch let f as NatsConnection.Failure {
             throw Self.map(f, url)
         }
@@ -80,7 +85,42 @@ public final class BoardSync {
         unsure = true
     }
 
-    public func disconnect() { log = nil; connection?.close(); connection = nil }
+    public func disconnect() { log = nil; live = nil; presence = nil; connection?.close(); connection = nil }
+
+    // MARK: outside the log
+
+    /// Sends a stroke in progress (`LiveStroke`) to everyone on the board; lost if nobody is listening.
+    public func publishLive(_ m: LiveStroke) { connection?.publishCore(url.liveSubject, m.encoded()) }
+
+    /// Other people's strokes in progress that have arrived (never waits).
+    public func takeLive() -> [LiveStroke] {
+        drain(live).compactMap { LiveStroke($0) }.filter { $0.id.client != replica.client }
+    }
+
+    /// Says who is here (about once a second): "client name".
+    public func publishPresence(name: String) {
+        connection?.publishCore(url.presenceSubject, Array("\(String(replica.client, radix: 16)) \(name.prefix(64))".utf8))
+    }
+
+    /// Presence messages that arrived: client and name.
+    public func takePresence() -> [(client: UInt64, name: String)] {
+        drain(presence).compactMap { bytes in
+            let text = String(decoding: bytes.prefix(100), as: UTF8.self)
+            let parts = text.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, let c = UInt64(parts[0], radix: 16) else { return nil }
+            return (c, String(parts[1]))
+        }
+    }
+
+    private func drain(_ s: NatsConnection.Subscription?) -> [[UInt8]] {
+        guard let c = connection, let s else { return [] }
+        var out: [[UInt8]] = []
+        for _ in 0..<min(c.pending(s), 1000) {
+            guard let m = try? c.next(s, timeoutMs: 1) else { break }
+            out.append(m.data)
+        }
+        return out
+    }
 
     private static func map(_ f: NatsConnection.Failure, _ url: BoardURL) -> Failure {
         switch f.kind {

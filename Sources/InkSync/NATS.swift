@@ -182,6 +182,13 @@ final class NatsConnection {
         return Subscription(sub)
     }
 
+    /// Messages waiting in the subscription (taking them costs no waiting).
+    func pending(_ s: Subscription) -> Int {
+        var msgs: Int32 = 0, bytes: Int32 = 0
+        guard natsSubscription_GetPending(s.sub, &msgs, &bytes) == NATS_OK else { return 0 }
+        return Int(msgs)
+    }
+
     /// The next message, or nil after `timeoutMs` (0: only what is already here).
     func next(_ s: Subscription, timeoutMs: Int64) throws -> Message? {
         var msg: OpaquePointer?

@@ -283,7 +283,7 @@ final class CanvasView: CanvasInputTarget {
     private var currentClip: Rect? { layout.frame(ofPage: editor.currentPage) }
 
     private func updateLive(_ c: ScreenCache) {
-        c.updateLive(editor.liveStrokes, origin: currentOrigin, clip: currentClip)
+        c.updateLive(editor.liveStrokes + othersLive, origin: currentOrigin, clip: currentClip)
     }
 
     /// Lays the pages out again if they changed; true when it did (everything cached is then stale).
@@ -425,6 +425,16 @@ final class CanvasView: CanvasInputTarget {
     private func isTopmost(_ s: Stroke) -> Bool {
         guard let last = editor.drawing.strokes.last else { return false }
         return !s.drawsBefore(last)
+    }
+
+    /// Other people's strokes in progress on a shared board (drawn like this user's, in live layers).
+    private(set) var othersLive: [Stroke] = []
+
+    func showOthersLive(_ strokes: [Stroke]) {
+        guard strokes != othersLive else { return }
+        othersLive = strokes
+        if let c = cache { updateLive(c) }
+        redraw()
     }
 
     /// Strokes other people changed on a shared board: shown at once, outside this user's history.

@@ -16,18 +16,24 @@ extension MainWindow {
         b.onApplied = { [weak self] c in
             self?.canvas.follow(shown: c.shown, removed: c.hidden.map(\.id) + c.dropped)
         }
-        b.onState = { [weak self] state in self?.showBoard(state) }
+        b.onState = { [weak self] state in self?.boardState = state; self?.showBoard() }
+        b.liveSource = { [weak self] in self?.canvas.editor.liveStrokes ?? [] }
+        b.onLive = { [weak self] strokes in self?.canvas.showOthersLive(strokes) }
+        b.onPeople = { [weak self] names in self?.boardPeople = names; self?.showBoard() }
         board = b
-        showBoard(.connecting)
+        boardState = .connecting
+        showBoard()
         b.start()
     }
 
-    func showBoard(_ state: SharedBoard.State) {
+    func showBoard() {
         guard let board else { return }
         let text: String
-        switch state {
+        switch boardState {
         case .connecting: text = localized("connecting to {0}…", board.url.description)
-        case .online: text = localized("shared on {0} · live", board.url.description)
+        case .online:
+            text = localized("shared on {0} · live", board.url.description)
+                + (boardPeople.count > 1 ? " · " + localized("{0} here: {1}", String(boardPeople.count), boardPeople.joined(separator: ", ")) : "")
         case .offline(let n): text = localized("offline — {0} changes waiting", String(n))
         case .failed(let m): text = m
         }

@@ -15,6 +15,9 @@ final class MainWindow {
     var autosave: Autosave
     /// The board this window's drawing is shared on, if any.
     var board: SharedBoard?
+    var boardState = SharedBoard.State.connecting
+    /// Who is on the board, this user first.
+    var boardPeople: [String] = []
     var preferences = Preferences.load()
 
     let titleLabel = Widgets.label("")

@@ -3,7 +3,8 @@ import XCTest
 
 /// Two app windows on one shared board, each on its own screen of one Xvfb (:190…:199, screens 0 and 1, so
 /// neither covers the other), with a `nats-server -js` on loopback: a stroke drawn in one window shows in the
-/// other; with the server gone the title bar counts the changes waiting, and they arrive once it is back.
+/// other; with the server gone the title bar counts the changes waiting, and they arrive once it is back; a
+/// stroke in progress shows in the other window before the pen lifts and vanishes 2 s after its sender died.
 final class SharedBoardWindowTests: XCTestCase {
     var xvfb: Process?
     var display = ""
@@ -150,7 +151,7 @@ final class SharedBoardWindowTests: XCTestCase {
         let url = "nats://127.0.0.1:\(serverPort)/together"
         try launch(screen: 0, url: url)
         try launch(screen: 1, url: url)
-        _ = waitFor("both windows live") { title(0).contains("· live") && title(1).contains("· live") }
+        _ = waitFor("both windows live, each seeing two people") { title(0).contains("2 here") && title(1).contains("2 here") }
         XCTAssertFalse(try screenshot(1).hasInk(near: 500, 400), "the board starts empty")
 
         drag(0, y: 400)
@@ -166,5 +167,20 @@ final class SharedBoardWindowTests: XCTestCase {
         try startServer(port: serverPort)
         XCTAssertTrue(try waitFor("the offline stroke in the second window", seconds: 15) { try screenshot(1).hasInk(near: 500, 600) })
         XCTAssertTrue(try screenshot(1).hasInk(near: 500, 400))
+
+        // A stroke in progress shows in the other window before the pen lifts; if it never finishes (the
+        // first window is killed mid-stroke), it goes away after 2 s.
+        _ = waitFor("both windows live again") { title(0).contains("· live") && title(1).contains("· live") }
+        _ = x(0, ["mousemove", "300", "700"])
+        usleep(50_000)
+        _ = x(0, ["mousedown", "1"])
+        for px in stride(from: 320, through: 700, by: 20) { _ = x(0, ["mousemove", "\(px)", "700"]) }
+        XCTAssertTrue(try waitFor("the live stroke in the second window", seconds: 5) { try screenshot(1).hasInk(near: 500, 700) })
+        kill(apps[0].processIdentifier, SIGKILL)
+        apps[0].waitUntilExit()
+        let killed = Date()
+        XCTAssertTrue(try waitFor("the unfinished stroke gone", seconds: 6) { !(try screenshot(1).hasInk(near: 500, 700)) })
+        XCTAssertGreaterThan(Date().timeIntervalSince(killed), 1.5, "it stays while it might still finish")
+        XCTAssertTrue(try screenshot(1).hasInk(near: 500, 400), "finished strokes stay")
     }
 }
