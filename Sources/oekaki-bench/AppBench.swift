@@ -12,6 +12,8 @@ enum AppBench {
         var drawEmpty = Samples(), draw1m = Samples(), drawFloor = Samples()
         var panEmpty = Samples(), pan1m = Samples(), panFloor = Samples()
         var zoomPreview1m = Samples(), zoomSharp1m = Samples()
+        /// CPU per scroll event in the 500-page notebook, at its first and its last page (`NotebookBench`).
+        var scrollPage1 = Samples(), scrollPage500 = Samples()
         var rssEmptyMiB: Double?, rss1mMiB: Double?
         var notes: [String] = []
     }
@@ -19,11 +21,13 @@ enum AppBench {
     /// Pointer events per measured gesture, paced at 60 Hz like a real drag.
     static let eventsPerGesture = 120
 
-    static func run(_ w: Workloads, display: VirtualDisplay, rounds: Int) -> Result {
+    static func run(_ w: Workloads, display: VirtualDisplay, rounds: Int, onlyNotebook: Bool = false) -> Result {
         var r = Result()
         guard let xdotool = Executables.find("xdotool") else { r.notes.append("xdotool is not installed: the app keys are null"); return r }
         let app = (ChildProcess.ownExecutable as NSString).deletingLastPathComponent + "/oekaki"
         guard FileManager.default.isExecutableFile(atPath: app) else { r.notes.append("oekaki is not built beside the bench: the app keys are null"); return r }
+        NotebookBench.run(w, display: display, rounds: rounds, xdotool: xdotool, app: app, into: &r)
+        if onlyNotebook { return r }
         let empty = w.folder + "/app-empty.oekaki", big = w.folder + "/app-1m.oekaki"
         do {
             for p in [empty, big] { for s in ["", "-wal", "-shm"] { unlink(p + s) } }

@@ -95,6 +95,7 @@ struct Report {
         func single(_ v: Double?) -> Samples { Samples(v.map { [$0] } ?? []) }
         let a = m.app
         let drawRatio = div(a.draw1m.median, a.drawEmpty.median), panRatio = div(a.pan1m.median, a.panEmpty.median)
+        let scrollRatio = div(a.scrollPage500.median, a.scrollPage1.median)
         let rssGrowth = a.rss1mMiB.flatMap { big in a.rssEmptyMiB.map { big - $0 } }
         rows = [
             Row(key: "input_p99_us_empty", label: "pen sample, empty drawing (p99)", unit: "µs", samples: m.inputEmpty.moved, statistic: .p99,
@@ -132,6 +133,9 @@ struct Report {
             Row(key: "app_pan_event_ms_empty", label: "window: app CPU per pan event, empty drawing", unit: "ms", samples: a.panEmpty, statistic: .median),
             Row(key: "app_pan_event_ms_1m", label: "window: app CPU per pan event, 1M-point drawing", unit: "ms", samples: a.pan1m, statistic: .median,
                 goal: "≤ 1.5 × empty", met: panRatio.map { $0 <= 1.5 }),
+            Row(key: "app_scroll_event_ms_page1", label: "window: app CPU per scroll event, page 1 of a 500-page notebook (2M points)", unit: "ms", samples: a.scrollPage1, statistic: .median),
+            Row(key: "app_scroll_event_ms_page500", label: "window: app CPU per scroll event, page 500 of the same notebook", unit: "ms", samples: a.scrollPage500, statistic: .median,
+                goal: "≤ 1.2 × page 1", met: scrollRatio.map { $0 <= 1.2 }),
             Row(key: "app_zoom_ms_1m", label: "window: one zoom step on 1M points until the view is sharp", unit: "ms", samples: a.zoomSharp1m, statistic: .median,
                 goal: "≤ 150 ms (preview ≤ 16 ms)", met: a.zoomSharp1m.median.flatMap { s in a.zoomPreview1m.median.map { s <= 150 && $0 <= 16 } }),
             Row(key: "app_zoom_preview_ms_1m", label: "window: zoom step on 1M points until the scaled preview is on screen", unit: "ms", samples: a.zoomPreview1m, statistic: .median),
@@ -191,6 +195,7 @@ struct Report {
             Ratio(key: "rsvg_over_ours_png_from_xopp", label: "PNG export: rsvg-convert (SVG) / ours from .xopp", value: rsvgXoppRatio, goal: "≥ 3", met: rsvgXoppRatio.map { $0 >= 3 }),
             Ratio(key: "xournalpp_over_ours_pdf", label: "PDF export: Xournal++ / ours (both processes)", value: pdfRatio, goal: "≥ 10", met: pdfRatio.map { $0 >= 10 }),
             Ratio(key: "app_draw_1m_over_empty", label: "window, pen event CPU: 1M points / empty", value: drawRatio, goal: "≤ 1.1", met: drawRatio.map { $0 <= 1.1 }),
+            Ratio(key: "app_scroll_page500_over_page1", label: "window, scroll event CPU in a 500-page notebook: page 500 / page 1", value: scrollRatio, goal: "≤ 1.2", met: scrollRatio.map { $0 <= 1.2 }),
             Ratio(key: "app_pan_1m_over_empty", label: "window, pan event CPU: 1M points / empty", value: panRatio, goal: "≤ 1.5", met: panRatio.map { $0 <= 1.5 }),
             Ratio(key: "app_pan_empty_over_floor", label: "window, pan event CPU: empty drawing / bare GtkDrawingArea (our overhead)", value: div(a.panEmpty.median, a.panFloor.median)),
             Ratio(key: "app_pan_1m_over_floor", label: "window, pan event CPU: 1M points / bare GtkDrawingArea", value: div(a.pan1m.median, a.panFloor.median)),

@@ -10,6 +10,7 @@ usage: oekaki-bench [--quick] [--json] [--write FILE]
   --json         one JSON object with every key on stdout (progress goes to stderr)
   --write FILE   full suite, then rewrite the generated section of FILE (BENCHMARKS.md)
   --touch        only the touch figures (the real window on a Broadway display), as JSON
+  --pages        only the 500-page notebook scroll figures (the real window under Xvfb), as JSON
 """
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -18,7 +19,7 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
-var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false
+var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false
 var writePath: String?
 
 if args.first == "--export-child" {
@@ -42,6 +43,7 @@ while i < args.count {
     case "--json": json = true
     case "--app-only": appOnly = true   // internal: only the window figures
     case "--touch": touchOnly = true
+    case "--pages": pagesOnly = true
     case "--sync-only": syncOnly = true   // internal: only the shared-board figures
     case "--write":
         guard i + 1 < args.count else { fail("--write needs a FILE\n\(usage)", code: 2) }
@@ -73,6 +75,26 @@ if touchOnly {
                        ("events_per_round", .object([("one", .integer(r.eventsPerRound.one)), ("three", .integer(r.eventsPerRound.three))])),
                        ("rounds", .object([("one", .array(r.one.values.map { .number($0) })), ("three", .array(r.three.values.map { .number($0) }))])),
                        ("notes", .array(r.notes.map(JSON.string)))]).text())
+    exit(0)
+}
+
+if pagesOnly {
+    do {
+        let w = try Workloads()
+        defer { w.removeAll() }
+        let display = try VirtualDisplay.start(log: w.log)
+        defer { display.stop() }
+        let r = AppBench.run(w, display: display, rounds: quick ? 1 : 3, onlyNotebook: true)
+        let ratio = r.scrollPage500.median.flatMap { l in r.scrollPage1.median.map { l / $0 } }
+        print(JSON.object([("app_scroll_event_ms_page1", .number(r.scrollPage1.median)),
+                           ("app_scroll_event_ms_page500", .number(r.scrollPage500.median)),
+                           ("app_scroll_page500_over_page1", .number(ratio)),
+                           ("rounds", .object([("page1", .array(r.scrollPage1.values.map { .number($0) })),
+                                               ("page500", .array(r.scrollPage500.values.map { .number($0) }))])),
+                           ("notes", .array(r.notes.map(JSON.string)))]).text())
+    } catch {
+        fail("\(error)", code: 1)
+    }
     exit(0)
 }
 
