@@ -138,7 +138,7 @@ extension Editor {
         case .translate(let dx, let dy):
             return try transform(strokes, .translation(dx, dy), widthScale: 1)
         case .scale(let sx, let sy, let c, let keep):
-            let m = AffineTransform.scale(sx, sy, about: c)
+            let m = AffineMap.scale(sx, sy, about: c)
             return try transform(strokes, m, widthScale: (keep ?? keepLineWidths) ? 1 : m.widthScale)
         case .rotate(let degrees, let c):
             return try transform(strokes, .rotation(degrees: degrees, about: c), widthScale: 1)
@@ -207,7 +207,7 @@ extension Editor {
     }
 
     /// Copies of `strokes` with new ids, placed by their transform followed by `m`, on top of the drawing order.
-    private func placedCopies(of strokes: [Stroke], moved m: AffineTransform) throws -> [Stroke] {
+    private func placedCopies(of strokes: [Stroke], moved m: AffineMap) throws -> [Stroke] {
         for s in strokes { try check(s, m, width: s.style.width) }
         return strokes.map { s in
             var c = copy(s)
@@ -218,7 +218,7 @@ extension Editor {
 
     private func paste(at place: Point?) throws -> Update {
         guard !clipboard.isEmpty, let bounds = Rect.union(of: clipboard.lazy.compactMap(\.bounds)) else { return .none }
-        var m = AffineTransform.translation(Self.pasteOffset, Self.pasteOffset)
+        var m = AffineMap.translation(Self.pasteOffset, Self.pasteOffset)
         if let p = place {
             m = .translation(p.x - (bounds.minX + bounds.maxX) / 2, p.y - (bounds.minY + bounds.maxY) / 2)
         }
@@ -228,7 +228,7 @@ extension Editor {
     }
 
     /// Moves, resizes or rotates the strokes as one edit; widths are multiplied by `widthScale`.
-    private func transform(_ strokes: [Stroke], _ m: AffineTransform, widthScale: Double) throws -> Update {
+    private func transform(_ strokes: [Stroke], _ m: AffineMap, widthScale: Double) throws -> Update {
         guard m.isFinite, m.determinant != 0, m.determinant.isFinite else {
             throw SelectionError("the transform would flatten the selection")
         }
@@ -246,7 +246,7 @@ extension Editor {
     }
 
     /// Refuses a placement that would put points beyond what a file can store, or make an unusable width.
-    private func check(_ s: Stroke, _ m: AffineTransform, width: Double) throws {
+    private func check(_ s: Stroke, _ m: AffineMap, width: Double) throws {
         if let b = s.bounds {
             let r = m.apply(b)
             let limit = Self.maxSelectionCoordinate

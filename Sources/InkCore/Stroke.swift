@@ -24,13 +24,13 @@ public struct Stroke: Hashable, Sendable, Identifiable {
     /// Min/max of the shown point coordinates (nil while empty).
     public private(set) var bounds: Rect?
     /// Where a selection moved, scaled or rotated the stroke; identity when it never was.
-    public private(set) var transform: AffineTransform = .identity
+    public private(set) var transform: AffineMap = .identity
     /// The points as drawn, kept only while `transform` is not the identity (else they are `points`), so an
     /// unmoved stroke costs no second copy and moving back restores the drawn points bit for bit.
     private var drawn: [InkPoint]?
 
     public init(id: StrokeID, style: StrokeStyle, points: [InkPoint] = [], order: StrokeID? = nil, shape: ShapeKind? = nil,
-                page: PageID = Page.firstID, transform: AffineTransform = .identity) {
+                page: PageID = Page.firstID, transform: AffineMap = .identity) {
         self.id = id; self.style = style; self.points = []; self.shape = shape; self.page = page
         if let order, order != id { orderKey = order }
         self.points.reserveCapacity(points.count)
@@ -42,7 +42,7 @@ public struct Stroke: Hashable, Sendable, Identifiable {
     public var drawnPoints: [InkPoint] { drawn ?? points }
 
     /// Places the stroke: its drawn points under `t`. Drawn points never change, only where they are shown.
-    public mutating func setTransform(_ t: AffineTransform) {
+    public mutating func setTransform(_ t: AffineMap) {
         guard t != transform else { return }
         let source = drawnPoints
         transform = t

@@ -1,9 +1,9 @@
 /// Where a stroke sits and how wide it draws: its transform and its nominal width. A move, resize or rotation
 /// changes only these, never the points.
 public struct Placement: Hashable, Sendable {
-    public var transform: AffineTransform
+    public var transform: AffineMap
     public var width: Double
-    public init(transform: AffineTransform, width: Double) { self.transform = transform; self.width = width }
+    public init(transform: AffineMap, width: Double) { self.transform = transform; self.width = width }
     public init(of s: Stroke) { transform = s.transform; width = s.style.width }
 }
 
@@ -17,7 +17,7 @@ public struct StrokeTransform: Hashable, Sendable {
     public var ids: [StrokeID]
     /// Each stroke's placement before the edit, in the order of `ids`.
     public var before: [Placement]
-    public var matrix: AffineTransform
+    public var matrix: AffineMap
     /// Widths are multiplied by this (√|sx·sy| for a resize, 1 for a move, a rotation or "keep line widths").
     public var widthScale: Double
     /// Page area of the strokes' ink before and after: what to repaint when the edit is done or undone.
@@ -25,7 +25,7 @@ public struct StrokeTransform: Hashable, Sendable {
     /// True for the inverse: applying it puts every stroke back to `before`.
     public var undoes: Bool
 
-    public init(page: PageID = Page.firstID, ids: [StrokeID], before: [Placement], matrix: AffineTransform,
+    public init(page: PageID = Page.firstID, ids: [StrokeID], before: [Placement], matrix: AffineMap,
                 widthScale: Double = 1, area: Rect? = nil, undoes: Bool = false) {
         self.page = page; self.ids = ids; self.before = before; self.matrix = matrix; self.widthScale = widthScale
         self.area = area; self.undoes = undoes

@@ -181,6 +181,12 @@ public final class CairoContext {
         cairo_transform(cr, &m)
     }
 
+    /// Multiplies the current matrix by an affine map (a dragged, resized or turned selection).
+    func concat(_ t: AffineMap) {
+        var m = cairo_matrix_t(xx: t.a, yx: t.b, xy: t.c, yy: t.d, x0: t.tx, y0: t.ty)
+        cairo_transform(cr, &m)
+    }
+
     func clip(_ r: Rect) {
         cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
         cairo_clip(cr)

@@ -101,7 +101,7 @@ enum DocumentRows {
         var present: Bool
         var order: StrokeID
         var page: PageID
-        var transform: AffineTransform = .identity
+        var transform: AffineMap = .identity
         var shape: ShapeKind?
 
         /// Decodes the points; bad point data names the stroke.
@@ -132,7 +132,7 @@ enum DocumentRows {
         guard order != 0 else { throw bad("stroke \(id) has drawing order \(order)") }
         let page = q.int(7)
         guard page > 0 else { throw bad("stroke \(id) is on page \(page)") }
-        var transform = AffineTransform.identity
+        var transform = AffineMap.identity
         if !q.isNull(8) {
             do { transform = try PlacementCodec.decodeTransform(q.blob(8)) } catch let e as PlacementCodec.Failure {
                 throw bad("stroke \(id) has \(e)")

@@ -12,16 +12,16 @@ import InkCore
 enum PlacementCodec {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
-    static func encode(_ t: AffineTransform) -> [UInt8]? {
+    static func encode(_ t: AffineMap) -> [UInt8]? {
         if t.isIdentity { return nil }
         var out: [UInt8] = []
         if t.isTranslation { put([t.tx, t.ty], &out) } else { put([t.a, t.b, t.c, t.d, t.tx, t.ty], &out) }
         return out
     }
 
-    static func decodeTransform(_ b: [UInt8]) throws -> AffineTransform {
+    static func decodeTransform(_ b: [UInt8]) throws -> AffineMap {
         var r = Reader(bytes: b)
-        let t: AffineTransform
+        let t: AffineMap
         switch b.count {
         case 16: t = .translation(try r.double(), try r.double())
         case 48: t = try r.matrix()
@@ -122,8 +122,8 @@ enum PlacementCodec {
             i += 8
             return Double(bitPattern: bits)
         }
-        mutating func matrix() throws -> AffineTransform {
-            AffineTransform(a: try double(), b: try double(), c: try double(), d: try double(), tx: try double(), ty: try double())
+        mutating func matrix() throws -> AffineMap {
+            AffineMap(a: try double(), b: try double(), c: try double(), d: try double(), tx: try double(), ty: try double())
         }
         mutating func varint() throws -> UInt64 {
             var v: UInt64 = 0, shift: UInt64 = 0

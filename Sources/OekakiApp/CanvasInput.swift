@@ -22,6 +22,8 @@ protocol CanvasInputTarget: AnyObject {
     func hover(atView point: Point?, eraserEnd: Bool)
     /// Shift is held (shape tools make squares and circles, lines turn in 15° steps).
     func constrain(_ on: Bool)
+    /// A right-click (or a long-press) at this view point.
+    func contextMenu(atView point: Point)
 }
 
 /// Turns raw GDK events of the drawing area into `InputEvent`s and navigation.
@@ -139,6 +141,10 @@ final class CanvasInput {
         switch type {
         case GDK_BUTTON_PRESS:
             let button = gdk_button_event_get_button(event)
+            if button == 3 {
+                target.contextMenu(atView: v)
+                return true
+            }
             if button == 2 || (button == 1 && spaceHeld) {
                 finishPointer(at: nil, time: time, cancelled: false)
                 panFrom = v

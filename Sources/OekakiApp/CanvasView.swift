@@ -22,8 +22,8 @@ final class CanvasView: CanvasInputTarget {
     private(set) var editor: Editor
     /// The view the user asked for; the cache may still hold an older one while a new one renders.
     private(set) var transform = ViewTransform()
-    private var cache: ScreenCache?
-    private var size = Size(width: 1, height: 1)
+    var cache: ScreenCache?
+    private(set) var size = Size(width: 1, height: 1)
     private var input: CanvasInput?
     /// Pointer position in view units while over the canvas, to outline the eraser.
     private var hoverPoint: Point?
@@ -53,6 +53,15 @@ final class CanvasView: CanvasInputTarget {
 
     /// The current page or the page count changed: (index, count).
     var onPage: ((Int, Int) -> Void)?
+
+    /// A selection being dragged, resized or turned (see `CanvasView+Selection.swift`).
+    var selectionDrag: SelectionDrag?
+    /// The loop or box a selection tool is drawing, in page units, shown while it is drawn.
+    var selectionPath: [Point] = []
+    /// The selection changed (the window enables its commands).
+    var onSelectionChanged: (() -> Void)?
+    /// A right-click or long-press on the selection, at this view point: the window opens its menu.
+    var onContextMenu: ((Point) -> Void)?
 
     /// Changes to persist, in order (wired to autosave).
     var onChanges: (([Change]) -> Void)?
@@ -166,6 +175,7 @@ final class CanvasView: CanvasInputTarget {
         }
         cache.draw(into: CairoContext(borrowing: cr))
         cairo_restore(cr)
+        drawSelection(cr)
         drawEraserOutline(cr)
     }
 
@@ -279,7 +289,7 @@ final class CanvasView: CanvasInputTarget {
     private var scene: Scene { Scene(document: editor.document, layout: layout) }
 
     /// The current page's origin and clip in view space: where its input, live strokes and dirty rects go.
-    private var currentOrigin: Point { layout.origin(ofPage: editor.currentPage) }
+    var currentOrigin: Point { layout.origin(ofPage: editor.currentPage) }
     private var currentClip: Rect? { layout.frame(ofPage: editor.currentPage) }
 
     private func updateLive(_ c: ScreenCache) {
@@ -375,7 +385,7 @@ final class CanvasView: CanvasInputTarget {
     }
 
     /// Repaints `rect` of the current page.
-    private func repaint(_ rect: Rect?) {
+    func repaint(_ rect: Rect?) {
         guard let rect else { return }
         let r = rect.offsetBy(currentOrigin)
         if inFlight != nil { changedDuringRender.append(r) }
@@ -385,7 +395,7 @@ final class CanvasView: CanvasInputTarget {
     // MARK: editing
 
     /// Applies what an editor call did: paint the cache, persist the changes, redraw.
-    private func apply(_ update: Update, drawingChanged: Bool = false) {
+    func apply(_ update: Update, drawingChanged: Bool = false) {
         // Pages added, removed, moved or reformatted (or the view switched to or from an endless page): the
         // pages sit elsewhere, so nothing cached is valid. Only another current page in the same stack is not.
         if update.pagesChanged {
@@ -451,6 +461,9 @@ final class CanvasView: CanvasInputTarget {
 
     /// Escape: strokes in progress vanish and an eraser gesture is put back; nothing is recorded.
     func cancelStrokes() {
+        // Escape with nothing in progress clears the selection.
+        if editor.liveStrokes.isEmpty, !editor.isErasing, selectionDrag == nil, selectionPath.isEmpty { selectionCommand(.none) }
+        cancelSelectionDrag()
         input?.cancelStrokes()
         let erasing = editor.isErasing
         apply(editor.cancelAll(), drawingChanged: erasing)
@@ -497,6 +510,7 @@ final class CanvasView: CanvasInputTarget {
                 event.point.x = p.x; event.point.y = p.y
             }
         }
+        if editor.tool.isSelection, selectionInput(event) { return }
         let erasing = editor.isErasing
         let chosen = editor.tool
         // A hold is 3 pixels on screen, whatever the zoom.
@@ -506,6 +520,7 @@ final class CanvasView: CanvasInputTarget {
         let u = editor.handle(event)
         editor.tool = chosen
         apply(u, drawingChanged: erasing || editor.isErasing)
+        if chosen.isSelection, !eraserEnd, event.phase == .ended || event.phase == .cancelled { selectionGestureEnded() }
     }
 
     func pan(byView delta: Point) {

@@ -90,6 +90,13 @@ func connectIgnoringArgument(_ instance: gpointer, _ signal: String, _ body: @es
     connectRaw(instance, signal, unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
 }
 
+/// A signal with a point: `void (*)(GObject *, double x, double y, gpointer)`, e.g. "pressed" of a long-press gesture.
+func connectPoint(_ instance: gpointer, _ signal: String, _ body: @escaping (Double, Double) -> Void) {
+    typealias F = (Double, Double) -> Void
+    let thunk: @convention(c) (gpointer?, Double, Double, gpointer?) -> Void = { _, x, y, data in unbox(data, as: F.self)?(x, y) }
+    connectRaw(instance, signal, unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
+}
+
 /// "notify::PROPERTY": `void (*)(GObject *, GParamSpec *, gpointer)`.
 func connectNotify(_ instance: gpointer, property: String, _ body: @escaping () -> Void) {
     typealias F = () -> Void

@@ -236,6 +236,7 @@ final class MainWindow {
             }
         }
         reportLayout(whenShown: pageMenu.popoverWidget)
+        canvas.onContextMenu = { [weak self] p in self?.showSelectionMenu(at: p) }
         watch(autosave)
         // The canvas spans the window: its width decides whether the tool names fit beside their icons.
         connectResize(gobject(canvas.widget)) { [weak self] width, _ in
@@ -257,6 +258,9 @@ final class MainWindow {
             guard let self else { return false }
             if Shortcuts.isSpace(key) { self.canvas.spaceHeld = true; return true }
             guard let c = Shortcuts.command(for: key) else { return false }
+            // Arrows, Delete and the like act on a selection; without one they keep their usual meaning.
+            if case .selection(let op) = c, op != .all, self.canvas.editor.selectedStrokes.isEmpty { return false }
+            if c == .copy || c == .cut, self.canvas.editor.selectedStrokes.isEmpty { return false }
             self.perform(c)
             return true
         }, released: { [weak self] key in
@@ -340,6 +344,22 @@ final class MainWindow {
         case .saveAs:
             let suggested = document.isUntitled ? "Drawing.oekaki" : document.name
             FileDialogs.choose(.saveAs, parent: window, folder: dialogFolder, suggestedName: suggested) { [weak self] path in self?.saveAs(path) }
+        case .selection(let op):
+            if let problem = canvas.selectionCommand(op) { banner.show(.warning, problem, action: nil, autoHide: true) }
+        case .copy, .cut:
+            let strokes = canvas.editor.selectedStrokes
+            guard !strokes.isEmpty else { return }
+            canvas.selectionCommand(command == .cut ? .cut : .copy)
+            SystemClipboard.strokes = strokes
+            SystemClipboard.put(ClipboardOffers.offers(for: strokes), for: canvas.widget)
+        case .paste:
+            // A picture copied in another app needs the images feature; say so rather than do nothing.
+            if SystemClipboard.foreignOffer("image/png", for: canvas.widget) && !SystemClipboard.foreignOffer(SystemClipboard.inkType, for: canvas.widget) {
+                banner.show(.info, localized("Pasting pictures from other apps is not supported yet; only ink copied in Oekaki can be pasted."), action: nil, autoHide: true)
+                return
+            }
+            if !SystemClipboard.strokes.isEmpty { canvas.editor.clipboard = SystemClipboard.strokes }
+            if let problem = canvas.selectionCommand(.paste(at: nil)) { banner.show(.warning, problem, action: nil, autoHide: true) }
         case .export:
             let stem = (document.name as NSString).deletingPathExtension
             FileDialogs.choose(.export, parent: window, folder: dialogFolder, suggestedName: stem + ".png") { [weak self] path in self?.export(to: path) }

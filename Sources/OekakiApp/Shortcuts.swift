@@ -40,7 +40,7 @@ enum Shortcuts {
             (localized("Drawing"), [
                 Shortcut(title: localized("Undo"), command: .undo, keys: [ctrl(GDK_KEY_z, shift: false)]),
                 Shortcut(title: localized("Redo"), command: .redo, keys: [ctrl(GDK_KEY_z, shift: true), ctrl(GDK_KEY_y)]),
-                Shortcut(title: localized("Cancel the stroke in progress"), command: .cancelStroke, keys: [plain(GDK_KEY_Escape)]),
+                Shortcut(title: localized("Cancel the stroke in progress, or clear the selection"), command: .cancelStroke, keys: [plain(GDK_KEY_Escape)]),
             ]),
             (localized("Tools"), [
                 Shortcut(title: localized("Pen"), command: .tool(.pen), keys: [plain(GDK_KEY_p)]),
@@ -51,9 +51,27 @@ enum Shortcuts {
                 Shortcut(title: localized("Arrow"), command: .tool(.arrow), keys: [plain(GDK_KEY_w)]),
                 Shortcut(title: localized("Rectangle (Shift: square)"), command: .tool(.rectangle), keys: [plain(GDK_KEY_r)]),
                 Shortcut(title: localized("Ellipse (Shift: circle)"), command: .tool(.ellipse), keys: [plain(GDK_KEY_o)]),
+                Shortcut(title: localized("Lasso select"), command: .tool(.lasso), keys: [plain(GDK_KEY_s)]),
+                Shortcut(title: localized("Box select"), command: .tool(.selectRect), keys: [plain(GDK_KEY_b)]),
                 Shortcut(title: localized("Fine size"), command: .size(.fine), keys: [plain(GDK_KEY_1), plain(GDK_KEY_KP_1, listed: false)]),
                 Shortcut(title: localized("Medium size"), command: .size(.medium), keys: [plain(GDK_KEY_2), plain(GDK_KEY_KP_2, listed: false)]),
                 Shortcut(title: localized("Bold size"), command: .size(.bold), keys: [plain(GDK_KEY_3), plain(GDK_KEY_KP_3, listed: false)]),
+            ]),
+            (localized("Selection"), [
+                Shortcut(title: localized("Select all on the page"), command: .selection(.all), keys: [ctrl(GDK_KEY_a)]),
+                Shortcut(title: localized("Duplicate"), command: .selection(.duplicate(dx: Editor.pasteOffset, dy: Editor.pasteOffset)), keys: [ctrl(GDK_KEY_d)]),
+                Shortcut(title: localized("Cut"), command: .cut, keys: [ctrl(GDK_KEY_x)]),
+                Shortcut(title: localized("Copy"), command: .copy, keys: [ctrl(GDK_KEY_c)]),
+                Shortcut(title: localized("Paste"), command: .paste, keys: [ctrl(GDK_KEY_v)]),
+                Shortcut(title: localized("Delete"), command: .selection(.delete), keys: [plain(GDK_KEY_Delete), plain(GDK_KEY_KP_Delete, listed: false)]),
+                Shortcut(title: localized("Move by 1"), command: .selection(.translate(dx: -1, dy: 0)), keys: [ShortcutKey(keyval: GDK_KEY_Left, shift: false)]),
+                Shortcut(title: localized("Move by 1"), command: .selection(.translate(dx: 1, dy: 0)), keys: [ShortcutKey(keyval: GDK_KEY_Right, shift: false, listed: false)]),
+                Shortcut(title: localized("Move by 1"), command: .selection(.translate(dx: 0, dy: -1)), keys: [ShortcutKey(keyval: GDK_KEY_Up, shift: false, listed: false)]),
+                Shortcut(title: localized("Move by 1"), command: .selection(.translate(dx: 0, dy: 1)), keys: [ShortcutKey(keyval: GDK_KEY_Down, shift: false, listed: false)]),
+                Shortcut(title: localized("Move by 10"), command: .selection(.translate(dx: -10, dy: 0)), keys: [ShortcutKey(keyval: GDK_KEY_Left, shift: true)]),
+                Shortcut(title: localized("Move by 10"), command: .selection(.translate(dx: 10, dy: 0)), keys: [ShortcutKey(keyval: GDK_KEY_Right, shift: true, listed: false)]),
+                Shortcut(title: localized("Move by 10"), command: .selection(.translate(dx: 0, dy: -10)), keys: [ShortcutKey(keyval: GDK_KEY_Up, shift: true, listed: false)]),
+                Shortcut(title: localized("Move by 10"), command: .selection(.translate(dx: 0, dy: 10)), keys: [ShortcutKey(keyval: GDK_KEY_Down, shift: true, listed: false)]),
             ]),
             (localized("View"), [
                 Shortcut(title: localized("Zoom in"), command: .zoomIn, keys: [

@@ -14,6 +14,10 @@ enum Command: Equatable {
     case addPage, duplicatePage, deletePage, movePageUp, movePageDown
     case tool(Tool)
     case size(PenSize)
+    /// An operation on the selection (arrows move it, Ctrl+A selects all, Delete deletes, …).
+    case selection(SelectionOp)
+    /// Copy, cut and paste go through the desktop clipboard as well as the editor's.
+    case copy, cut, paste
 }
 
 /// The palette of the seed apps plus a few more.
@@ -74,6 +78,8 @@ final class Toolbar {
             (.highlighter, nil, localized("Highlighter"), localized("Highlighter: translucent marker (H)")),
             (.strokeEraser, "edit-clear-symbolic", localized("Eraser"), localized("Stroke eraser: removes whole strokes it touches (E)")),
             (.areaEraser, "edit-cut-symbolic", localized("Area eraser"), localized("Area eraser: cuts out only what it covers (A)")),
+            (.lasso, "edit-select-symbolic", localized("Lasso"), localized("Lasso: loop around ink to select it; tap a stroke to pick it (S)")),
+            (.selectRect, "edit-select-all-symbolic", localized("Select"), localized("Select box: drag a box around ink; tap a stroke to pick it (B)")),
         ]
         var first: Widget?
         for (tool, icon, label, tip) in toolSpecs {

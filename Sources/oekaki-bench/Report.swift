@@ -29,6 +29,7 @@ struct Measurements {
     var thumbnail = ThumbnailBench.Result()
     var touch = TouchBench.Result()
     var sync = SyncBench.Result()
+    var selection = SelectionBench.Result()
     var writeMs: [String: Double] = [:]
     var notes: [String] = []
 }
@@ -154,6 +155,12 @@ struct Report {
                 samples: m.sync.catchUp1m, statistic: .median, goal: "≤ 2000 ms", met: m.sync.catchUp1m.median.map { $0 <= 2000 }),
             Row(key: "sync_ten_writers_ms", label: "shared board: 10 writers × \(m.sync.strokesEach) strokes at once until all replicas agree", unit: "ms",
                 samples: m.sync.tenWriters, statistic: .value, goal: "report"),
+            Row(key: "select_ms_1m", label: "lasso selection on 1M points taking \(m.selection.selectedPoints) points (median)", unit: "ms",
+                samples: m.selection.select, statistic: .median, goal: "≤ 50 ms", met: m.selection.select.median.map { $0 <= 50 }),
+            Row(key: "drag_selection_event_ms_10k", label: "dragging a 10,000-stroke selection: per event, cached layer composited (median)", unit: "ms",
+                samples: m.selection.drag, statistic: .median, goal: "≤ 4 ms", met: m.selection.drag.median.map { $0 <= 4 }),
+            Row(key: "move_bytes_per_stroke", label: ".oekaki growth per stroke for one move of 10,000 strokes (worst of ten)", unit: "B",
+                samples: m.selection.moveBytes, statistic: .max, goal: "≤ 64 B", met: m.selection.moveBytes.max.map { $0 <= 64 }),
             Row(key: "thumbnail_ms_1m", label: "256×256 thumbnail of 1M points: `oekaki thumbnail` process", unit: "ms", samples: m.thumbnail.process, statistic: .median,
                 goal: "≤ 100 ms", met: m.thumbnail.process.median.map { $0 <= 100 }),
         ]

@@ -62,6 +62,10 @@ struct Suite {
         progress("shared board: apply ×\(quick ? 100 : 300), catch-up of 1M points ×3, ten writers × \(quick ? 200 : 1000) strokes")
         m.sync = SyncBench.run(w.million, folder: w.folder, applyRounds: quick ? 100 : 300, strokesEach: quick ? 200 : 1000)
 
+        progress("selection: lasso on 1M points, dragging 10,000 strokes, ten moves stored")
+        m.selection = SelectionBench.run(w.million, folder: w.folder, rounds: quick ? 1 : 3)
+        m.notes += m.selection.notes
+
         let pen = Workloads.penStrokes(plan.penStrokes)
         progress("generating 100,000 strokes; pen input the seeds' way ×\(plan.naiveSamples)")
         let large = try InputBench.setUp(w.large, render: false)
@@ -103,6 +107,18 @@ struct Suite {
         defer { w.removeAll() }
         m.points1m = w.million.pointCount
         m.sync = SyncBench.run(w.million, folder: w.folder, applyRounds: quick ? 100 : 300, strokesEach: quick ? 200 : 1000)
+        return m
+    }
+
+    /// Only the selection figures.
+    func runSelectionOnly() throws -> Measurements {
+        var m = Measurements()
+        m.quick = quick; m.command = command; m.started = Date()
+        let w = try Workloads()
+        defer { w.removeAll() }
+        m.points1m = w.million.pointCount
+        m.selection = SelectionBench.run(w.million, folder: w.folder, rounds: quick ? 1 : 3)
+        m.notes += m.selection.notes
         return m
     }
 

@@ -19,7 +19,7 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
-var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false
+var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false
 var writePath: String?
 
 if args.first == "--export-child" {
@@ -45,6 +45,7 @@ while i < args.count {
     case "--touch": touchOnly = true
     case "--pages": pagesOnly = true
     case "--sync-only": syncOnly = true   // internal: only the shared-board figures
+    case "--selection-only": selectionOnly = true   // internal: only the selection figures
     case "--write":
         guard i + 1 < args.count else { fail("--write needs a FILE\n\(usage)", code: 2) }
         writePath = args[i + 1]
@@ -101,7 +102,8 @@ if pagesOnly {
 let command = CommandLine.arguments.joined(separator: " ")
 do {
     let suite = Suite(quick: quick, command: command)
-    let m = appOnly ? try suite.runAppOnly() : syncOnly ? try suite.runSyncOnly() : try suite.run()
+    let m = appOnly ? try suite.runAppOnly() : syncOnly ? try suite.runSyncOnly()
+        : selectionOnly ? try suite.runSelectionOnly() : try suite.run()
     let report = Report(m)
     if let path = writePath {
         try BenchmarksFile.update(path, with: report.markdown())

@@ -1,28 +1,28 @@
 import Foundation
 
-/// A 2-D affine map in cairo's convention: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
+/// A 2-D affine map (not Foundation's AffineTransform, which every Foundation importer would see too) in cairo's convention: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
 /// A moved, scaled or rotated stroke keeps its points as drawn and carries one of these (identity when never moved).
-public struct AffineTransform: Hashable, Sendable {
+public struct AffineMap: Hashable, Sendable {
     public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
     }
 
-    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    public static let identity = AffineMap(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
-    public static func translation(_ dx: Double, _ dy: Double) -> AffineTransform {
-        AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: dx, ty: dy)
+    public static func translation(_ dx: Double, _ dy: Double) -> AffineMap {
+        AffineMap(a: 1, b: 0, c: 0, d: 1, tx: dx, ty: dy)
     }
 
     /// Scales by (sx, sy) keeping `center` where it is.
-    public static func scale(_ sx: Double, _ sy: Double, about center: Point) -> AffineTransform {
-        AffineTransform(a: sx, b: 0, c: 0, d: sy, tx: center.x - sx * center.x, ty: center.y - sy * center.y)
+    public static func scale(_ sx: Double, _ sy: Double, about center: Point) -> AffineMap {
+        AffineMap(a: sx, b: 0, c: 0, d: sy, tx: center.x - sx * center.x, ty: center.y - sy * center.y)
     }
 
     /// Turns by `degrees` counter-clockwise as seen on screen (y grows downwards) about `center`.
     /// Multiples of 90° are exact (no 6e-17 residue from cos/sin), so four quarter turns give the identity back.
-    public static func rotation(degrees: Double, about center: Point) -> AffineTransform {
+    public static func rotation(degrees: Double, about center: Point) -> AffineMap {
         var turn = degrees.truncatingRemainder(dividingBy: 360)
         if turn < 0 { turn += 360 }
         let cs: Double, sn: Double
@@ -34,8 +34,8 @@ public struct AffineTransform: Hashable, Sendable {
         default: (cs, sn) = (cos(turn * .pi / 180), sin(turn * .pi / 180))
         }
         // Screen counter-clockwise with y down: (1, 0) goes to (cos, -sin).
-        let r = AffineTransform(a: cs, b: -sn, c: sn, d: cs, tx: 0, ty: 0)
-        return AffineTransform.translation(-center.x, -center.y).then(r).then(.translation(center.x, center.y))
+        let r = AffineMap(a: cs, b: -sn, c: sn, d: cs, tx: 0, ty: 0)
+        return AffineMap.translation(-center.x, -center.y).then(r).then(.translation(center.x, center.y))
     }
 
     public var isIdentity: Bool { self == .identity }
@@ -46,21 +46,21 @@ public struct AffineTransform: Hashable, Sendable {
     public var isTranslation: Bool { a == 1 && b == 0 && c == 0 && d == 1 }
 
     /// This map followed by `next`.
-    public func then(_ next: AffineTransform) -> AffineTransform {
+    public func then(_ next: AffineMap) -> AffineMap {
         // Translations compose exactly: only the offsets add.
         if isTranslation && next.isTranslation { return .translation(tx + next.tx, ty + next.ty) }
-        return AffineTransform(a: a * next.a + b * next.c, b: a * next.b + b * next.d,
+        return AffineMap(a: a * next.a + b * next.c, b: a * next.b + b * next.d,
                                c: c * next.a + d * next.c, d: c * next.b + d * next.d,
                                tx: tx * next.a + ty * next.c + next.tx, ty: tx * next.b + ty * next.d + next.ty)
     }
 
     /// The inverse map, nil when it squashes the plane flat.
-    public var inverted: AffineTransform? {
+    public var inverted: AffineMap? {
         if isTranslation { return .translation(-tx, -ty) }
         let det = determinant
         guard det != 0, det.isFinite else { return nil }
         let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
-        return AffineTransform(a: ia, b: ib, c: ic, d: id, tx: -(tx * ia + ty * ic), ty: -(tx * ib + ty * id))
+        return AffineMap(a: ia, b: ib, c: ic, d: id, tx: -(tx * ia + ty * ic), ty: -(tx * ib + ty * id))
     }
 
     public func apply(_ p: Point) -> Point {
