@@ -40,7 +40,7 @@ enum Shortcuts {
             (localized("Drawing"), [
                 Shortcut(title: localized("Undo"), command: .undo, keys: [ctrl(GDK_KEY_z, shift: false)]),
                 Shortcut(title: localized("Redo"), command: .redo, keys: [ctrl(GDK_KEY_z, shift: true), ctrl(GDK_KEY_y)]),
-                Shortcut(title: localized("Cancel the stroke in progress, or clear the selection"), command: .cancelStroke, keys: [plain(GDK_KEY_Escape)]),
+                Shortcut(title: localized("Cancel the stroke in progress"), command: .cancelStroke, keys: [plain(GDK_KEY_Escape)]),
             ]),
             (localized("Tools"), [
                 Shortcut(title: localized("Pen"), command: .tool(.pen), keys: [plain(GDK_KEY_p)]),
