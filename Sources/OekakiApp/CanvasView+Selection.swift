@@ -178,7 +178,7 @@ extension CanvasView {
             dashed(cr)
         }
         if let frame = selectionFrame {
-            var box = pageView.viewRect(fromPage: frame.box)
+            var box = frame.viewBox
             if let d = selectionDrag { box = d.frame.viewMap(d.map).apply(box) }
             cairo_rectangle(cr, box.minX, box.minY, box.width, box.height)
             dashed(cr)

@@ -19,6 +19,9 @@ struct SelectionFrame {
     static let handleSize = 32.0
     /// Drawn size of a handle square, in view pixels.
     static let handleMark = 10.0
+    /// How far the frame stands off the ink, in view pixels: a thin selection (one line) keeps a middle that
+    /// moves it between its handles.
+    static let padding = 18.0
     /// How far above the box the rotate handle sits, in view pixels.
     static let rotateDistance = 36.0
     /// Shift turns the rotation in these steps.
@@ -28,9 +31,12 @@ struct SelectionFrame {
     let box: Rect
     let view: ViewTransform
 
+    /// The frame in view pixels: the ink's box with `padding` around it.
+    var viewBox: Rect { view.viewRect(fromPage: box).insetBy(-Self.padding) }
+
     /// Each handle's grip and centre in view pixels.
     var handles: [(grip: Grip, at: Point)] {
-        let v = view.viewRect(fromPage: box)
+        let v = viewBox
         let xs = [v.minX, (v.minX + v.maxX) / 2, v.maxX], ys = [v.minY, (v.minY + v.maxY) / 2, v.maxY]
         var out: [(Grip, Point)] = [(.rotate, Point(xs[1], v.minY - Self.rotateDistance))]
         for (j, y) in ys.enumerated() {
@@ -45,7 +51,7 @@ struct SelectionFrame {
     func grip(atView p: Point) -> Grip? {
         let r = Self.handleSize / 2
         if let h = handles.min(by: { $0.at.distance(to: p) < $1.at.distance(to: p) }), h.at.distance(to: p) <= r { return h.grip }
-        return view.viewRect(fromPage: box).contains(p) ? .move : nil
+        return viewBox.contains(p) ? .move : nil
     }
 
     /// The page map that dragging `grip` from page point `a` to `b` gives, and the selection op that stores it.
@@ -55,8 +61,10 @@ struct SelectionFrame {
         case .move:
             return (.translation(b.x - a.x, b.y - a.y), .translate(dx: b.x - a.x, dy: b.y - a.y))
         case .resize(let i, let j):
-            // The opposite side is the pivot; an edge handle scales one axis only.
-            let pivot = Point(i < 0 ? box.maxX : box.minX, j < 0 ? box.maxY : box.minY)
+            // The opposite side of the frame is the pivot; an edge handle scales one axis only.
+            let pad = Self.padding / view.zoom
+            let frame = box.insetBy(-pad)
+            let pivot = Point(i < 0 ? frame.maxX : frame.minX, j < 0 ? frame.maxY : frame.minY)
             func factor(_ moved: Double, _ start: Double, _ pivot: Double) -> Double {
                 let d = start - pivot
                 guard abs(d) > 1e-9 else { return 1 }
