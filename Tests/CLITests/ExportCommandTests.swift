@@ -37,7 +37,8 @@ final class ExportCommandTests: XCTestCase {
 
     func testOekakiToXoppToOekakiWithinQuantization() throws {
         let a = t("a.oekaki"), x = t("a.xopp"), b = t("b.oekaki")
-        for log in ["three-fingers.jsonl", "area-eraser.jsonl", "tap.jsonl", "undo-redo.jsonl"] {
+        // selection.jsonl moves, restyles and reorders strokes: the .xopp bakes each stroke's transform.
+        for log in ["three-fingers.jsonl", "area-eraser.jsonl", "tap.jsonl", "undo-redo.jsonl", "selection.jsonl"] {
             XCTAssertEqual(try OekakiBinary.run(["replay", Fixtures.path(log), "-o", a]).status, 0)
             XCTAssertEqual(try OekakiBinary.run(["export", a, x]).status, 0)
             XCTAssertEqual(try OekakiBinary.run(["export", x, b]).status, 0)
@@ -47,6 +48,39 @@ final class ExportCommandTests: XCTestCase {
             XCTAssertEqual(sx["format"] as? String, "xopp")
             XCTAssertEqual(sb["format"] as? String, "oekaki")
         }
+    }
+
+    /// A moved stroke is exported where it was moved to (PNG pixels read with ImageMagick; the .xopp round trip above).
+    func testExportsShowMovedStrokesWhereTheyWereMoved() throws {
+        guard let convert = ["/usr/bin/convert", "/usr/local/bin/convert"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("ImageMagick's convert is needed")
+        }
+        let log = t("move.jsonl")
+        try """
+        {"type":"canvas","width":200,"height":200}
+        {"type":"tool","tool":"pen","color":"#000000","width":6}
+        {"type":"touch","phase":"began","id":1,"x":20,"y":20}
+        {"type":"touch","phase":"ended","id":1,"x":180,"y":20}
+        {"type":"selection","op":"all"}
+        {"type":"selection","op":"translate","dx":0,"dy":130}
+
+        """.write(toFile: log, atomically: true, encoding: .utf8)
+        let doc = t("move.oekaki"), png = t("move.png")
+        XCTAssertEqual(try OekakiBinary.run(["replay", log, "-o", doc]).status, 0)
+        XCTAssertEqual(try OekakiBinary.run(["export", doc, png]).status, 0)
+        func pixel(_ x: Int, _ y: Int) throws -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: convert)
+            p.arguments = [png, "-format", "%[fx:int(255*p{\(x),\(y)}.intensity)]", "info:"]
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let d = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return String(decoding: d, as: UTF8.self)
+        }
+        XCTAssertEqual(try pixel(100, 150), "0", "ink where the stroke was moved to")
+        XCTAssertEqual(try pixel(100, 20), "255", "paper where it was drawn")
     }
 
     /// A real Xournal++ file → .oekaki → .xopp → .oekaki keeps every stroke.
