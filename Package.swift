@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "InkCore", swiftSettings: swift5),
         .target(name: "InkRender", dependencies: ["InkCore", "CCairo", "CZlib"], swiftSettings: swift5),
         .target(name: "Localization", dependencies: ["CIntl"], swiftSettings: swift5),
-        .target(name: "InkStore", dependencies: ["InkCore", "CSQLite", "CZlib", "CDeflate"], swiftSettings: swift5),
+        .target(name: "InkStore", dependencies: ["InkCore", "CSQLite", "CZlib", "CDeflate", "Localization"], swiftSettings: swift5),
         .target(name: "InkSync", dependencies: ["InkCore", "InkStore", "CNats"], swiftSettings: swift5),
         .target(name: "OekakiApp", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "Localization", "CGtk", "CCairo"], swiftSettings: swift5),
         .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "OekakiApp", "Localization"], swiftSettings: swift5),

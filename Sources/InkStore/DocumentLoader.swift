@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import Localization
 
 /// What a CLI (or the app's "open") gets from any drawing file.
 public struct LoadedDocument {
@@ -29,16 +30,16 @@ public enum DocumentLoader {
             return LoadedDocument(document: Document(drawing: r.drawing), history: History(), format: "xopp", version: r.fileVersion, notes: r.notes)
         }
         if head.allSatisfy({ $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 < 0x7F) }) {
-            throw StoreError.unrecognized(path: path, reason: "a text file, not a drawing (.oekaki or .xopp)")
+            throw StoreError.unrecognized(path: path, reason: localized("a text file, not a drawing (.oekaki or .xopp)"))
         }
-        throw StoreError.unrecognized(path: path, reason: "not a drawing: neither an Oekaki document nor a Xournal++ file")
+        throw StoreError.unrecognized(path: path, reason: localized("not a drawing: neither an Oekaki document nor a Xournal++ file"))
     }
 
     private static func peek(_ path: String) throws -> [UInt8] {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw StoreError.notFound(path: path) }
-        guard !isDir.boolValue else { throw StoreError.unrecognized(path: path, reason: "is a folder, not a drawing") }
-        guard let fh = FileHandle(forReadingAtPath: path) else { throw StoreError.io(path: path, detail: "cannot be read (permission denied)") }
+        guard !isDir.boolValue else { throw StoreError.unrecognized(path: path, reason: localized("is a folder, not a drawing")) }
+        guard let fh = FileHandle(forReadingAtPath: path) else { throw StoreError.io(path: path, detail: localized("cannot be read (permission denied)")) }
         defer { try? fh.close() }
         let d = [UInt8]((try? fh.read(upToCount: 64)) ?? Data())
         guard !d.isEmpty else { throw StoreError.emptyFile(path: path) }

@@ -1,3 +1,5 @@
+import Localization
+
 /// Why a document could not be read or written. Every message names the file and says what to do about it.
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     case notFound(path: String)
@@ -35,22 +37,23 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .notFound(let p): return "\(p): no such file"
-        case .emptyFile(let p): return "\(p): the file is empty (0 bytes), not a drawing"
+        case .notFound(let p): return localized("{0}: no such file", p)
+        case .emptyFile(let p): return localized("{0}: the file is empty (0 bytes), not a drawing", p)
         case .unrecognized(let p, let r): return "\(p): \(r)"
         case .newerFormat(let p, let v, let s):
-            return "\(p): made by a newer Oekaki (format \(v)); this one reads up to \(s). Update Oekaki to open it"
-        case .corrupt(let p, let d): return "\(p): the document is damaged: \(d)"
-        case .badXopp(let p, let d): return "\(p): cannot import this Xournal++ file: \(d)"
-        case .noSuchPage(let p, let k, let n): return "\(p): there is no page \(k); the document has \(n)"
-        case .readOnly(let p): return "\(p): the file or its folder is read-only; save the drawing under another name"
-        case .inUse(let p): return "\(p): the document is open in another Oekaki; close it there first"
-        case .diskFull(let p): return "\(p): the disk is full; the change was not saved (free some space and it will be retried)"
-        case .writeFailed(let p): return "\(p): the change could not be written to the disk (full, over a size limit, or removed?); it was not saved and will be retried"
+            return localized("{0}: made by a newer Oekaki (format {1}); this one reads up to {2}. Update Oekaki to open it", p, v, s)
+        case .corrupt(let p, let d): return localized("{0}: the document is damaged: {1}", p, d)
+        case .badXopp(let p, let d): return localized("{0}: cannot import this Xournal++ file: {1}", p, d)
+        case .noSuchPage(let p, let k, let n):
+            return localizedPlural("{0}: there is no page {1}; the document has %d page", "{0}: there is no page {1}; the document has %d pages", n, p, k)
+        case .readOnly(let p): return localized("{0}: the file or its folder is read-only; save the drawing under another name", p)
+        case .inUse(let p): return localized("{0}: the document is open in another Oekaki; close it there first", p)
+        case .diskFull(let p): return localized("{0}: the disk is full; the change was not saved (free some space and it will be retried)", p)
+        case .writeFailed(let p): return localized("{0}: the change could not be written to the disk (full, over a size limit, or removed?); it was not saved and will be retried", p)
         case .io(let p, let d): return "\(p): \(d)"
-        case .unstorable(let d): return "cannot save this drawing: \(d)"
+        case .unstorable(let d): return localized("cannot save this drawing: {0}", d)
         case .outOfSync(let d): return "the document history does not match the editor: \(d)"
-        case .closed: return "the document is closed"
+        case .closed: return localized("the document is closed")
         }
     }
 }

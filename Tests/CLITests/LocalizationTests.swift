@@ -61,6 +61,9 @@ final class LocalizationTests: XCTestCase {
         XCTAssertEqual(r.status, 2)
         XCTAssertTrue(r.output.hasPrefix("oekaki: export: IN と OUT が必要です\n"), r.output)
         XCTAssertTrue(r.output.contains("使い方: oekaki [FILE]"), r.output)
+        // A file's trouble, worded by the store, and a plural.
+        let missing = try Shell.run(bin.path, ["info", "/nonexistent/drawing.oekaki"], environment: env)
+        XCTAssertEqual(missing.output, "oekaki: /nonexistent/drawing.oekaki: ファイルがありません\n")
         env["LANGUAGE"] = "en"
         let en = try Shell.run(bin.path, ["export", "only-one.oekaki"], environment: env)
         XCTAssertTrue(en.output.hasPrefix("oekaki: export: needs IN and OUT\n"), en.output)
