@@ -28,6 +28,7 @@ struct Measurements {
     var app = AppBench.Result()
     var thumbnail = ThumbnailBench.Result()
     var touch = TouchBench.Result()
+    var shapes = ShapeBench.Result()
     var sync = SyncBench.Result()
     var selection = SelectionBench.Result()
     var writeMs: [String: Double] = [:]
@@ -163,12 +164,16 @@ struct Report {
                 samples: m.selection.moveBytes, statistic: .max, goal: "≤ 64 B", met: m.selection.moveBytes.max.map { $0 <= 64 }),
             Row(key: "thumbnail_ms_1m", label: "256×256 thumbnail of 1M points: `oekaki thumbnail` process", unit: "ms", samples: m.thumbnail.process, statistic: .median,
                 goal: "≤ 100 ms", met: m.thumbnail.process.median.map { $0 <= 100 }),
+            Row(key: "shape_fit_p99_ms_1k", label: "hold-to-snap: CPU to fit a shape to a 1,000-point stroke at pen-up (p99)", unit: "ms",
+                samples: m.shapes.fit, statistic: .p99, goal: "≤ 2 ms", met: m.shapes.fit.p99.map { $0 <= 2 }),
         ]
 
         let pts = Double(max(m.points1m, 1))
         extras = [
             Row(key: "app_touch1_event_ms", label: "real window, one finger drawing: app CPU per touch event (Broadway)", unit: "ms",
                 samples: m.touch.one, statistic: .median),
+            Row(key: "shape_fit_ms_1k", label: "hold-to-snap: CPU to fit a shape to a 1,000-point stroke (median)", unit: "ms",
+                samples: m.shapes.fit, statistic: .median),
             Row(key: "input_p99_us_1k", label: "pen sample, 1,000-stroke drawing (p99)", unit: "µs", samples: m.input1k.moved, statistic: .p99),
             Row(key: "input_median_us_empty", label: "pen sample, empty drawing (median)", unit: "µs", samples: m.inputEmpty.moved, statistic: .median),
             Row(key: "input_median_us_100k", label: "pen sample, 100,000 strokes (median)", unit: "µs", samples: m.input100k.moved, statistic: .median),

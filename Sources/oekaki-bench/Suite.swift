@@ -65,6 +65,8 @@ struct Suite {
         progress("selection: lasso on 1M points, dragging 10,000 strokes, ten moves stored")
         m.selection = SelectionBench.run(w.million, folder: w.folder, rounds: quick ? 1 : 3)
         m.notes += m.selection.notes
+        progress("hold-to-snap fit on 1,000-point strokes")
+        m.shapes = ShapeBench.run(rounds: quick ? 5 : 40)
 
         let pen = Workloads.penStrokes(plan.penStrokes)
         progress("generating 100,000 strokes; pen input the seeds' way ×\(plan.naiveSamples)")

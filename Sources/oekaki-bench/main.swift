@@ -11,6 +11,7 @@ usage: oekaki-bench [--quick] [--json] [--write FILE]
   --write FILE   full suite, then rewrite the generated section of FILE (BENCHMARKS.md)
   --touch        only the touch figures (the real window on a Broadway display), as JSON
   --pages        only the 500-page notebook scroll figures (the real window under Xvfb), as JSON
+  --shapes       only the hold-to-snap fit on 1,000-point strokes, as JSON
 """
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -19,7 +20,7 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
-var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false
+var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false, shapesOnly = false
 var writePath: String?
 
 if args.first == "--export-child" {
@@ -44,6 +45,7 @@ while i < args.count {
     case "--app-only": appOnly = true   // internal: only the window figures
     case "--touch": touchOnly = true
     case "--pages": pagesOnly = true
+    case "--shapes": shapesOnly = true
     case "--sync-only": syncOnly = true   // internal: only the shared-board figures
     case "--selection-only": selectionOnly = true   // internal: only the selection figures
     case "--write":
@@ -63,6 +65,16 @@ if writePath != nil && quick { fail("--write records the full suite; drop --quic
 #if DEBUG
 FileHandle.standardError.write(Data("oekaki-bench: warning: debug build; numbers are only meaningful from `swift build -c release`\n".utf8))
 #endif
+
+if shapesOnly {
+    let r = ShapeBench.run(rounds: quick ? 5 : 40)
+    print(JSON.object([("shape_fit_ms_1k", .number(r.fit.median)), ("shape_fit_p99_ms_1k", .number(r.fit.p99)),
+                       ("shape_fit_max_ms_1k", .number(r.fit.max)), ("fits", .integer(r.fit.count)),
+                       ("snapped", .integer(r.snapped)), ("kept_as_ink", .integer(r.kept)),
+                       ("median_ms_by_kind", .object(ShapeBench.kinds.map { ($0, .number(r.byKind[$0]?.median)) })),
+                       ("max_ms_by_kind", .object(ShapeBench.kinds.map { ($0, .number(r.byKind[$0]?.max)) }))]).text())
+    exit(0)
+}
 
 if touchOnly {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-bench-touch-\(getpid())").path
