@@ -95,7 +95,7 @@ final class Toolbar {
         // Shapes: one tool button showing the chosen shape, and a menu beside it to choose another.
         let face = Widgets.face { [weak self] cr, w, h in Faces.shape(self?.shapeTool ?? .rectangle)(cr, w, h) }
         shapeFace = face
-        let shapeButton = Widgets.toggle(face: face, label: "Shape", tooltip: "Shapes: drag from corner to corner; Shift makes squares and circles and turns lines in 15° steps. Or hold the pen still at the end of any stroke to snap it to a shape.",
+        let shapeButton = Widgets.toggle(face: face, tooltip: localized("Shapes: drag from corner to corner; Shift makes squares and circles and turns lines in 15° steps. Or hold the pen still at the end of any stroke to snap it to a shape."),
                                          group: first, collapsible: labels) { [weak self] in
             guard let self, !self.syncing else { return }
             self.onCommand?(.tool(self.shapeTool))
@@ -103,11 +103,11 @@ final class Toolbar {
         for t in [Tool.line, .arrow, .rectangle, .ellipse] { toolButtons[t] = shapeButton }
         Widgets.append(tools, shapeButton)
         let menu = gtk_menu_button_new()!
-        gtk_widget_set_tooltip_text(menu, "Choose the shape")
+        gtk_widget_set_tooltip_text(menu, localized("Choose the shape"))
         gtk_widget_set_focusable(menu, 0)
         let list = Widgets.box(horizontal: false, spacing: 2)
         let popover = gtk_popover_new()!
-        for (t, name, key) in [(Tool.line, "Line", "L"), (.arrow, "Arrow", "W"), (.rectangle, "Rectangle", "R"), (.ellipse, "Ellipse", "O")] {
+        for (t, name, key) in [(Tool.line, localized("Line"), "L"), (.arrow, localized("Arrow"), "W"), (.rectangle, localized("Rectangle"), "R"), (.ellipse, localized("Ellipse"), "O")] {
             let item = Widgets.button(icon: nil, label: "\(name)   \(key)", tooltip: "\(name) (\(key))") { [weak self] in
                 gtk_popover_popdown(typed(popover, as: GtkPopover.self))
                 self?.onCommand?(.tool(t))
