@@ -165,6 +165,8 @@ final class NatsConnection {
             return js_SubscribeSync(&sub, js, subject, nil, &so, &code)
         }
         try check(s, "cannot read board \(stream)")
+        // A new replica of a big board reads its whole log at once: the default 65,536 messages would overflow.
+        natsSubscription_SetPendingLimits(sub, 10_000_000, 1 << 30)
         return Subscription(sub)
     }
 
