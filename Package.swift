@@ -30,7 +30,7 @@ let package = Package(
         .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "OekakiApp", "Localization"], swiftSettings: swift5),
         .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync"], swiftSettings: swift5),
 
-        .testTarget(name: "InkCoreTests", dependencies: ["InkCore"], swiftSettings: swift5),
+        .testTarget(name: "InkCoreTests", dependencies: ["InkCore"], exclude: ["Fixtures"], swiftSettings: swift5),
         .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
         .testTarget(name: "InkStoreTests", dependencies: ["InkCore", "InkStore"], swiftSettings: swift5),
         .testTarget(name: "InkSyncTests", dependencies: ["InkCore", "InkStore", "InkSync"], swiftSettings: swift5),

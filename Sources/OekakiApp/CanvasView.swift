@@ -517,6 +517,7 @@ final class CanvasView: CanvasInputTarget {
         editor.holdRadius = 3 / max(transform.zoom, 1e-6)
         // The editor picks the tool when a pointer goes down, so the eraser end needs it only for that event.
         if eraserEnd, event.phase == .began { editor.tool = .strokeEraser }
+        if EventRecorder.isOn { EventRecorder.record(event, tool: editor.tool, style: editor.style, recognize: editor.recognizeShapes) }
         let u = editor.handle(event)
         editor.tool = chosen
         apply(u, drawingChanged: erasing || editor.isErasing)

@@ -1,0 +1,33 @@
+import Foundation
+import InkCore
+
+/// `OEKAKI_EVENT_LOG=FILE`: the window appends every drawing event it hands the editor to FILE as an event log
+/// (`oekaki replay` reads it back), with the tool in use when a stroke begins. How real strokes are recorded for
+/// tests: what the app saw, sample by sample, with GTK's timestamps.
+enum EventRecorder {
+    nonisolated(unsafe) private static let file: FileHandle? = {
+        guard let path = ProcessInfo.processInfo.environment["OEKAKI_EVENT_LOG"], !path.isEmpty else { return nil }
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        let f = FileHandle(forWritingAtPath: path)
+        f?.seekToEndOfFile()
+        return f
+    }()
+    nonisolated(unsafe) private static var lastTool: String?
+
+    static var isOn: Bool { file != nil }
+
+    static func record(_ e: InputEvent, tool: Tool, style: StrokeStyle, recognize: Bool) {
+        guard let file else { return }
+        var out = ""
+        if e.phase == .began {
+            var t = "{\"type\":\"tool\",\"tool\":\(JSONText.string(tool.rawValue))"
+            if !tool.isEraser { t += ",\"color\":\(JSONText.string(style.color.hex))" }
+            t += ",\"width\":\(JSONText.number(style.width)),\"recognize\":\(recognize)}"
+            if t != lastTool { out += t + "\n"; lastTool = t }
+        }
+        out += "{\"type\":\"touch\",\"phase\":\"\(e.phase.rawValue)\",\"id\":\(e.pointer),\"x\":\(JSONText.number(e.point.x)),\"y\":\(JSONText.number(e.point.y))"
+        if e.hasPressure { out += ",\"pressure\":\(JSONText.number(e.point.pressure))" }
+        out += ",\"device\":\"\(e.device.rawValue)\",\"t\":\(JSONText.number(e.point.time))}\n"
+        file.write(Data(out.utf8))
+    }
+}
