@@ -32,6 +32,13 @@ final class ExportXournalppTests: XCTestCase {
                 lines.append(#"{"type":"touch","phase":"\#(phase)","id":1,"x":\#(x),"y":\#(y),"pressure":\#(p),"device":"pen","t":\#(i * 8)}"#)
             }
         }
+        // Shapes too: Xournal++ must show the same rectangle, ellipse and arrow.
+        lines.append(##"{"type":"tool","tool":"pen","color":"#a01010ff","width":3}"##)
+        for (tool, a, b) in [("rectangle", (40, 20), (120, 45)), ("ellipse", (150, 15), (260, 48)), ("arrow", (280, 45), (380, 18))] {
+            lines.append(#"{"type":"tool","tool":"\#(tool)"}"#)
+            lines.append(#"{"type":"touch","phase":"began","id":1,"x":\#(a.0),"y":\#(a.1),"device":"mouse","t":0}"#)
+            lines.append(#"{"type":"touch","phase":"ended","id":1,"x":\#(b.0),"y":\#(b.1),"device":"mouse","t":16}"#)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
