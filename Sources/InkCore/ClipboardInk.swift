@@ -12,6 +12,18 @@ public enum ClipboardInk {
         return Drawing(pageSize: Size(width: ink.width, height: ink.height), background: RGBA(r: 0, g: 0, b: 0, a: 0), strokes: moved)
     }
 
+    /// The strokes an event log from `eventLog(of:)` (another Oekaki's clipboard) draws; nil when it is not one.
+    public static func strokes(fromEventLog bytes: [UInt8]) -> [Stroke]? {
+        var replay = EventLogReplay()
+        do {
+            try replay.feed(bytes + [0x0A])
+            let editor = try replay.finish()
+            return editor.drawing.strokes.isEmpty ? nil : editor.drawing.strokes
+        } catch {
+            return nil
+        }
+    }
+
     /// One `tool` line and pen `touch` lines with pressure per stroke, in drawing order (transforms applied).
     public static func eventLog(of strokes: [Stroke]) -> String {
         var out = ""

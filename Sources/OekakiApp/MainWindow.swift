@@ -353,6 +353,19 @@ final class MainWindow {
             SystemClipboard.strokes = strokes
             SystemClipboard.put(ClipboardOffers.offers(for: strokes), for: canvas.widget)
         case .paste:
+            // Ink copied in another Oekaki process: read it (asynchronously), then paste it as vectors.
+            if SystemClipboard.foreignOffer(SystemClipboard.inkType, for: canvas.widget) {
+                SystemClipboard.readInk(for: canvas.widget) { [weak self] bytes in
+                    guard let self else { return }
+                    guard let bytes, let strokes = ClipboardInk.strokes(fromEventLog: bytes) else {
+                        self.banner.show(.warning, localized("The ink on the clipboard could not be read."), action: nil, autoHide: true)
+                        return
+                    }
+                    self.canvas.editor.clipboard = strokes
+                    if let problem = self.canvas.selectionCommand(.paste(at: nil)) { self.banner.show(.warning, problem, action: nil, autoHide: true) }
+                }
+                return
+            }
             // A picture copied in another app needs the images feature; say so rather than do nothing.
             if SystemClipboard.foreignOffer("image/png", for: canvas.widget) && !SystemClipboard.foreignOffer(SystemClipboard.inkType, for: canvas.widget) {
                 banner.show(.info, localized("Pasting pictures from other apps is not supported yet; only ink copied in Oekaki can be pasted."), action: nil, autoHide: true)

@@ -26,6 +26,7 @@ extension MainWindow {
                 self?.perform(command)
             }
             gtk_widget_set_halign(b, GTK_ALIGN_FILL)
+            gtk_widget_add_css_class(b, "flat")
             Widgets.append(list, b)
         }
         gtk_popover_set_child(typed(popover, as: GtkPopover.self), list)

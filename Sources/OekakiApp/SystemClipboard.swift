@@ -31,6 +31,52 @@ enum SystemClipboard {
         return gdk_content_formats_contain_mime_type(formats, mime) != 0
     }
 
+    /// Reads Oekaki ink another Oekaki process put on the clipboard; `done` gets its bytes (nil when there are
+    /// none or the transfer failed) on the GTK thread. Asynchronous: an X11 transfer is fed by the main loop.
+    static func readInk(for widget: Widget, _ done: @escaping ([UInt8]?) -> Void) {
+        guard let clipboard = gtk_widget_get_clipboard(widget) else { return done(nil) }
+        let box = Unmanaged.passRetained(ReadBox(done)).toOpaque()
+        let readDone: @convention(c) (UnsafeMutablePointer<GObject>?, OpaquePointer?, gpointer?) -> Void = { source, result, data in
+            guard let data else { return }
+            let box = Unmanaged<ReadBox>.fromOpaque(data)
+            guard let source, let result,
+                  let input = gdk_clipboard_read_finish(OpaquePointer(source), result, nil, nil) else {
+                box.takeRetainedValue().done(nil); return
+            }
+            // Everything into a growing memory stream, then its bytes.
+            let memory = g_memory_output_stream_new_resizable()
+            let spliced: @convention(c) (UnsafeMutablePointer<GObject>?, OpaquePointer?, gpointer?) -> Void = { source, result, data in
+                guard let data else { return }
+                let box = Unmanaged<ReadBox>.fromOpaque(data).takeRetainedValue()
+                guard let source, let result else { return box.done(nil) }
+                let out = UnsafeMutableRawPointer(source).assumingMemoryBound(to: GOutputStream.self)
+                let n = g_output_stream_splice_finish(out, result, nil)
+                guard n >= 0, n <= 64 << 20, let bytes = g_memory_output_stream_steal_as_bytes(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GMemoryOutputStream.self)) else {
+                    g_object_unref(gpointer(source)); return box.done(nil)
+                }
+                var size: gsize = 0
+                let p = g_bytes_get_data(bytes, &size)
+                let copy = p.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(size))) } ?? []
+                g_bytes_unref(bytes)
+                g_object_unref(gpointer(source))
+                box.done(copy)
+            }
+            g_output_stream_splice_async(memory, input,
+                                         GOutputStreamSpliceFlags(rawValue: G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE.rawValue | G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET.rawValue),
+                                         G_PRIORITY_DEFAULT, nil, spliced, data)
+            g_object_unref(gpointer(input))
+        }
+        inkType.withCString { type in
+            var types: [UnsafePointer<CChar>?] = [type, nil]
+            types.withUnsafeMutableBufferPointer { gdk_clipboard_read_async(clipboard, $0.baseAddress, G_PRIORITY_DEFAULT, nil, readDone, box) }
+        }
+    }
+
+    private final class ReadBox {
+        let done: ([UInt8]?) -> Void
+        init(_ done: @escaping ([UInt8]?) -> Void) { self.done = done }
+    }
+
     /// True when this process owns the clipboard (what Oekaki copied last is what a paste should give).
     static func isLocal(for widget: Widget) -> Bool {
         guard let clipboard = gtk_widget_get_clipboard(widget) else { return false }

@@ -310,6 +310,24 @@ final class SelectionTests: XCTestCase {
         XCTAssertEqual(e.drawing.strokes.map(\.id), [1])
     }
 
+    func testClipboardInkDrawsTheSameStrokesAgain() throws {
+        let e = editor([stroke(1, [(10, 10), (20, 15), (40, 12)], width: 5, pressure: 0.7), row(2, x0: 0, y: 100, n: 4)])
+        _ = try e.apply(.all)
+        try e.apply(.rotate(degrees: 30, about: Point(0, 0)))
+        let text = ClipboardInk.eventLog(of: e.selectedStrokes)
+        let again = try XCTUnwrap(ClipboardInk.strokes(fromEventLog: Array(text.utf8)))
+        XCTAssertEqual(again.count, 2)
+        for (a, b) in zip(again, e.selectedStrokes) {
+            XCTAssertEqual(a.style.width, b.style.width)
+            XCTAssertEqual(a.style.color, b.style.color)
+            XCTAssertEqual(a.points.map(\.point), b.points.map(\.point), "placed points, transform baked")
+            XCTAssertEqual(a.points.map(\.pressure), b.points.map(\.pressure))
+        }
+        XCTAssertNil(ClipboardInk.strokes(fromEventLog: Array("not a log".utf8)))
+        let d = try XCTUnwrap(ClipboardInk.drawing(of: e.selectedStrokes))
+        XCTAssertEqual(Rect.union(of: d.strokes.compactMap(\.inkBounds))?.minX ?? -1, 0, accuracy: 1e-9, "the ink starts at the page's corner")
+    }
+
     // MARK: event log
 
     func testEventLogSelectionLines() throws {
