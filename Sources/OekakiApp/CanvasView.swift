@@ -555,6 +555,7 @@ final class CanvasView: CanvasInputTarget {
         if Trace.isOn { zoomTraceStart = Trace.wallMs(); zoomPreviewTraced = false }
         transform = transform.clampedZoom(by: factor, around: anchor)
         onZoom?(transform.zoom)
+        followViewCentre()
         redraw()
     }
 
