@@ -184,6 +184,7 @@ struct Report {
             Row(key: "save_stroke_ms_empty", label: "commit one 100-point stroke into an empty document", unit: "ms", samples: m.saveEmpty, statistic: .median),
             Row(key: "fsync_ms", label: "this disk: append 4 KiB + fsync, the floor of a durable commit", unit: "ms", samples: m.fsync, statistic: .median),
             Row(key: "export_png_inprocess_ms_1m", label: "PNG export 1M points inside this process (load + render + encode + write)", unit: "ms", samples: e.oursInProcess, statistic: .median),
+            Row(key: "thumbnail_cpu_ms_1m", label: "CPU time of the thumbnail process (user + system, both cores)", unit: "ms", samples: m.thumbnail.cpu, statistic: .median),
             Row(key: "thumbnail_inprocess_ms_1m", label: "256×256 thumbnail of 1M points inside this process", unit: "ms", samples: m.thumbnail.inProcess, statistic: .median),
             Row(key: "export_png_cpu_ms_1m", label: "CPU time of our export process (user + system, both cores)", unit: "ms", samples: e.ours.cpuMs, statistic: .median),
             Row(key: "xournalpp_png_cpu_ms_1m", label: "CPU time of xournalpp exporting", unit: "ms", samples: xpp?.cpuMs ?? Samples(), statistic: .median),

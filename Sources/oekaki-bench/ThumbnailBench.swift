@@ -8,6 +8,8 @@ import InkStore
 enum ThumbnailBench {
     struct Result {
         var process = Samples()
+        /// CPU time of the process (user + system, all threads): what it costs whatever else the machine runs.
+        var cpu = Samples()
         var inProcess = Samples()
         var failures: [String] = []
     }
@@ -29,6 +31,7 @@ enum ThumbnailBench {
                         r.failures.append("oekaki thumbnail left no 256×256 PNG")
                     } else {
                         r.process.add(c.wallMs)
+                        r.cpu.add(c.cpuMs)
                     }
                 } catch { r.failures.append("\(error)") }
             } else if r.failures.isEmpty {

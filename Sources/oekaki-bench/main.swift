@@ -12,6 +12,7 @@ usage: oekaki-bench [--quick] [--json] [--write FILE]
   --touch        only the touch figures (the real window on a Broadway display), as JSON
   --pages        only the 500-page notebook scroll figures (the real window under Xvfb), as JSON
   --shapes       only the hold-to-snap fit on 1,000-point strokes, as JSON
+  --thumbnail    only the thumbnail figures (the 1M-point .oekaki, `oekaki thumbnail` process and in-process), as JSON
 """
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -20,7 +21,7 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
-var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false, shapesOnly = false
+var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false, shapesOnly = false, thumbnailOnly = false
 var writePath: String?
 
 if args.first == "--export-child" {
@@ -46,6 +47,7 @@ while i < args.count {
     case "--touch": touchOnly = true
     case "--pages": pagesOnly = true
     case "--shapes": shapesOnly = true
+    case "--thumbnail": thumbnailOnly = true
     case "--sync-only": syncOnly = true   // internal: only the shared-board figures
     case "--selection-only": selectionOnly = true   // internal: only the selection figures
     case "--write":
@@ -88,6 +90,22 @@ if touchOnly {
                        ("events_per_round", .object([("one", .integer(r.eventsPerRound.one)), ("three", .integer(r.eventsPerRound.three))])),
                        ("rounds", .object([("one", .array(r.one.values.map { .number($0) })), ("three", .array(r.three.values.map { .number($0) }))])),
                        ("notes", .array(r.notes.map(JSON.string)))]).text())
+    exit(0)
+}
+
+if thumbnailOnly {
+    do {
+        let w = try Workloads()
+        defer { w.removeAll() }
+        try w.writeFiles()
+        let r = ThumbnailBench.run(w, rounds: quick ? 3 : 10)
+        print(JSON.object([("thumbnail_ms_1m", .number(r.process.median)), ("thumbnail_inprocess_ms_1m", .number(r.inProcess.median)),
+                           ("thumbnail_cpu_ms_1m", .number(r.cpu.median)),
+                           ("runs", .array(r.process.values.map { .number($0) })),
+                           ("notes", .array(r.failures.map(JSON.string)))]).text())
+    } catch {
+        fail("\(error)", code: 1)
+    }
     exit(0)
 }
 
