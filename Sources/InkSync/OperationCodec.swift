@@ -7,8 +7,11 @@ import InkStore
 /// Layout: "OK" 1 | kind (1 add, 2 remove, 3 restore, 4 replace) | varint client | varint number | body.
 /// A stroke is: id, place flag (0/1) [+ id], tool (0 pen, 1 highlighter), RGBA (4 bytes), width (8 bytes,
 /// IEEE little-endian), shape name (varint length, 0 for freehand, + UTF-8; a name this build does not know
-/// reads as freehand), varint blob length, PointCodec blob. An id is two varints. Lists are a varint count.
+/// reads as freehand; "polyline" is a stroke drawn as written that is no shape), varint blob length, PointCodec
+/// blob. An id is two varints. Lists are a varint count.
 public enum OperationCodec {
+    /// The shape name of a polyline that is not a shape (an imported stroke, a piece of a cut shape).
+    static let polylineName = "polyline"
     /// Larger entries are refused before parsing (a hostile peer's 100 MB stroke).
     public static let maxBytes = 8 << 20
     /// Most ids one list may name.
@@ -96,7 +99,8 @@ public enum OperationCodec {
         }
         out += [s.style.color.r, s.style.color.g, s.style.color.b, s.style.color.a]
         withUnsafeBytes(of: s.style.width.bitPattern.littleEndian) { out += $0 }
-        let shape = Array((s.shape?.rawValue ?? "").utf8)
+        // A polyline that is no shape (an import, a cut shape) is named "polyline", so it is not smoothed elsewhere.
+        let shape = Array((s.shape?.rawValue ?? (s.style.trace == .polyline ? OperationCodec.polylineName : "")).utf8)
         varint(UInt64(shape.count), &out)
         out += shape
         let blob: [UInt8]
@@ -168,7 +172,8 @@ public enum OperationCodec {
             guard width.isFinite, width > 0, width <= 10_000 else { throw Failure("stroke \(sid) has width \(width)") }
             let nameLength = try varint()
             guard nameLength <= 64, nameLength <= UInt64(bytes.count - at) else { throw Failure("stroke \(sid): bad shape name") }
-            let shape = ShapeKind(rawValue: String(decoding: bytes[at..<at + Int(nameLength)], as: UTF8.self))
+            let name = String(decoding: bytes[at..<at + Int(nameLength)], as: UTF8.self)
+            let shape = ShapeKind(rawValue: name)
             at += Int(nameLength)
             let length = try varint()
             guard length <= UInt64(bytes.count - at) else { throw Failure("stroke \(sid): points run past the end of the entry") }
@@ -182,7 +187,8 @@ public enum OperationCodec {
                 throw Failure("stroke \(sid) has a point that is not a number")
             }
             // A shape is drawn as a polyline (its points are the exact shape), never smoothed.
-            return BoardStroke(id: sid, place: place, style: StrokeStyle(tool: tool, color: color, width: width, trace: shape == nil ? .smoothed : .polyline),
+            return BoardStroke(id: sid, place: place, style: StrokeStyle(tool: tool, color: color, width: width,
+                                                                        trace: shape == nil && name != OperationCodec.polylineName ? .smoothed : .polyline),
                                points: points, shape: shape)
         }
     }

@@ -12,7 +12,8 @@ final class OperationCodecTests: XCTestCase {
 
     func testEveryKindRoundTrips() throws {
         var shaped = stroke(a); shaped.shape = .ellipse; shaped.style.trace = .polyline  // shapes are polylines
-        for change: BoardOperation.Change in [.add(stroke(a)), .add(shaped), .remove([a, b]), .restore([b]),
+        var imported = stroke(b); imported.style.trace = .polyline                      // drawn as written, no shape
+        for change: BoardOperation.Change in [.add(stroke(a)), .add(shaped), .add(imported), .remove([a, b]), .restore([b]),
                                               .replace(removed: [a], added: [stroke(b, place: a)])] {
             let op = BoardOperation(client: 42, number: 9, change: change)
             XCTAssertEqual(try OperationCodec.decode(try OperationCodec.encode(op)), op)
