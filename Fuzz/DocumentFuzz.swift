@@ -12,13 +12,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     writeFuzzInput(data, size, to: file)
     do {
         let doc = try DocumentLoader.load(path: file)
-        let strokes = doc.drawing.strokes
-        checkStrokes(strokes)
-        // The history must replay onto the drawing: undo all then redo all gives the same strokes back.
-        let editor = Editor(drawing: doc.drawing, history: doc.history)
+        for page in doc.document.pages { checkStrokes(page.drawing.strokes) }
+        // The history must replay onto the document: undo all then redo all never crashes.
+        let editor = Editor(document: doc.document, history: doc.history)
         while editor.history.canUndo { _ = editor.undo() }
         while editor.history.canRedo { _ = editor.redo() }
-        _ = DrawingSummary(editor.drawing).json()
+        _ = DrawingSummary(editor.document).json()
     } catch is StoreError {
         // refused with a message: fine
     } catch {

@@ -13,6 +13,14 @@ public struct Background: Hashable, Sendable {
         /// A dot at every crossing of a square grid.
         case dotted
 
+        /// Line colour when none is given: Xournal++'s blue for lines, its silver for squares and dots.
+        public var defaultLine: RGBA {
+            switch self {
+            case .plain, .ruled, .lined: return Background.defaultLine
+            case .graph, .dotted: return RGBA(r: 0xbd, g: 0xbd, b: 0xbd)
+            }
+        }
+
         /// Distance between lines (or dots) in page units when none is given.
         public var defaultSpacing: Double {
             switch self {
@@ -27,16 +35,23 @@ public struct Background: Hashable, Sendable {
     public var line: RGBA
     /// Distance between lines or dots, in page units.
     public var spacing: Double
+    /// Graph paper only: blank paper this wide around the squares, grown to centre a whole number of squares
+    /// (Xournal++'s `m1` with `rm=1`); 0 fills the page.
+    public var margin: Double
 
-    /// Xournal++'s blue for ruled lines and squares.
+    /// Xournal++'s blue for ruled lines.
     public static let defaultLine = RGBA(r: 0x40, g: 0xa0, b: 0xff)
+    /// The margin line of `lined` paper (Xournal++'s), one inch from the left edge.
+    public static let marginLine = RGBA(r: 0xff, g: 0x00, b: 0x80)
+    public static let marginX = 72.0
     /// The smallest and largest spacing kept: below it the lines would fill the page, above it none would show.
     public static let spacingRange = 1.0...10_000.0
 
-    public init(style: Style = .plain, paper: RGBA = .white, line: RGBA = Background.defaultLine, spacing: Double? = nil) {
-        self.style = style; self.paper = paper; self.line = line
+    public init(style: Style = .plain, paper: RGBA = .white, line: RGBA? = nil, spacing: Double? = nil, margin: Double = 0) {
+        self.style = style; self.paper = paper; self.line = line ?? style.defaultLine
         let s = spacing ?? style.defaultSpacing
         self.spacing = s.isFinite ? min(max(s, Self.spacingRange.lowerBound), Self.spacingRange.upperBound) : style.defaultSpacing
+        self.margin = margin.isFinite ? min(max(margin, 0), Self.spacingRange.upperBound) : 0
     }
 
     public static let plain = Background()

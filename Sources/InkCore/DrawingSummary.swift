@@ -1,9 +1,12 @@
 /// The summary `oekaki replay` and `oekaki info` print: counts, bounds and one item per stroke in drawing order.
 ///
 ///     {"strokes":N,"points":M,"bounds":[x0,y0,x1,y1]|null,
-///      "items":[{"tool":"pen","color":"#rrggbbaa","width":W,"points":n,"bounds":[x0,y0,x1,y1],"shape":"…"?},…]}
+///      "items":[{"tool":"pen","color":"#rrggbbaa","width":W,"points":n,"bounds":[x0,y0,x1,y1],"shape":"…"?,"page":K?},…],
+///      "pages":[{"width":W|null,"height":H|null,"background":"plain|ruled|lined|graph|dotted","strokes":n},…]?}
 ///
 /// `shape` (line, arrow, triangle, rectangle, polygon, ellipse) is there only for strokes that are shapes.
+/// A whole document's summary gives every item its page (1-based) and lists the pages (null sizes for an endless
+/// page); one page's summary (`info --page K`) has neither.
 ///
 /// Bounds are the min/max of stored point coordinates (not the ink). Numbers print as integers when whole,
 /// else in the shortest form that reads back to the same Double.
@@ -17,11 +20,39 @@ public struct DrawingSummary: Hashable, Sendable {
         public var bounds: Rect?
         /// Nil for freehand ink (no `shape` key).
         public var shape: ShapeKind? = nil
+        /// The page (1-based) in a document's summary; nil in one page's.
+        public var page: Int? = nil
+    }
+    public struct PageItem: Hashable, Sendable {
+        public var size: Size?
+        public var background: Background.Style
+        public var strokes: Int
     }
     public var strokes: Int
     public var points: Int
     public var bounds: Rect?
     public var items: [Item]
+    /// Nil in one page's summary.
+    public var pages: [PageItem]?
+
+    /// The whole document: strokes of every page in page order, each item naming its page.
+    public init(_ document: Document) {
+        var items: [Item] = []
+        items.reserveCapacity(document.strokeCount)
+        var pages: [PageItem] = []
+        for (k, p) in document.pages.enumerated() {
+            for s in p.drawing.strokes {
+                items.append(Item(tool: s.style.tool, color: s.style.color, width: s.style.width, points: s.points.count,
+                                  bounds: s.bounds, shape: s.shape, page: k + 1))
+            }
+            pages.append(PageItem(size: p.size, background: p.background.style, strokes: p.drawing.strokes.count))
+        }
+        self.items = items
+        self.pages = pages
+        strokes = items.count
+        points = document.pointCount
+        bounds = Rect.union(of: document.pages.lazy.compactMap(\.drawing.bounds))
+    }
 
     public init(_ drawing: Drawing) {
         items = drawing.strokes.map { s in
@@ -43,9 +74,19 @@ public struct DrawingSummary: Hashable, Sendable {
             out += "{\"tool\":\(JSONText.string(it.tool.rawValue)),\"color\":\(JSONText.string(it.color.hex))"
             out += ",\"width\":\(JSONText.number(it.width)),\"points\":\(it.points),\"bounds\":\(it.bounds.map(JSONText.rect) ?? "null")"
             if let k = it.shape { out += ",\"shape\":\(JSONText.string(k.rawValue))" }
+            if let p = it.page { out += ",\"page\":\(p)" }
             out += "}"
         }
         out += "]"
+        if let pages {
+            out += ",\"pages\":["
+            for (i, p) in pages.enumerated() {
+                if i > 0 { out += "," }
+                out += "{\"width\":\(p.size.map { JSONText.number($0.width) } ?? "null"),\"height\":\(p.size.map { JSONText.number($0.height) } ?? "null")"
+                out += ",\"background\":\(JSONText.string(p.background.rawValue)),\"strokes\":\(p.strokes)}"
+            }
+            out += "]"
+        }
         for (k, v) in extra { out += ",\(JSONText.string(k)):\(v)" }
         return out + "}"
     }

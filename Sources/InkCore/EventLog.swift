@@ -6,6 +6,8 @@
 ///      "color":"#RRGGBB[AA]"?,"width":NUM?,"recognize":BOOL?}
 ///     {"type":"undo"}  {"type":"redo"}  {"type":"clear"}  {"type":"canvas","width":NUM,"height":NUM}
 ///     {"type":"selection","op":"translate|scale|rotate|delete|duplicate|style|front|back|copy|cut|paste|all|none",…}
+///     {"type":"page","op":"add|delete|next|prev|goto","index":K?,"width":NUM?,"height":NUM?,
+///      "background":"plain|ruled|lined|graph|dotted"?}
 ///
 /// Rules, chosen to catch broken logs rather than guess:
 /// - Unknown keys are ignored; a repeated key is an error. `null` for an optional key means "absent".
@@ -22,6 +24,10 @@
 ///   (counter-clockwise on screen) about x, y; `duplicate` dx?, dy? (20, 20); `style` color?, width?; `paste` x?, y?
 ///   (the centre of the pasted ink goes there; default the copied place + (20, 20)). An op with no selection does
 ///   nothing; one that would move ink beyond ±1e9 is refused with the line's number.
+/// - Touches go to the current page; the first `canvas` sizes page 1 (a log without one draws on an endless page).
+///   `page` `add` puts a page after the current one (its size and background unless given; `width` with `height`)
+///   and makes it current; `delete` deletes the current page (or page `index`); `next`, `prev` and `goto` (to
+///   `index`, 1-based, required) change the current page and stop at either end.
 /// - Blank lines are skipped. Lines longer than `EventLog.maxLineBytes` are an error.
 public enum LogEvent: Hashable, Sendable {
     case touch(InputEvent)
@@ -31,6 +37,16 @@ public enum LogEvent: Hashable, Sendable {
     case clear
     case canvas(Size)
     case selection(SelectionOp)
+    case page(PageCommand)
+}
+
+/// A page operation of an event log (see `LogEvent`). Pages are numbered from 1, as users count them.
+public enum PageCommand: Hashable, Sendable {
+    case add(size: Size?, background: Background.Style?)
+    case delete(index: Int?)
+    case next
+    case previous
+    case goTo(index: Int)
 }
 
 /// A bad log line: where and why. `description` is `line N: message`; `message(file:)` is `FILE:N: message`.
@@ -112,6 +128,37 @@ public enum EventLog {
                 throw LineError("\"\(k)\" \(format(v)) is outside 0..\(format(maxPageSide)) (must be more than 0)")
             }
             return .canvas(Size(width: w, height: h))
+        case "page":
+            func index(required: Bool) throws -> Int? {
+                guard required || (fields.raw("index").map { $0 != .null } ?? false) else { return nil }
+                let k = try fields.integer("index")
+                guard k >= 1, k <= 1_000_000 else { throw LineError("\"index\" \(k) is not a page number (1 or more)") }
+                return Int(k)
+            }
+            let op = try fields.string("op")
+            switch op {
+            case "add":
+                let w = try fields.optionalNumber("width"), h = try fields.optionalNumber("height")
+                guard (w == nil) == (h == nil) else { throw LineError("a page needs both \"width\" and \"height\", or neither") }
+                for (k, v) in [("width", w), ("height", h)] {
+                    if let v, !(v > 0 && v <= maxPageSide) {
+                        throw LineError("\"\(k)\" \(format(v)) is outside 0..\(format(maxPageSide)) (must be more than 0)")
+                    }
+                }
+                var style: Background.Style?
+                if let b = try fields.optionalString("background") {
+                    guard let s = Background.Style(rawValue: b) else {
+                        throw LineError("unknown background \(quoted(b)) (plain, ruled, lined, graph or dotted)")
+                    }
+                    style = s
+                }
+                return .page(.add(size: w.flatMap { w in h.map { Size(width: w, height: $0) } }, background: style))
+            case "delete": return .page(.delete(index: try index(required: false)))
+            case "next": return .page(.next)
+            case "prev": return .page(.previous)
+            case "goto": return .page(.goTo(index: try index(required: true)!))
+            default: throw LineError("unknown page op \(quoted(op)) (add, delete, next, prev or goto)")
+            }
         default:
             throw LineError("unknown type \(quoted(type))")
         }

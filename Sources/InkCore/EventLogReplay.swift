@@ -100,6 +100,24 @@ public struct EventLogReplay {
         case .clear: _ = editor.clear()
         case .canvas(let size): editor.setPageSize(size)
         case .selection(let op): try editor.apply(op)
+        case .page(let command):
+            switch command {
+            case .add(let size, let style):
+                var format = editor.page.format
+                if let size { format.size = size }
+                if let style { format.background = Background(style: style, paper: format.background.paper) }
+                _ = editor.addPage(format)
+            case .delete(let index):
+                if let index {
+                    // A page that is not there is nothing to delete (as in the app).
+                    guard index <= editor.document.pages.count else { return }
+                    _ = editor.goToPage(index - 1)
+                }
+                _ = editor.deletePage()
+            case .next: _ = editor.goToPage(editor.currentPage + 1)
+            case .previous: _ = editor.goToPage(editor.currentPage - 1)
+            case .goTo(let index): _ = editor.goToPage(index - 1)
+            }
         }
     }
 }

@@ -35,14 +35,15 @@ public struct Page: Sendable {
     public var background: Background { format.background }
     public var isEndless: Bool { format.size == nil }
 
-    /// The area an export or a page view shows: the page, or for an endless page the ink with a margin
-    /// (the drawing's frame when there is no ink).
+    /// The area an export or a page view shows: the page, or for an endless page the drawing's frame (the view a
+    /// new drawing starts with), grown on each side where ink goes past it, to the ink plus a margin.
     public var frame: Rect {
         if let s = format.size { return Rect(x: 0, y: 0, width: s.width, height: s.height) }
-        guard let ink = Rect.union(of: drawing.strokes.lazy.compactMap(\.inkBounds)) else {
-            return Rect(x: 0, y: 0, width: drawing.pageSize.width, height: drawing.pageSize.height)
-        }
-        return ink.insetBy(-Page.endlessMargin)
+        let start = Rect(x: 0, y: 0, width: drawing.pageSize.width, height: drawing.pageSize.height)
+        guard let ink = drawing.bounds else { return start }
+        let m = Page.endlessMargin
+        return Rect(minX: ink.minX < start.minX ? ink.minX - m : start.minX, minY: ink.minY < start.minY ? ink.minY - m : start.minY,
+                    maxX: ink.maxX > start.maxX ? ink.maxX + m : start.maxX, maxY: ink.maxY > start.maxY ? ink.maxY + m : start.maxY)
     }
 
     /// Paper shown around the ink of an endless page when it is exported or fitted.

@@ -31,7 +31,8 @@ public enum RenderError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// Writes a drawing as PNG, SVG or PDF.
+/// Writes a page (or a drawing, as a fixed page of its size) as PNG, SVG or PDF, and a whole document as PDF.
+/// The page's frame is what is written: a fixed page, or an endless page's ink with a margin.
 public enum Exporter {
     /// cairo's limit per side, and a cap of 2^28 pixels (1 GiB of ARGB) so a hostile page cannot exhaust memory.
     public static let maxPixelsPerSide = 32767
@@ -39,30 +40,49 @@ public enum Exporter {
     /// Acrobat's page limit (200 inches); larger PDF pages do not open in common viewers.
     public static let maxPDFPoints = 14400.0
 
+    /// A drawing as it was before pages: a fixed page of its size on plain paper of its colour.
+    static func page(_ drawing: Drawing) -> Page {
+        Page(format: .fixed(drawing.pageSize, Background(paper: drawing.background)), drawing: drawing)
+    }
+
     public static func write(_ drawing: Drawing, to path: String, format: ExportFormat, options: ExportOptions = ExportOptions()) throws {
-        try FileOutput.write(try runs(drawing, format: format, options: options), to: path)
+        try write(page(drawing), to: path, format: format, options: options)
+    }
+
+    public static func write(_ page: Page, to path: String, format: ExportFormat, options: ExportOptions = ExportOptions()) throws {
+        try FileOutput.write(try runs(page, format: format, options: options), to: path)
+    }
+
+    /// Every page of `document` as one PDF, a PDF page per page.
+    public static func writePDF(_ document: Document, to path: String, options: ExportOptions = ExportOptions()) throws {
+        try FileOutput.write([try pdf(document.pages, transparent: options.transparent)], to: path)
     }
 
     /// The exported file's bytes.
     public static func data(_ drawing: Drawing, format: ExportFormat, options: ExportOptions = ExportOptions()) throws -> [UInt8] {
-        let parts = try runs(drawing, format: format, options: options)
+        try data(page(drawing), format: format, options: options)
+    }
+
+    public static func data(_ page: Page, format: ExportFormat, options: ExportOptions = ExportOptions()) throws -> [UInt8] {
+        let parts = try runs(page, format: format, options: options)
         return parts.count == 1 ? parts[0] : Array(parts.joined())
     }
 
     /// The file as consecutive byte runs, so large SVGs are written without joining them into one copy.
-    private static func runs(_ drawing: Drawing, format: ExportFormat, options: ExportOptions) throws -> [[UInt8]] {
-        try checkPage(drawing.pageSize)
+    private static func runs(_ page: Page, format: ExportFormat, options: ExportOptions) throws -> [[UInt8]] {
+        let frame = page.frame
+        try checkPage(Size(width: frame.width, height: frame.height))
         switch format {
         case .png:
-            let image = try render(drawing, scale: options.scale, transparent: options.transparent)
-            let opaque = !options.transparent && drawing.background.a == 255
+            let image = try render(page, scale: options.scale, transparent: options.transparent)
+            let opaque = !options.transparent && page.background.paper.a == 255
             do { return try PNGEncoder.chunks(image, opaque: opaque) } catch {
                 throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")
             }
         case .svg:
-            return SVGWriter.document(drawing, transparent: options.transparent)
+            return SVGWriter.document(page, transparent: options.transparent)
         case .pdf:
-            return [try pdf(drawing, transparent: options.transparent)]
+            return [try pdf([page], transparent: options.transparent)]
         }
     }
 
@@ -84,19 +104,28 @@ public enum Exporter {
 
     /// The page rasterized at `scale` on every core: background (unless transparent) then strokes.
     public static func render(_ drawing: Drawing, scale: Double = 1, transparent: Bool = false) throws -> ImageSurface {
-        let size = try pixelSize(of: drawing.pageSize, scale: scale)
+        try render(page(drawing), scale: scale, transparent: transparent)
+    }
+
+    /// The page's frame rasterized at `scale` on every core: paper and its lines (unless transparent), then strokes.
+    public static func render(_ page: Page, scale: Double = 1, transparent: Bool = false) throws -> ImageSurface {
+        let frame = page.frame
+        let size = try pixelSize(of: Size(width: frame.width, height: frame.height), scale: scale)
         let surface = try ImageSurface(width: size.width, height: size.height)
-        BandRenderer.render(drawing, into: surface, mapping: DeviceMapping(scale: scale),
-                            background: transparent ? nil : drawing.background)
+        BandRenderer.render(page.drawing, into: surface, mapping: DeviceMapping(scale: scale, dx: -frame.minX * scale, dy: -frame.minY * scale),
+                            background: transparent ? nil : page.background.paper, paper: transparent ? nil : Paper(page))
         return surface
     }
 
-    private static func pdf(_ drawing: Drawing, transparent: Bool) throws -> [UInt8] {
-        let page = drawing.pageSize
-        guard page.width <= maxPDFPoints, page.height <= maxPDFPoints else {
-            throw RenderError.pageTooLarge("page of \(fmt(page.width))×\(fmt(page.height)) pt is larger than PDF allows (\(fmt(maxPDFPoints)) pt a side)")
+    private static func pdf(_ pages: [Page], transparent: Bool) throws -> [UInt8] {
+        for (k, p) in pages.enumerated() {
+            let f = p.frame
+            guard f.width <= maxPDFPoints, f.height <= maxPDFPoints else {
+                throw RenderError.pageTooLarge("page \(k + 1) of \(fmt(f.width))×\(fmt(f.height)) pt is larger than PDF allows (\(fmt(maxPDFPoints)) pt a side)")
+            }
+            try checkPage(Size(width: f.width, height: f.height))
         }
-        return try PDFWriter.document(drawing, transparent: transparent)
+        return try PDFWriter.document(pages, transparent: transparent)
     }
 
     static func checkPage(_ page: Size) throws {

@@ -29,12 +29,20 @@ public enum LayeredExport {
         return max(1, min(Parallel.cores, maxLayers))
     }
 
-    /// The page rasterized at `scale`: background (unless transparent), then every run's strokes in run order.
-    public static func render(pageSize: Size, background: RGBA, runs: [StrokeRun],
+    /// The page rasterized at `scale`: background and the lines or dots of `paper` (unless transparent), then every
+    /// run's strokes in run order. The page starts at the origin (a fixed page).
+    public static func render(pageSize: Size, background: RGBA, paper: Paper? = nil, runs: [StrokeRun],
                               scale: Double = 1, transparent: Bool = false) throws -> ImageSurface {
         let size = try Exporter.pixelSize(of: pageSize, scale: scale)
         let base = try ImageSurface(width: size.width, height: size.height)
-        if !transparent { base.fillRows(0, size.height, with: background) }
+        if !transparent {
+            base.fillRows(0, size.height, with: background)
+            if let paper, paper.background.style != .plain {
+                let ctx = CairoContext(drawingInto: base)
+                ctx.setTransform(scale: scale, dx: 0, dy: 0)
+                BackgroundPainter.paint(paper, in: ctx, visible: paper.frame)
+            }
+        }
         // cairo hands out new surfaces cleared to transparent.
         let layers = try [base] + runs.dropFirst().map { _ in try ImageSurface(width: size.width, height: size.height) }
         // Device pixels of the page (one pixel of slack), in page units: ink wholly outside is skipped.
@@ -64,12 +72,12 @@ public enum LayeredExport {
     }
 
     /// Renders and writes a PNG (atomically: a failure leaves no file and an earlier one as it was).
-    public static func writePNG(pageSize: Size, background: RGBA, runs: [StrokeRun], to path: String,
+    public static func writePNG(pageSize: Size, background: RGBA, paper: Paper? = nil, runs: [StrokeRun], to path: String,
                                 options: ExportOptions = ExportOptions()) throws {
         let bytes: [[UInt8]]
         do {
             // The layers are gone once `render` returns, so encoding never holds more than the one raster.
-            let image = try render(pageSize: pageSize, background: background, runs: runs,
+            let image = try render(pageSize: pageSize, background: background, paper: paper, runs: runs,
                                    scale: options.scale, transparent: options.transparent)
             let opaque = !options.transparent && background.a == 255
             do { bytes = try PNGEncoder.chunks(image, opaque: opaque) } catch {

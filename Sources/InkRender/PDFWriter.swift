@@ -1,30 +1,110 @@
 import InkCore
 
-/// A one-page vector PDF written directly: each stroke is one filled path (`m`/`l`/`h`/`f`, non-zero rule),
-/// translucent colours through an ExtGState `/ca`, the content stream formatted and deflated on every core.
+/// A vector PDF written directly, a PDF page per page: each page's paper, its lines and dots (`BackgroundPainter`),
+/// then each stroke as one filled path (`m`/`l`/`h`/`f`, non-zero rule); translucent colours through an ExtGState
+/// `/ca`; every content stream formatted and deflated on every core.
 /// Written by hand because cairo's PDF surface spends ~300 µs per 100-point stroke formatting numbers
 /// (3 s for a 10,000-stroke page); this takes about as long as the SVG writer.
 enum PDFWriter {
-    static func document(_ drawing: Drawing, transparent: Bool) throws -> [UInt8] {
-        let page = drawing.pageSize
-        let strokes = drawing.strokes
-        let background: RGBA? = !transparent && drawing.background.a > 0 ? drawing.background : nil
-
-        var alphas = Set(strokes.lazy.map(\.style.color.a).filter { $0 > 0 })
-        if let bg = background { alphas.insert(bg.a) }
+    static func document(_ pages: [Page], transparent: Bool) throws -> [UInt8] {
+        // Opacities used anywhere, shared by every page's resources.
+        var alphas = Set<UInt8>()
+        for p in pages {
+            for s in p.drawing.strokes where s.style.color.a > 0 { alphas.insert(s.style.color.a) }
+            if !transparent, p.background.paper.a > 0 { alphas.insert(p.background.paper.a) }
+            if !transparent, p.background.style != .plain { alphas.insert(p.background.line.a) }
+        }
         if alphas.contains(where: { $0 < 255 }) { alphas.insert(255) }
-
         let useAlpha = alphas.count > 1 || alphas.contains { $0 < 255 }
-        // Content: flip to y-down page units, then paper, then strokes in drawing order.
+        let contents = try pages.map { try content($0, transparent: transparent, useAlpha: useAlpha) }
+
+        var pdf: [UInt8] = []
+        var offsets: [Int] = []
+        // Objects: 1 catalog, 2 page tree, 3 info, then each page and its content, then the opacity states.
+        let firstPage = 4, firstAlpha = 4 + 2 * pages.count
+        func object(_ body: (inout [UInt8]) -> Void) {
+            offsets.append(pdf.count)
+            pdf.appendInt(offsets.count, negative: false); pdf.append(" 0 obj\n")
+            body(&pdf)
+            pdf.append("\nendobj\n")
+        }
+        pdf.reserveCapacity(contents.reduce(1024) { $0 + $1.count + 256 })
+        pdf.append("%PDF-1.4\n%\u{00e2}\u{00e3}\n")
+        object { $0.append("<< /Type /Catalog /Pages 2 0 R >>") }
+        object { o in
+            o.append("<< /Type /Pages /Kids [")
+            for k in pages.indices { o.appendInt(firstPage + 2 * k, negative: false); o.append(" 0 R ") }
+            o.append("] /Count "); o.appendInt(pages.count, negative: false); o.append(" >>")
+        }
+        object { $0.append("<< /Producer (Oekaki) /Creator (Oekaki) >>") }
+        let sortedAlphas = alphas.sorted()
+        for (k, page) in pages.enumerated() {
+            let f = page.frame
+            object { o in
+                o.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 "); o.appendNumber(f.width); o.append(" "); o.appendNumber(f.height)
+                o.append("] /Contents "); o.appendInt(firstPage + 2 * k + 1, negative: false); o.append(" 0 R /Resources << /ExtGState <<")
+                for (i, a) in sortedAlphas.enumerated() {
+                    o.append(" /Ga"); o.appendInt(Int(a), negative: false); o.append(" "); o.appendInt(firstAlpha + i, negative: false); o.append(" 0 R")
+                }
+                o.append(" >> >> >>")
+            }
+            object { o in
+                o.append("<< /Length "); o.appendInt(contents[k].count, negative: false); o.append(" /Filter /FlateDecode >>\nstream\n")
+                o.append(contentsOf: contents[k])
+                o.append("\nendstream")
+            }
+        }
+        for a in sortedAlphas {
+            object { o in o.append("<< /Type /ExtGState /ca "); o.appendNumber(Double(a) / 255, decimals: 3); o.append(" >>") }
+        }
+        let xref = pdf.count
+        pdf.append("xref\n0 "); pdf.appendInt(offsets.count + 1, negative: false); pdf.append("\n0000000000 65535 f \n")
+        for off in offsets {
+            // Each entry is exactly 20 bytes: 10-digit offset, generation, 'n', space + newline.
+            let digits = Array(String(off).utf8)
+            pdf.append(contentsOf: [UInt8](repeating: UInt8(ascii: "0"), count: max(0, 10 - digits.count)) + digits)
+            pdf.append(" 00000 n \n")
+        }
+        pdf.append("trailer\n<< /Size "); pdf.appendInt(offsets.count + 1, negative: false)
+        pdf.append(" /Root 1 0 R /Info 3 0 R >>\nstartxref\n"); pdf.appendInt(xref, negative: false); pdf.append("\n%%EOF\n")
+        return pdf
+    }
+
+    /// One page's content stream, deflated (zlib container): y-down page units from the frame's corner, paper,
+    /// its lines and dots, then the strokes in drawing order.
+    private static func content(_ page: Page, transparent: Bool, useAlpha: Bool) throws -> [UInt8] {
+        let f = page.frame
+        let strokes = page.drawing.strokes
+        let background: RGBA? = !transparent && page.background.paper.a > 0 ? page.background.paper : nil
         var head: [UInt8] = []
-        head.append("1 0 0 -1 0 "); head.appendNumber(page.height); head.append(" cm\n")
+        head.append("1 0 0 -1 "); head.appendNumber(-f.minX); head.append(" "); head.appendNumber(f.maxY); head.append(" cm\n")
         var state = GraphicsState()
         if let bg = background {
             state.set(bg, alphaStates: useAlpha, into: &head)
-            head.append("0 0 "); head.appendNumber(page.width); head.append(" "); head.appendNumber(page.height); head.append(" re f\n")
+            head.appendNumber(f.minX); head.append(" "); head.appendNumber(f.minY); head.append(" ")
+            head.appendNumber(f.width); head.append(" "); head.appendNumber(f.height); head.append(" re f\n")
+        }
+        if !transparent {
+            let m = BackgroundPainter.marks(Paper(page), in: f)
+            for l in m.lines {
+                state.set(l.color, alphaStates: useAlpha, into: &head)
+                head.appendNumber(l.rect.minX, decimals: 3); head.append(" "); head.appendNumber(l.rect.minY, decimals: 3); head.append(" ")
+                head.appendNumber(l.rect.width, decimals: 3); head.append(" "); head.appendNumber(l.rect.height, decimals: 3); head.append(" re f\n")
+            }
+            if let c = m.dots.first?.color {
+                // A dot is a zero-length line with round caps, as Xournal++ draws it.
+                state.set(c, alphaStates: useAlpha, into: &head)
+                head.append("1 J "); head.appendNumber(BackgroundPainter.dotDiameter, decimals: 3); head.append(" w ")
+                for (i, v) in [c.r, c.g, c.b].enumerated() { head.appendNumber(Double(v) / 255, decimals: 3); head.append(i < 2 ? " " : " RG\n") }
+                for d in m.dots {
+                    head.appendNumber(d.center.x, decimals: 3); head.append(" "); head.appendNumber(d.center.y, decimals: 3); head.append(" m ")
+                    head.appendNumber(d.center.x, decimals: 3); head.append(" "); head.appendNumber(d.center.y, decimals: 3); head.append(" l\n")
+                }
+                head.append("S\n")
+            }
         }
         // Each slice of strokes is formatted and deflated in one go, so the text never exists all at once.
-        let body = Parallel.map(count: strokes.count, parts: Parallel.cores * 8) { range -> Result<ParallelDeflate.Piece, Error> in
+        let body = Parallel.map(count: strokes.count, parts: strokes.count < 64 ? 1 : Parallel.cores * 8) { range -> Result<ParallelDeflate.Piece, Error> in
             var out: [UInt8] = []
             out.reserveCapacity(range.count * 2500)
             var st = GraphicsState()
@@ -44,50 +124,11 @@ enum PDFWriter {
         do { pieces = try [ParallelDeflate.piece(head, last: strokes.isEmpty)] + body.map { try $0.get() } } catch {
             throw RenderError.pageTooLarge("cannot compress the PDF: \(error)")
         }
-        let contentLength = ParallelDeflate.header.count + pieces.reduce(0) { $0 + $1.data.count } + 4
-
-        var pdf: [UInt8] = []
-        var offsets: [Int] = []
-        func object(_ body: (inout [UInt8]) -> Void) {
-            offsets.append(pdf.count)
-            pdf.appendInt(offsets.count, negative: false); pdf.append(" 0 obj\n")
-            body(&pdf)
-            pdf.append("\nendobj\n")
-        }
-        pdf.append("%PDF-1.4\n%\u{00e2}\u{00e3}\n")
-        object { $0.append("<< /Type /Catalog /Pages 2 0 R >>") }
-        object { $0.append("<< /Type /Pages /Kids [3 0 R] /Count 1 >>") }
-        let sortedAlphas = alphas.sorted()
-        object { o in
-            o.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 "); o.appendNumber(page.width); o.append(" "); o.appendNumber(page.height)
-            o.append("] /Contents 4 0 R /Resources << /ExtGState <<")
-            for (i, a) in sortedAlphas.enumerated() {
-                o.append(" /Ga"); o.appendInt(Int(a), negative: false); o.append(" "); o.appendInt(6 + i, negative: false); o.append(" 0 R")
-            }
-            o.append(" >> >> >>")
-        }
-        object { o in
-            o.append("<< /Length "); o.appendInt(contentLength, negative: false); o.append(" /Filter /FlateDecode >>\nstream\n")
-            o.append(contentsOf: ParallelDeflate.header)
-            for p in pieces { o.append(contentsOf: p.data) }
-            o.append(contentsOf: ParallelDeflate.trailer(pieces))
-            o.append("\nendstream")
-        }
-        object { $0.append("<< /Producer (Oekaki) /Creator (Oekaki) >>") }
-        for a in sortedAlphas {
-            object { o in o.append("<< /Type /ExtGState /ca "); o.appendNumber(Double(a) / 255, decimals: 3); o.append(" >>") }
-        }
-        let xref = pdf.count
-        pdf.append("xref\n0 "); pdf.appendInt(offsets.count + 1, negative: false); pdf.append("\n0000000000 65535 f \n")
-        for off in offsets {
-            // Each entry is exactly 20 bytes: 10-digit offset, generation, 'n', space + newline.
-            let digits = Array(String(off).utf8)
-            pdf.append(contentsOf: [UInt8](repeating: UInt8(ascii: "0"), count: max(0, 10 - digits.count)) + digits)
-            pdf.append(" 00000 n \n")
-        }
-        pdf.append("trailer\n<< /Size "); pdf.appendInt(offsets.count + 1, negative: false)
-        pdf.append(" /Root 1 0 R /Info 5 0 R >>\nstartxref\n"); pdf.appendInt(xref, negative: false); pdf.append("\n%%EOF\n")
-        return pdf
+        var out = ParallelDeflate.header
+        out.reserveCapacity(pieces.reduce(8) { $0 + $1.data.count })
+        for p in pieces { out.append(contentsOf: p.data) }
+        out.append(contentsOf: ParallelDeflate.trailer(pieces))
+        return out
     }
 
     /// Fill colour and opacity last written to the content, so unchanged state is not repeated.

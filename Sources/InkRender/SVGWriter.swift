@@ -8,20 +8,26 @@ enum SVGWriter {
     static let shapingScale = 8.0
 
     /// The document as consecutive byte runs (header, strokes in slices, footer), to be written in order.
-    static func document(_ drawing: Drawing, transparent: Bool) -> [[UInt8]] {
+    /// The page's frame (its viewBox is the frame, so an endless page's ink keeps its coordinates).
+    static func document(_ page: Page, transparent: Bool) -> [[UInt8]] {
         var out: [UInt8] = []
-        let w = drawing.pageSize.width, h = drawing.pageSize.height
+        let f = page.frame
+        let w = f.width, h = f.height
         out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
         out.appendNumber(w); out.append("\" height=\""); out.appendNumber(h)
-        out.append("\" viewBox=\"0 0 "); out.appendNumber(w); out.append(" "); out.appendNumber(h); out.append("\">\n")
-        if !transparent, drawing.background.a > 0 {
-            out.append("<rect width=\""); out.appendNumber(w); out.append("\" height=\""); out.appendNumber(h); out.append("\"")
-            out.appendFill(drawing.background)
+        out.append("\" viewBox=\""); out.appendNumber(f.minX); out.append(" "); out.appendNumber(f.minY); out.append(" ")
+        out.appendNumber(w); out.append(" "); out.appendNumber(h); out.append("\">\n")
+        if !transparent, page.background.paper.a > 0 {
+            out.append("<rect")
+            if f.minX != 0 || f.minY != 0 { out.append(" x=\""); out.appendNumber(f.minX); out.append("\" y=\""); out.appendNumber(f.minY); out.append("\"") }
+            out.append(" width=\""); out.appendNumber(w); out.append("\" height=\""); out.appendNumber(h); out.append("\"")
+            out.appendFill(page.background.paper)
             out.append("/>\n")
         }
+        if !transparent { appendPattern(Paper(page), to: &out) }
         out.append("<g fill-rule=\"nonzero\" stroke=\"none\">\n")
-        let strokes = drawing.strokes
+        let strokes = page.drawing.strokes
         let parts = Parallel.map(count: strokes.count, parts: Parallel.cores * 8) { range -> [UInt8] in
             var buf: [UInt8] = []
             buf.reserveCapacity(range.count * 1500)
@@ -31,6 +37,30 @@ enum SVGWriter {
         var end: [UInt8] = []
         end.append("</g>\n</svg>\n")
         return [out] + parts + [end]
+    }
+
+    /// The paper's lines as one path per colour (thin rectangles), its dots as circles.
+    private static func appendPattern(_ paper: Paper, to out: inout [UInt8]) {
+        let m = BackgroundPainter.marks(paper, in: paper.frame)
+        var byColor: [RGBA: [Rect]] = [:]
+        for l in m.lines { byColor[l.color, default: []].append(l.rect) }
+        for (c, rects) in byColor.sorted(by: { $0.key.hex < $1.key.hex }) {
+            out.append("<path"); out.appendFill(c); out.append(" d=\"")
+            for r in rects {
+                out.append("M"); out.appendNumber(r.minX, decimals: 3); out.append(" "); out.appendNumber(r.minY, decimals: 3)
+                out.append("H"); out.appendNumber(r.maxX, decimals: 3); out.append("V"); out.appendNumber(r.maxY, decimals: 3)
+                out.append("H"); out.appendNumber(r.minX, decimals: 3); out.append("z")
+            }
+            out.append("\"/>\n")
+        }
+        if let c = m.dots.first?.color {
+            out.append("<g"); out.appendFill(c); out.append(">\n")
+            for d in m.dots {
+                out.append("<circle cx=\""); out.appendNumber(d.center.x, decimals: 3); out.append("\" cy=\""); out.appendNumber(d.center.y, decimals: 3)
+                out.append("\" r=\""); out.appendNumber(BackgroundPainter.dotDiameter / 2, decimals: 3); out.append("\"/>\n")
+            }
+            out.append("</g>\n")
+        }
     }
 
     private static func appendPath(_ stroke: Stroke, to out: inout [UInt8]) {

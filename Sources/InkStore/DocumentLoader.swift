@@ -22,12 +22,14 @@ public enum DocumentLoader {
         let head = try peek(path)
         if head.starts(with: FileCheck.sqliteMagic.prefix(16)) {
             let doc = try DocumentFile.open(path: path, readOnly: true)
-            if let p = page, p != 1 { throw StoreError.noSuchPage(path: path, page: p, pages: 1) }
+            if let p = page, !(1...doc.document.pages.count).contains(p) {
+                throw StoreError.noSuchPage(path: path, page: p, pages: doc.document.pages.count)
+            }
             return LoadedDocument(document: doc.document, history: doc.history, format: "oekaki", version: doc.foundVersion, notes: [])
         }
         if head.starts(with: XoppImport.gzipMagic) || head.starts(with: ZipPackage.magic) || head.starts(with: Array("<?xml".utf8)) || head.starts(with: Array("<xournal".utf8)) {
             let r = try XoppImport.read(path: path, page: page ?? 1)
-            return LoadedDocument(document: Document(drawing: r.drawing), history: History(), format: "xopp", version: r.fileVersion, notes: r.notes)
+            return LoadedDocument(document: r.document, history: History(), format: "xopp", version: r.fileVersion, notes: r.notes)
         }
         if head.allSatisfy({ $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 < 0x7F) }) {
             throw StoreError.unrecognized(path: path, reason: localized("a text file, not a drawing (.oekaki or .xopp)"))

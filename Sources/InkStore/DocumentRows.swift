@@ -64,7 +64,7 @@ enum DocumentRows {
             return ([PageRow(id: Page.firstID, position: 0, format: format)], [])
         }
         var live: [PageRow] = [], deleted: [PageRow] = []
-        let q = try db.statement("SELECT id, position, width, height, style, paper, line, spacing FROM pages ORDER BY position, id")
+        let q = try db.statement("SELECT id, position, width, height, style, paper, line, spacing, \(version >= Schema.marginVersion ? "margin" : "0") FROM pages ORDER BY position, id")
         defer { q.reset() }
         while try q.step() {
             guard live.count + deleted.count < 2 * Schema.maxPages else { throw bad("more than \(2 * Schema.maxPages) page rows") }
@@ -79,7 +79,9 @@ enum DocumentRows {
             guard let style = q.text(4).flatMap(Background.Style.init(rawValue:)) else { throw bad("page \(id) has an unknown background '\(q.text(4) ?? "")'") }
             let spacing = q.double(7)
             guard Background.spacingRange.contains(spacing) else { throw bad("page \(id) has background spacing \(spacing)") }
-            let bg = Background(style: style, paper: try colour(q.int(5), "paper"), line: try colour(q.int(6), "line"), spacing: spacing)
+            let margin = q.double(8)
+            guard margin.isFinite, margin >= 0, margin <= Background.spacingRange.upperBound else { throw bad("page \(id) has margin \(margin)") }
+            let bg = Background(style: style, paper: try colour(q.int(5), "paper"), line: try colour(q.int(6), "line"), spacing: spacing, margin: margin)
             var row = PageRow(id: PageID(id), position: nil, format: PageFormat(size: size, background: bg))
             if q.isNull(1) { deleted.append(row); continue }
             // Sorted by place, so live pages must count up from 0 with no gap or repeat.

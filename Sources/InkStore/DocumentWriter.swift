@@ -11,11 +11,11 @@ struct DocumentWriter {
         if let size = format.size, let problem = DocumentRows.problem(with: size) { throw StoreError.unstorable(problem) }
         guard id >= 1, id <= UInt64(Int64.max) else { throw StoreError.unstorable("page id \(id) is outside 1…\(Int64.max)") }
         let b = format.background
-        let q = try db.statement("INSERT OR REPLACE INTO pages(id, position, width, height, style, paper, line, spacing) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")
+        let q = try db.statement("INSERT OR REPLACE INTO pages(id, position, width, height, style, paper, line, spacing, margin) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try q.bind(1, Int64(bitPattern: id))
         if let position { try q.bind(2, Int64(position)) }
         if let size = format.size { try q.bind(3, size.width).bind(4, size.height) }
-        try q.bind(5, b.style.rawValue).bind(6, Int64(b.paper.packed)).bind(7, Int64(b.line.packed)).bind(8, b.spacing).run()
+        try q.bind(5, b.style.rawValue).bind(6, Int64(b.paper.packed)).bind(7, Int64(b.line.packed)).bind(8, b.spacing).bind(9, b.margin).run()
     }
 
     /// Puts a page at `position`, moving the pages from there on down by one.
@@ -113,10 +113,11 @@ struct DocumentWriter {
             for c in changes {
                 let f = c.to
                 if let size = f.size, let problem = DocumentRows.problem(with: size) { throw StoreError.unstorable(problem) }
-                let q = try db.statement("UPDATE pages SET width = ?, height = ?, style = ?, paper = ?, line = ?, spacing = ? WHERE id = ?")
+                let q = try db.statement("UPDATE pages SET width = ?, height = ?, style = ?, paper = ?, line = ?, spacing = ?, margin = ? WHERE id = ?")
                 if let size = f.size { try q.bind(1, size.width).bind(2, size.height) } else { try q.bindNull(1).bindNull(2) }
                 try q.bind(3, f.background.style.rawValue).bind(4, Int64(f.background.paper.packed))
-                    .bind(5, Int64(f.background.line.packed)).bind(6, f.background.spacing).bind(7, Int64(bitPattern: c.page)).run()
+                    .bind(5, Int64(f.background.line.packed)).bind(6, f.background.spacing).bind(7, f.background.margin)
+                    .bind(8, Int64(bitPattern: c.page)).run()
             }
         case .transform(let t):
             let q = try db.statement("UPDATE strokes SET transform = ?, width = ? WHERE id = ?")

@@ -7,8 +7,8 @@ import InkCore
 ///     move page:           "FROM TO"
 ///     set format:          "ID FORMAT FORMAT;…"      (before, after; one group per page)
 ///
-/// A FORMAT is "WIDTH HEIGHT STYLE PAPER LINE SPACING", with "- -" for the size of an endless page. Numbers are in
-/// Swift's shortest round-trip form, so a format reads back exactly.
+/// A FORMAT is "WIDTH HEIGHT STYLE PAPER LINE SPACING MARGIN", with "- -" for the size of an endless page (format 5
+/// files have no MARGIN: it is 0). Numbers are in Swift's shortest round-trip form, so a format reads back exactly.
 enum PageEditText {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -26,19 +26,19 @@ enum PageEditText {
     static func format(_ f: PageFormat) -> String {
         let size = f.size.map { "\(number($0.width)) \(number($0.height))" } ?? "- -"
         let b = f.background
-        return "\(size) \(b.style.rawValue) \(b.paper.hex) \(b.line.hex) \(number(b.spacing))"
+        return "\(size) \(b.style.rawValue) \(b.paper.hex) \(b.line.hex) \(number(b.spacing)) \(number(b.margin))"
     }
 
     private static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)" }
 
     /// A page added or deleted: its id, place and format.
     static func page(_ text: String) throws -> (id: PageID, at: Int, format: PageFormat) {
-        let t = try tokens(text, count: 8)
+        let t = try tokens(text, counts: [9, 8])
         return (try id(t[0]), try place(t[1]), try format(t[2...]))
     }
 
     static func move(_ text: String) throws -> (from: Int, to: Int) {
-        let t = try tokens(text, count: 2)
+        let t = try tokens(text, counts: [2])
         return (try place(t[0]), try place(t[1]))
     }
 
@@ -46,15 +46,17 @@ enum PageEditText {
         // Each group is under 100 characters; this bounds the work before anything is split.
         guard text.utf8.count <= Schema.maxPages * 100 else { throw Failure(description: "page formats are \(text.utf8.count) bytes long") }
         return try text.split(separator: ";", omittingEmptySubsequences: false).map { group in
-            let t = try tokens(String(group), count: 13)
-            return (try id(t[0]), try format(t[1...6]), try format(t[7...12]))
+            let t = try tokens(String(group), counts: [15, 13])
+            let n = (t.count - 1) / 2
+            return (try id(t[0]), try format(t[1...n]), try format(t[(n + 1)...]))
         }
     }
 
-    private static func tokens(_ text: String, count: Int) throws -> [Substring] {
-        guard text.utf8.count <= 40 * count else { throw Failure(description: "page edit text is too long") }
+    /// The fields of `text`, whose count must be one of `counts` (the first is the current form).
+    private static func tokens(_ text: String, counts: [Int]) throws -> [Substring] {
+        guard text.utf8.count <= 40 * counts[0] else { throw Failure(description: "page edit text is too long") }
         let t = text.split(separator: " ", omittingEmptySubsequences: false)
-        guard t.count == count else { throw Failure(description: "page edit '\(text.prefix(80))' has \(t.count) fields, not \(count)") }
+        guard counts.contains(t.count) else { throw Failure(description: "page edit '\(text.prefix(80))' has \(t.count) fields, not \(counts[0])") }
         return t
     }
 
@@ -85,6 +87,13 @@ enum PageEditText {
         guard let spacing = Double(t[5]), Background.spacingRange.contains(spacing) else {
             throw Failure(description: "background spacing '\(t[5].prefix(20))' is outside \(Background.spacingRange)")
         }
-        return PageFormat(size: size, background: Background(style: style, paper: paper, line: line, spacing: spacing))
+        var margin = 0.0
+        if t.count > 6 {
+            guard let m = Double(t[6]), m >= 0, m <= Background.spacingRange.upperBound else {
+                throw Failure(description: "background margin '\(t[6].prefix(20))' is outside 0…\(Background.spacingRange.upperBound)")
+            }
+            margin = m
+        }
+        return PageFormat(size: size, background: Background(style: style, paper: paper, line: line, spacing: spacing, margin: margin))
     }
 }

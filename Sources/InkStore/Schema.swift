@@ -6,13 +6,15 @@ enum Schema {
     /// "OEKI": tells an Oekaki document from any other SQLite database.
     static let applicationID: Int64 = 0x4F45_4B49
     /// The format version this build writes (`PRAGMA user_version`).
-    static let currentVersion = 7
+    static let currentVersion = 8
     /// The first format with pages (before it, one page in `document`, every stroke on it).
     static let pagesVersion = 5
     /// The first format with stroke transforms (moved, resized, rotated selections).
     static let transformVersion = 6
     /// The first format whose strokes record how they are drawn (`strokes.shape`).
     static let shapesVersion = 7
+    /// The first format with a graph margin per page (`pages.margin`).
+    static let marginVersion = 8
 
     /// steps[i] turns a version-i database into version i+1.
     static let steps: [String] = [
@@ -116,6 +118,11 @@ enum Schema {
         // and 1…6 for a shape (`ShapeCode`), which is a polyline too.
         """
         ALTER TABLE strokes ADD COLUMN shape INTEGER;
+        """,
+        // 8: graph paper's margin (Xournal++ notebooks often leave one): blank paper around the squares. Page edits
+        // in `history.pages` write it as a seventh format field from this version on (`PageEditText`).
+        """
+        ALTER TABLE pages ADD COLUMN margin REAL NOT NULL DEFAULT 0;
         """,
     ]
 

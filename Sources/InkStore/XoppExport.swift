@@ -1,18 +1,32 @@
 import Foundation
 import InkCore
 
-/// Writes a drawing as a one-page Xournal++ `.xopp` (gzip of XML, fileversion 4) that Xournal++ 1.1 opens.
+/// Writes a document as a Xournal++ `.xopp` (gzip of XML, fileversion 4) that Xournal++ 1.1 opens: every page
+/// with its size and background. Xournal++ pages have bounds, so an endless page becomes a page of its frame (the ink
+/// with a margin), its strokes moved by the frame's corner.
 /// Pen strokes carry their per-segment widths (our pressure-shaped width at each point), highlighters one width.
 public enum XoppExport {
-    public static func data(_ drawing: Drawing) throws -> [UInt8] {
+    public static func data(_ drawing: Drawing) throws -> [UInt8] { try data(Document(drawing: drawing)) }
+
+    public static func data(_ document: Document) throws -> [UInt8] {
         var x = XMLBytes()
-        x.bytes.reserveCapacity(256 + drawing.pointCount * 20)
+        x.bytes.reserveCapacity(256 + document.pointCount * 20)
         x += "<?xml version=\"1.0\" standalone=\"no\"?>\n"
         x += "<xournal creator=\"Oekaki\" fileversion=\"4\">\n"
         x += "<title>Xournal++ document - see https://github.com/xournalpp/xournalpp</title>\n"
-        x += "<page width=\"\(exact(drawing.pageSize.width))\" height=\"\(exact(drawing.pageSize.height))\">\n"
-        x += "<background type=\"solid\" color=\"\(drawing.background.hex)\" style=\"plain\"/>\n<layer>\n"
-        for s in drawing.strokes where !s.points.isEmpty {
+        for page in document.pages { write(page, to: &x) }
+        x += "</xournal>\n"
+        return try Deflate.gzip(x.bytes, level: 3)
+    }
+
+    private static func write(_ page: Page, to x: inout XMLBytes) {
+        let frame = page.frame
+        let b = page.background
+        x += "<page width=\"\(exact(frame.width))\" height=\"\(exact(frame.height))\">\n"
+        x += "<background type=\"solid\" color=\"\(b.paper.hex)\" style=\"\(b.style.rawValue)\""
+        if b.style == .graph, b.margin > 0 { x += " config=\"m1=\(exact(b.margin)),rm=1\"" }
+        x += "/>\n<layer>\n"
+        for s in page.drawing.strokes where !s.points.isEmpty {
             let tool = s.style.tool == .highlighter ? "highlighter" : "pen"
             x += "<stroke tool=\"\(tool)\" color=\"\(s.style.color.hex)\" width=\"\(exact(s.style.width))"
             var pts = s.points
@@ -33,16 +47,17 @@ public enum XoppExport {
             x += ">"
             for (i, p) in pts.enumerated() {
                 if i > 0 { x.space() }
-                x.number(p.x); x.space(); x.number(p.y)
+                x.number(p.x - frame.minX); x.space(); x.number(p.y - frame.minY)
             }
             x += "</stroke>\n"
         }
-        x += "</layer>\n</page>\n</xournal>\n"
-        return try Deflate.gzip(x.bytes, level: 3)
+        x += "</layer>\n</page>\n"
     }
 
-    public static func write(_ drawing: Drawing, to path: String) throws {
-        let bytes = try data(drawing)
+    public static func write(_ drawing: Drawing, to path: String) throws { try write(Document(drawing: drawing), to: path) }
+
+    public static func write(_ document: Document, to path: String) throws {
+        let bytes = try data(document)
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

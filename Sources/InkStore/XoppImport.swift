@@ -1,34 +1,40 @@
 import Foundation
 import InkCore
 
-/// Reads one page of a Xournal++ `.xopp` (gzip of XML, or the newer zip package) into a `Drawing`.
+/// Reads a Xournal++ `.xopp` (gzip of XML, or the newer zip package) into a `Document`: every page, with its size
+/// and background (solid colour; plain, lined, ruled, graph and dotted, the nearest of those for other styles).
 ///
-/// - Pen and highlighter strokes of all layers, in order. Whiteout strokes (`tool="eraser"`) become pen strokes
-///   in the page's background colour, which is what Xournal++ shows.
+/// - Pen and highlighter strokes of all layers of a page, in order (layers are flattened). Whiteout strokes
+///   (`tool="eraser"`) become pen strokes in the page's background colour, which is what Xournal++ shows.
 /// - Per-segment widths become pressure: the nominal width is ⅔ of the widest segment, so the widest maps to
 ///   pressure 1 and our shaper (width × (0.5 + p)) reproduces each segment's width down to ⅓ of the widest.
 ///   Files written by Oekaki use the exact inverse of our export.
 /// - Strokes are drawn as written (`Trace.polyline`): straight segments, each as wide as Xournal++ draws it.
 ///   Files written by Oekaki mark shapes and polylines (`trace`, `shape` attributes); their other strokes are
 ///   smoothed pen input again.
-/// - Text, images, TeX and unknown elements are skipped and counted.
+/// - What Oekaki cannot hold yet (text, images, TeX, PDF and image backgrounds) is counted in one note.
 public enum XoppImport {
     /// Largest XML we inflate (a gzip bomb stops here, quickly).
     public static let maxXMLBytes = 256 << 20
 
     public struct Result {
-        public var drawing: Drawing
-        public var pageCount: Int
+        public var document: Document
+        /// The page asked for (1-based): what `drawing` is.
         public var page: Int
-        /// Lines for stderr: more pages, skipped elements, whiteout, repaired values.
+        /// Lines for stderr: elements not held, whiteout, repaired values, approximated backgrounds.
         public var notes: [String]
         public var creator: String
         /// The root's `fileversion` (Xournal++ 1.x writes 4); 4 when absent.
         public var fileVersion: Int
+
+        public var pageCount: Int { document.pages.count }
+        /// The strokes of the page asked for.
+        public var drawing: Drawing { document.pages[page - 1].drawing }
     }
 
     static let gzipMagic: [UInt8] = [0x1F, 0x8B]
 
+    /// Reads every page; `page` (1-based) must exist and is the one `Result.drawing` gives.
     public static func read(path: String, page: Int = 1) throws -> Result {
         let raw = try readFile(path)
         let xml: [UInt8]
@@ -93,16 +99,27 @@ public enum XoppImport {
         return RGBA(hex: s) ?? namedColors[s.lowercased()]
     }
 
+    /// Xournal++ background styles Oekaki draws as the nearest of its own.
+    static let nearestStyle: [String: Background.Style] = [
+        "isodotted": .dotted, "isograph": .graph, "staves": .ruled,
+    ]
+
+    /// One page as the XML pass found it; its strokes' numbers are parsed afterwards.
+    struct PendingPage {
+        var size: Size
+        var background: Background
+        var strokes: [PendingStroke] = []
+    }
+
     static func parse(_ xml: [UInt8], page wanted: Int) throws -> Result {
         var p = XMLSubset(xml)
-        var pages = 0
+        var pages: [PendingPage] = []
         var creator = ""
         var fileVersion = 4
         var inPage = false, inLayer = false
-        var pageSize: Size?
-        var background = RGBA.white
-        var backgroundNote: String?
-        var pending: [PendingStroke] = []
+        // What Oekaki cannot hold yet, by what users call it; backgrounds drawn as the nearest style, by style.
+        var notHeld: [String: Int] = [:]
+        var approximated: [String: Int] = [:]
         var skipped: [String: Int] = [:]
         var whiteouts = 0, droppedPoints = 0, repairedWidths = 0, badStrokes = 0
         var current: (attrs: [String: String], text: ArraySlice<UInt8>)?
@@ -121,28 +138,42 @@ public enum XoppImport {
                 if skipDepth > 0 { skipDepth += 1; continue }
                 switch name {
                 case "page":
-                    pages += 1
-                    inPage = pages == wanted
-                    if inPage {
-                        guard let w = attrs["width"].flatMap(Double.init), let h = attrs["height"].flatMap(Double.init) else {
-                            throw ParseFailure(message: "page \(pages) has no valid width and height")
-                        }
-                        guard w.isFinite, h.isFinite, w > 0, h > 0, w <= Schema.maxPageSide, h <= Schema.maxPageSide else {
-                            throw ParseFailure(message: "page \(pages) is \(attrs["width"] ?? "") × \(attrs["height"] ?? ""); pages must be between 0 and \(Int(Schema.maxPageSide)) units")
-                        }
-                        pageSize = Size(width: w, height: h)
+                    let n = pages.count + 1
+                    // Counted as they come, so a file of a million pages stops here at once.
+                    guard n <= Schema.maxPages else { throw ParseFailure(message: "it has more than \(Schema.maxPages) pages; Oekaki opens at most \(Schema.maxPages)") }
+                    guard let w = attrs["width"].flatMap(Double.init), let h = attrs["height"].flatMap(Double.init) else {
+                        throw ParseFailure(message: "page \(n) has no valid width and height")
                     }
+                    guard w.isFinite, h.isFinite, w > 0, h > 0, w <= Schema.maxPageSide, h <= Schema.maxPageSide else {
+                        throw ParseFailure(message: "page \(n) is \(attrs["width"] ?? "") × \(attrs["height"] ?? ""); pages must be between 0 and \(Int(Schema.maxPageSide)) units")
+                    }
+                    pages.append(PendingPage(size: Size(width: w, height: h), background: .plain))
+                    inPage = true
                 case "background" where inPage:
-                    if attrs["type"] == "solid", let c = color(attrs["color"]) {
-                        background = c
-                        if let st = attrs["style"], st != "plain" { backgroundNote = "has a \(st) background; imported its colour only" }
-                    } else {
-                        backgroundNote = "has a \(attrs["type"] ?? "unknown") background; imported a white page"
+                    switch attrs["type"] {
+                    case "solid":
+                        let paper = color(attrs["color"]) ?? .white
+                        let name = attrs["style"] ?? "plain"
+                        let style = Background.Style(rawValue: name) ?? nearestStyle[name] ?? .plain
+                        if Background.Style(rawValue: name) == nil { approximated[name, default: 0] += 1 }
+                        // `config="m1=40,rm=1"`: a graph margin (Oekaki always centres whole squares, as rm=1 does).
+                        var margin = 0.0
+                        for item in (attrs["config"] ?? "").split(separator: ",") {
+                            let kv = item.split(separator: "=", maxSplits: 1)
+                            if kv.count == 2, kv[0] == "m1", let m = Double(kv[1]), m.isFinite, m > 0 { margin = m }
+                        }
+                        pages[pages.count - 1].background = Background(style: style, paper: paper, margin: style == .graph ? margin : 0)
+                    case "pdf": notHeld["PDF background", default: 0] += 1
+                    case "pixmap": notHeld["image background", default: 0] += 1
+                    default: notHeld["\(attrs["type"] ?? "unknown") background", default: 0] += 1
                     }
                 case "layer" where inPage:
                     inLayer = true
                 case "stroke" where inPage && inLayer:
                     current = (attrs, [])
+                case "text" where inPage, "image" where inPage, "teximage" where inPage:
+                    notHeld[name == "teximage" ? "TeX" : name, default: 0] += 1
+                    skipDepth = 1
                 case _ where inPage:
                     skipped[name, default: 0] += 1
                     skipDepth = 1
@@ -167,8 +198,9 @@ public enum XoppImport {
                     case "eraser": style = StrokeStyle(tool: .pen); whiteouts += 1
                     default: skipped["\(tool) stroke", default: 0] += 1; continue
                     }
-                    guard let rgba = tool == "eraser" ? background : color(c.attrs["color"]) else {
-                        throw ParseFailure(message: "stroke \(pending.count + 1) has an unreadable colour '\(c.attrs["color"] ?? "")'")
+                    let paper = pages[pages.count - 1].background.paper
+                    guard let rgba = tool == "eraser" ? paper : color(c.attrs["color"]) else {
+                        throw ParseFailure(message: "stroke \(pages.reduce(0) { $0 + $1.strokes.count } + 1) has an unreadable colour '\(c.attrs["color"] ?? "")'")
                     }
                     style.color = rgba
                     // Ink from another program is final: drawn straight between its points, as Xournal++ draws it.
@@ -180,41 +212,51 @@ public enum XoppImport {
                     } else {
                         style.trace = .polyline
                     }
-                    pending.append(PendingStroke(style: style, isPen: tool == "pen", width: c.attrs["width"] ?? "", text: c.text, shape: shape))
+                    pages[pages.count - 1].strokes.append(PendingStroke(style: style, isPen: tool == "pen", width: c.attrs["width"] ?? "", text: c.text, shape: shape))
                 default: break
                 }
             }
         }
-        guard pages > 0 else { throw ParseFailure(message: "the document has no pages") }
-        var strokes: [Stroke] = []
-        strokes.reserveCapacity(pending.count)
-        let exact = creator.hasPrefix("Oekaki")
-        for r in try finish(pending, exact: exact) {
-            droppedPoints += r.dropped; repairedWidths += r.repaired
-            guard let points = r.points else { badStrokes += 1; continue }
-            var style = r.style
-            style.width = r.width
-            strokes.append(Stroke(id: StrokeID(strokes.count + 1), style: style, points: points, shape: r.shape))
-            for piece in r.more { strokes.append(Stroke(id: StrokeID(strokes.count + 1), style: style, points: piece)) }
+        guard !pages.isEmpty else { throw ParseFailure(message: "the document has no pages") }
+        guard wanted >= 1, wanted <= pages.count else {
+            throw ParseFailure(message: "there is no page \(wanted) (the document has \(pages.count))")
         }
-        guard wanted >= 1, wanted <= pages, let size = pageSize else {
-            throw ParseFailure(message: "there is no page \(wanted) (the document has \(pages))")
+        let exact = creator.hasPrefix("Oekaki")
+        // All pages' strokes are parsed together (on all cores), then dealt back to their pages in order.
+        let finished = try finish(pages.flatMap(\.strokes), exact: exact)
+        var next = 0
+        var id: StrokeID = 0
+        var out: [Page] = []
+        out.reserveCapacity(pages.count)
+        for (k, pending) in pages.enumerated() {
+            let pageID = PageID(k + 1)
+            var strokes: [Stroke] = []
+            strokes.reserveCapacity(pending.strokes.count)
+            for r in finished[next..<(next + pending.strokes.count)] {
+                droppedPoints += r.dropped; repairedWidths += r.repaired
+                guard let points = r.points else { badStrokes += 1; continue }
+                var style = r.style
+                style.width = r.width
+                id += 1
+                strokes.append(Stroke(id: id, style: style, points: points, shape: r.shape, page: pageID))
+                for piece in r.more { id += 1; strokes.append(Stroke(id: id, style: style, points: piece, page: pageID)) }
+            }
+            next += pending.strokes.count
+            out.append(Page(id: pageID, format: .fixed(pending.size, pending.background),
+                            drawing: Drawing(pageSize: pending.size, background: pending.background.paper, strokes: strokes)))
         }
         // Each note completes "FILE …" on one line.
+        func list(_ counts: [String: Int]) -> String { counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") }
         var notes: [String] = []
-        if pages > 1 { notes.append("has \(pages) pages; imported page \(wanted) (use --page K)") }
-        if !skipped.isEmpty {
-            let list = skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            notes.append("has elements Oekaki does not draw; skipped \(list)")
-        }
+        if !notHeld.isEmpty { notes.append("has what Oekaki cannot hold yet; left out \(list(notHeld))") }
+        if !skipped.isEmpty { notes.append("has elements Oekaki does not draw; skipped \(list(skipped))") }
+        if !approximated.isEmpty { notes.append("has backgrounds Oekaki draws as the nearest it has: \(list(approximated)) (dotted, graph or ruled)") }
         if whiteouts > 0 { notes.append("has \(whiteouts) whiteout (eraser) strokes; imported as pen strokes in the background colour") }
-        if let b = backgroundNote { notes.append(b) }
         if droppedPoints > 0 { notes.append("has \(droppedPoints) points with non-finite or out-of-range coordinates; dropped them") }
         if repairedWidths > 0 { notes.append(exact ? "has \(repairedWidths) invalid segment widths; used the previous width"
                                                  : "has \(repairedWidths) invalid segment widths; left those segments out, as Xournal++ does") }
         if badStrokes > 0 { notes.append("has \(badStrokes) strokes with an invalid width or no points; skipped them") }
-        return Result(drawing: Drawing(pageSize: size, background: background, strokes: strokes),
-                      pageCount: pages, page: wanted, notes: notes, creator: creator, fileVersion: fileVersion)
+        return Result(document: Document(pages: out), page: wanted, notes: notes, creator: creator, fileVersion: fileVersion)
     }
 
     /// A stroke's element as read by the XML pass; its numbers are parsed afterwards, on all cores.

@@ -6,6 +6,8 @@ import InkStore
 
 /// `oekaki export IN OUT [--scale S] [--transparent] [--page K]`: IN is `.oekaki` or `.xopp` (by content);
 /// OUT's extension picks the format: `.png`, `.svg`, `.pdf`, `.oekaki` (with the history) or `.xopp`.
+/// PDF, `.oekaki` and `.xopp` hold every page (a PDF only page K with `--page K`); PNG and SVG one page, K (default
+/// 1), or every page when OUT contains `%d` (`out-%d.png` → `out-1.png`, `out-2.png`, …).
 enum ExportCommand {
     enum Target { case image(ExportFormat), oekaki, xopp }
 
@@ -63,19 +65,35 @@ enum ExportCommand {
             if scale != nil || transparent { throw CommandFailure.usage(localized("export: --scale and --transparent apply to .png, .svg and .pdf only")) }
         }
 
-        if case .image(.png) = target, page == nil || page == 1, StrokeStream.looksLikeDocument(path: input) {
-            return try streamPNG(input, to: output, options: ExportOptions(scale: scale ?? 1, transparent: transparent))
+        let options = ExportOptions(scale: scale ?? 1, transparent: transparent)
+        let everyPage = output.contains("%d")
+        if everyPage, case .image(.pdf) = target { throw CommandFailure.usage("export: a PDF holds every page; %d is for .png and .svg") }
+        if everyPage, page != nil { throw CommandFailure.usage("export: --page and %d in OUT cannot go together") }
+        if case .image(.png) = target, !everyPage, StrokeStream.looksLikeDocument(path: input),
+           try streamPNG(input, page: (page ?? 1) - 1, to: output, options: options) {
+            return
         }
         let doc = try DocumentArguments.load(input, page: page)
         do {
             switch target {
+            case .image(.pdf):
+                if let page {
+                    try Exporter.write(doc.document.pages[page - 1], to: output, format: .pdf, options: options)
+                } else {
+                    try Exporter.writePDF(doc.document, to: output, options: options)
+                }
             case .image(let format):
-                try Exporter.write(doc.drawing, to: output, format: format,
-                                   options: ExportOptions(scale: scale ?? 1, transparent: transparent))
+                if everyPage {
+                    for (k, p) in doc.document.pages.enumerated() {
+                        try Exporter.write(p, to: output.replacingOccurrences(of: "%d", with: String(k + 1)), format: format, options: options)
+                    }
+                } else {
+                    try Exporter.write(doc.document.pages[(page ?? 1) - 1], to: output, format: format, options: options)
+                }
             case .oekaki:
-                try DocumentFile.create(path: output, drawing: doc.drawing, history: doc.history).close()
+                try DocumentFile.create(path: output, document: doc.document, history: doc.history).close()
             case .xopp:
-                try XoppExport.write(doc.drawing, to: output)
+                try XoppExport.write(doc.document, to: output)
             }
         } catch let e as RenderError {
             throw CommandFailure.input(e.description)
@@ -84,16 +102,20 @@ enum ExportCommand {
         }
     }
 
-    /// `.oekaki` → PNG without loading the drawing: the strokes are read from the file one at a time, in as many
-    /// contiguous runs as there are threads drawing them, so memory stays a few page rasters at any drawing size.
-    static func streamPNG(_ input: String, to output: String, options: ExportOptions) throws {
+    /// `.oekaki` → PNG without loading the drawing: the page's strokes are read from the file one at a time, in as
+    /// many contiguous runs as there are threads drawing them, so memory stays a few page rasters at any drawing
+    /// size. False for an endless page (its frame is the ink's, known only once every stroke is read).
+    static func streamPNG(_ input: String, page: Int, to output: String, options: ExportOptions) throws -> Bool {
         do {
-            let stream = try StrokeStream.open(path: input)
+            let stream = try StrokeStream.open(path: input, page: page)
             defer { stream.close() }
-            let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize, scale: options.scale))
-            try LayeredExport.writePNG(pageSize: stream.pageSize, background: stream.background,
+            guard let size = stream.format.size else { return false }
+            let paper = Paper(background: stream.format.background, frame: Rect(x: 0, y: 0, width: size.width, height: size.height), endless: false)
+            let runs = try stream.runs(try LayeredExport.runCount(pageSize: size, scale: options.scale))
+            try LayeredExport.writePNG(pageSize: size, background: stream.background, paper: paper,
                                        runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
                                        to: output, options: options)
+            return true
         } catch let e as RenderError {
             throw CommandFailure.input(e.description)
         } catch let e as StoreError {

@@ -3,8 +3,8 @@ import Localization
 import InkCore
 import InkStore
 
-/// `oekaki info FILE [--page K]`: the replay summary of a `.oekaki` or `.xopp` file, plus its format and version.
-/// The file is opened read-only and never changed.
+/// `oekaki info FILE [--page K]`: the replay summary of a `.oekaki` or `.xopp` file (every page, or page K alone),
+/// plus its format and version. The file is opened read-only and never changed.
 enum InfoCommand {
     static func run(_ args: [String]) throws {
         var file: String?
@@ -25,7 +25,8 @@ enum InfoCommand {
         }
         guard let file else { throw CommandFailure.usage(localized("info: missing FILE")) }
         let doc = try DocumentArguments.load(file, page: page)
-        print(DrawingSummary(doc.drawing).json(extra: [("format", JSONText.string(doc.format)), ("version", String(doc.version))]))
+        let summary = page.map { DrawingSummary(doc.document.pages[$0 - 1].drawing) } ?? DrawingSummary(doc.document)
+        print(summary.json(extra: [("format", JSONText.string(doc.format)), ("version", String(doc.version))]))
     }
 }
 

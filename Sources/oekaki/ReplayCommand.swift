@@ -29,7 +29,7 @@ enum ReplayCommand {
         let editor = try replay(log)
         if let out {
             do {
-                let doc = try DocumentFile.create(path: out, drawing: editor.drawing, history: editor.history)
+                let doc = try DocumentFile.create(path: out, document: editor.document, history: editor.history)
                 doc.close()
             } catch let e as StoreError {
                 throw CommandFailure.input(e.description)   // already names the file
@@ -38,7 +38,7 @@ enum ReplayCommand {
             }
         }
         // `selected`: the strokes selected when the log ends (selection ops and the lasso / select-rect tools).
-        print(DrawingSummary(editor.drawing).json(extra: [("selected", String(editor.selectedStrokes.count))]))
+        print(DrawingSummary(editor.document).json(extra: [("selected", String(editor.selectedStrokes.count))]))
     }
 
     /// Streams the file through the replay in fixed-size chunks, so memory stays bounded by the drawing.

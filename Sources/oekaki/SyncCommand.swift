@@ -23,7 +23,7 @@ enum SyncCommand {
         let document: DocumentFile
         do {
             document = FileManager.default.fileExists(atPath: file)
-                ? try DocumentFile.open(path: file) : try DocumentFile.create(path: file, drawing: Drawing())
+                ? try DocumentFile.open(path: file) : try DocumentFile.create(path: file, document: Document())
         } catch { throw CommandFailure.input("\(error)") }
         defer { document.close() }
 

@@ -27,11 +27,11 @@ final class InfoCommandTests: XCTestCase {
         return (obj, r)
     }
 
-    /// Stroke counts from the corpus README (pen, highlighter and whiteout strokes).
+    /// Stroke counts from the corpus README (pen, highlighter and whiteout strokes): every page, or page K.
     func testCorpusStrokeCounts() throws {
         let cases: [(String, Int?, Int)] = [
             ("README-Eraser-and-padded-box.xopp", nil, 6),
-            ("Setsquare_annotations.xopp", nil, 14), ("Setsquare_annotations.xopp", 2, 16),
+            ("Setsquare_annotations.xopp", nil, 14 + 16 + 6 + 16), ("Setsquare_annotations.xopp", 1, 14), ("Setsquare_annotations.xopp", 2, 16),
             ("Setsquare_annotations.xopp", 3, 6), ("Setsquare_annotations.xopp", 4, 16),
             ("strokes.xopp", nil, 12),
         ]
@@ -41,8 +41,14 @@ final class InfoCommandTests: XCTestCase {
             XCTAssertEqual(j["format"] as? String, "xopp")
             XCTAssertEqual(j["version"] as? Int, 4)
             if name.hasPrefix("Setsquare") {
-                XCTAssertTrue(r.stderr.contains("has 4 pages; imported page \(page ?? 1) (use --page K)"), r.stderr)
-                XCTAssertTrue(r.stderr.contains("skipped"), "text elements are counted: \(r.stderr)")
+                XCTAssertFalse(r.stderr.contains("pages"), "every page is imported: \(r.stderr)")
+                XCTAssertTrue(r.stderr.contains("has what Oekaki cannot hold yet; left out 22 text"), "text elements are counted: \(r.stderr)")
+                if page == nil {
+                    XCTAssertEqual((j["pages"] as? [[String: Any]])?.map { $0["strokes"] as? Int }, [14, 16, 6, 16])
+                    XCTAssertEqual((j["items"] as? [[String: Any]])?.compactMap { $0["page"] as? Int }.last, 4)
+                } else {
+                    XCTAssertNil(j["pages"], "one page's summary is as before pages")
+                }
             }
         }
         let (j, r) = try info([try corpusFile("strokes.xopp")])

@@ -30,8 +30,12 @@ final class PageTests: XCTestCase {
         // An endless page has no bounds: ink far outside any page size stays, and the frame fits it.
         let s = e.line(from: (-5000, -300), to: (9000, 4000))
         XCTAssertNotNil(s)
-        XCTAssertEqual(e.page.frame.minX, -5000 - s!.style.width * StrokeShape.maxWidthFactor / 2 - 1 - Page.endlessMargin, accuracy: 1e-9)
-        XCTAssertGreaterThan(e.page.frame.maxY, 4000)
+        XCTAssertEqual(e.page.frame, Rect(minX: -5000 - Page.endlessMargin, minY: -300 - Page.endlessMargin,
+                                          maxX: 9000 + Page.endlessMargin, maxY: 4000 + Page.endlessMargin))
+        // Ink inside the starting view does not move the frame.
+        let small = Editor()
+        small.line(from: (10, 10), to: (100, 10))
+        XCTAssertEqual(small.page.frame, Rect(x: 0, y: 0, width: Drawing.defaultPageSize.width, height: Drawing.defaultPageSize.height))
     }
 
     func testAddPageAfterTheCurrentOneWithItsSizeAndBackground() {

@@ -152,7 +152,7 @@ final class PagesFormatTests: TempDirTestCase {
         try doc.commit(e.addPage(a4).changes)
         doc.close()
         let cases: [(String, String)] = [
-            ("UPDATE history SET pages = '2 1'", "has 2 fields, not 8"),
+            ("UPDATE history SET pages = '2 1'", "has 2 fields, not 9"),
             ("UPDATE history SET pages = '2 1 1e12 5 plain #ffffffff #000000ff 24'", "page size 1000000000000.0"),
             ("UPDATE history SET pages = '2 1 - - checkered #ffffffff #000000ff 24'", "unknown background 'checkered'"),
             ("UPDATE history SET pages = '2 1 - - plain #ffffffff #000000ff 0'", "spacing '0'"),

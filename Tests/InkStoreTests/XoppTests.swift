@@ -69,7 +69,7 @@ final class XoppTests: TempDirTestCase {
         XCTAssertEqual(shaped[2], 1.5, accuracy: 0.01)
         XCTAssertEqual(r.drawing.strokes[1].style.color, RGBA(r: 255, g: 255, b: 0))
         XCTAssertEqual(r.drawing.strokes[1].style.tool, .highlighter)
-        XCTAssertEqual(r.notes, ["has elements Oekaki does not draw; skipped 1 image, 1 text"])
+        XCTAssertEqual(r.notes, ["has what Oekaki cannot hold yet; left out 1 image, 1 text"])
     }
 
     func testCorpusFilesImport() throws {
