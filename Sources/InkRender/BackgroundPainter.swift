@@ -53,9 +53,12 @@ public enum BackgroundPainter {
         let dark = (Int(b.paper.r) + Int(b.paper.g) + Int(b.paper.b)) / 3 < 0x80
         var lines: [Line] = [], dots: [Dot] = []
 
-        /// Indices k with first + k·step within lo…hi (every k for which a mark at that place could touch the range).
+        /// Indices k with first + k·step within lo…hi (every k for which a mark at that place could touch the range);
+        /// a fixed page's pattern starts at `first` (k ≥ 0), an endless one's runs both ways.
         func steps(_ first: Double, _ lo: Double, _ hi: Double, pad: Double) -> ClosedRange<Int>? {
-            let k0 = ((lo - pad - first) / s).rounded(.up), k1 = ((hi + pad - first) / s).rounded(.down)
+            var k0 = ((lo - pad - first) / s).rounded(.up)
+            let k1 = ((hi + pad - first) / s).rounded(.down)
+            if !paper.endless { k0 = max(k0, 0) }
             guard k0.isFinite, k1.isFinite, k0 <= k1, k1 - k0 < Double(maxMarks) else { return nil }
             return Int(k0)...Int(k1)
         }

@@ -1,0 +1,81 @@
+import Foundation
+import XCTest
+
+/// Every page of the shared corpus, backgrounds included, against Xournal++'s own rendering: the corpus file (text,
+/// fills and dash patterns taken out, as `testImportedInkMatchesXournalpp` does, backgrounds kept) is rendered by
+/// Xournal++ page by page and by `oekaki export … %d`, and each pair must put the same ink and the same lines in the
+/// same places. A second pass keeps only the backgrounds, so a wrong graph cannot hide behind good ink.
+extension XoppInkFidelityTests {
+    /// A corpus file with what Oekaki cannot draw yet taken out; `keepInk` false leaves only the pages and backgrounds
+    /// (nil when they are all plain).
+    func comparableCopy(_ name: String, keepInk: Bool) throws -> URL? {
+        let src = Self.corpus.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: src.path) else { return nil }
+        let xml = tmp.appendingPathComponent("\(name)-\(keepInk).xml")
+        if (try? Data(contentsOf: src).prefix(2)) == Data([0x50, 0x4B]) {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip") else { return nil }
+            try run("/usr/bin/unzip", ["-p", src.path, "content.xml"], stdout: xml)
+        } else {
+            try run("/usr/bin/gzip", ["-dc", src.path], stdout: xml)
+        }
+        var text = try String(contentsOf: xml, encoding: .utf8)
+        text = text.replacingOccurrences(of: "<text[^>]*>[^<]*</text>", with: "", options: .regularExpression)
+        for attr in ["fill", "style"] {
+            text = text.replacingOccurrences(of: "(<stroke[^>]*?) \(attr)=\"[^\"]*\"", with: "$1", options: .regularExpression)
+        }
+        if !keepInk {
+            // Blank paper has nothing to compare (and each render takes seconds).
+            guard text.range(of: "<background[^>]*style=\"(ruled|lined|graph|dotted)\"", options: .regularExpression) != nil else { return nil }
+            text = text.replacingOccurrences(of: "<stroke[^>]*>[^<]*</stroke>", with: "", options: .regularExpression)
+        }
+        try Data(text.utf8).write(to: xml)
+        XCTAssertEqual(try run("/usr/bin/gzip", ["-n", "-f", xml.path]), 0)
+        let out = tmp.appendingPathComponent("\(name)-\(keepInk).xopp")
+        try FileManager.default.moveItem(at: URL(fileURLWithPath: xml.path + ".gz"), to: out)
+        return out
+    }
+
+    func testEveryCorpusPageMatchesXournalppWithItsBackground() throws {
+        let display = ":\(Int.random(in: 300...319))"
+        let xvfb = Process()
+        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        xvfb.arguments = [display, "-screen", "0", "800x600x24", "-nolisten", "tcp"]
+        xvfb.standardOutput = FileHandle.nullDevice
+        xvfb.standardError = FileHandle.nullDevice
+        try xvfb.run()
+        defer { xvfb.terminate(); xvfb.waitUntilExit() }
+        usleep(500_000)
+        var compared = 0, graphPages = 0
+        for name in ["README-Eraser-and-padded-box.xopp", "Setsquare_annotations.xopp", "strokes.xopp", "width_recovery.xopp"] {
+            for keepInk in [true, false] {
+                guard let doc = try comparableCopy(name, keepInk: keepInk) else { continue }
+                let stem = "\(name)-\(keepInk)"
+                let theirs = tmp.appendingPathComponent(stem + "-xpp.png")
+                // 4 pixels a unit: a 0.5-unit line is 2 pixels, so antialiasing (where two good renderers may differ by half a
+                // pixel) weighs little.
+                try run("/usr/bin/xournalpp", ["--export-png-dpi=288", "--create-img=\(theirs.path)", doc.path],
+                        env: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
+                let r = try OekakiBinary.run(["export", doc.path, tmp.appendingPathComponent(stem + "-ours-%d.png").path, "--scale", "4"])
+                XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
+                let info = try OekakiBinary.run(["info", doc.path])
+                let pages = (try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])?["pages"] as? [[String: Any]] ?? []
+                XCTAssertFalse(pages.isEmpty, name)
+                for (k, page) in pages.enumerated() {
+                    // Xournal++ names one page NAME.png, several NAME-1.png, NAME-2.png, …
+                    let their = pages.count == 1 ? theirs.path : theirs.path.replacingOccurrences(of: ".png", with: "-\(k + 1).png")
+                    guard FileManager.default.fileExists(atPath: their) else { XCTFail("\(name): Xournal++ wrote no page \(k + 1)"); continue }
+                    let ours = tmp.appendingPathComponent(stem + "-ours-\(k + 1).png").path
+                    let (w, h) = try sizeOf(their)
+                    let o = overlap(try coverage(ours, w, h), try coverage(their, w, h))
+                    let what = keepInk ? "ink and background" : "background"
+                    print("xopp page \(name) \(k + 1) (\(page["background"] as? String ?? "?")) \(what) overlap \(String(format: "%.3f", o))")
+                    XCTAssertGreaterThanOrEqual(o, 0.85, "\(name) page \(k + 1), \(what): ours and Xournal++'s overlap only \(o)")
+                    if page["background"] as? String == "graph" { graphPages += 1 }
+                    compared += 1
+                }
+            }
+        }
+        try XCTSkipIf(compared == 0, "Xournal++ could not run here")
+        XCTAssertGreaterThanOrEqual(graphPages, 2, "the graph page was compared with and without ink")
+    }
+}
