@@ -27,6 +27,7 @@ struct Measurements {
     var export = ExportBench.Result()
     var app = AppBench.Result()
     var thumbnail = ThumbnailBench.Result()
+    var notebook = NotebookFileBench.Result()
     var touch = TouchBench.Result()
     var shapes = ShapeBench.Result()
     var sync = SyncBench.Result()
@@ -166,6 +167,10 @@ struct Report {
                 goal: "≤ 100 ms", met: m.thumbnail.process.median.map { $0 <= 100 }),
             Row(key: "shape_fit_p99_ms_1k", label: "hold-to-snap: CPU to fit a shape to a 1,000-point stroke at pen-up (p99)", unit: "ms",
                 samples: m.shapes.fit, statistic: .p99, goal: "≤ 2 ms", met: m.shapes.fit.p99.map { $0 <= 2 }),
+            Row(key: "notebook_open_ms_500p", label: "open a 500-page notebook of 2M points (every page, read-only)", unit: "ms", samples: m.notebook.open, statistic: .median,
+                goal: "≤ 300 ms", met: m.notebook.open.median.map { $0 <= 300 }),
+            Row(key: "notebook_pdf_ms_500p", label: "PDF of all 500 pages: `oekaki export` process", unit: "ms", samples: m.notebook.oursPDF, statistic: .median,
+                goal: "≥ 5 × faster than Xournal++", met: div(m.notebook.xournalppPDF.median, m.notebook.oursPDF.median).map { $0 >= 5 }),
         ]
 
         let pts = Double(max(m.points1m, 1))
@@ -186,6 +191,8 @@ struct Report {
             Row(key: "export_png_inprocess_ms_1m", label: "PNG export 1M points inside this process (load + render + encode + write)", unit: "ms", samples: e.oursInProcess, statistic: .median),
             Row(key: "thumbnail_cpu_ms_1m", label: "CPU time of the thumbnail process (user + system, both cores)", unit: "ms", samples: m.thumbnail.cpu, statistic: .median),
             Row(key: "thumbnail_inprocess_ms_1m", label: "256×256 thumbnail of 1M points inside this process", unit: "ms", samples: m.thumbnail.inProcess, statistic: .median),
+            Row(key: "notebook_xournalpp_pdf_ms_500p", label: "PDF of all 500 pages: `xournalpp --create-pdf` on the notebook's .xopp", unit: "ms", samples: m.notebook.xournalppPDF, statistic: .median),
+            Row(key: "notebook_open_page_ms_500p", label: "open one page of the 500-page notebook for streaming (StrokeStream)", unit: "ms", samples: m.notebook.openFirstPage, statistic: .median),
             Row(key: "export_png_cpu_ms_1m", label: "CPU time of our export process (user + system, both cores)", unit: "ms", samples: e.ours.cpuMs, statistic: .median),
             Row(key: "xournalpp_png_cpu_ms_1m", label: "CPU time of xournalpp exporting", unit: "ms", samples: xpp?.cpuMs ?? Samples(), statistic: .median),
             Row(key: "rsvg_png_cpu_ms_1m", label: "CPU time of rsvg-convert", unit: "ms", samples: rsvg?.cpuMs ?? Samples(), statistic: .median),
@@ -221,11 +228,14 @@ struct Report {
             Ratio(key: "touch3_over_touch1_event_cpu", label: "app CPU per touch event: three fingers / one finger", value: div(m.touch.three.median, m.touch.one.median),
                   goal: "≤ 3", met: div(m.touch.three.median, m.touch.one.median).map { $0 <= 3 }),
             Ratio(key: "xopp_over_oekaki_bytes", label: "file size: .xopp / .oekaki (same ink)", value: m.oekakiBytes > 0 && m.xoppBytes > 0 ? Double(m.xoppBytes) / Double(m.oekakiBytes) : nil),
+            Ratio(key: "xournalpp_over_ours_pdf_500p", label: "PDF of a 500-page notebook: Xournal++ / ours (both processes)",
+                  value: div(m.notebook.xournalppPDF.median, m.notebook.oursPDF.median), goal: "≥ 5",
+                  met: div(m.notebook.xournalppPDF.median, m.notebook.oursPDF.median).map { $0 >= 5 }),
         ]
     }
 
     var allNotes: [String] {
-        var n = m.notes + m.export.notes + m.app.notes + m.sync.notes
+        var n = m.notes + m.export.notes + m.app.notes + m.sync.notes + m.notebook.notes
         for t in [m.export.ours, m.export.oursFromXopp, m.export.oursPDF] + [m.export.xournalpp, m.export.rsvg, m.export.xournalppPDF].compactMap({ $0 }) where !t.failures.isEmpty {
             n.append("\(t.name): \(t.failures.count) failed run(s): \(Set(t.failures).sorted().joined(separator: "; "))")
         }

@@ -54,6 +54,8 @@ struct Suite {
             do { display = try VirtualDisplay.start(log: w.log) } catch { m.notes.append("\(error)") }
         }
         m.export = ExportBench.run(w, rounds: plan.exportRounds, display: display)
+        progress("notebook: 500 pages, 2M points: open ×\(plan.exportRounds * 2), PDF of every page ×\(plan.exportRounds) (ours, Xournal++)")
+        m.notebook = NotebookFileBench.run(folder: w.folder, home: w.home, log: w.log, rounds: quick ? 1 : 3, display: display)
         display?.stop()
         m.app = appWindow(w)
         progress("thumbnail ×\(plan.exportRounds * 2) (process and in-process)")

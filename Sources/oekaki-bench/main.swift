@@ -13,6 +13,7 @@ usage: oekaki-bench [--quick] [--json] [--write FILE]
   --pages        only the 500-page notebook scroll figures (the real window under Xvfb), as JSON
   --shapes       only the hold-to-snap fit on 1,000-point strokes, as JSON
   --thumbnail    only the thumbnail figures (the 1M-point .oekaki, `oekaki thumbnail` process and in-process), as JSON
+  --notebook     only the 500-page notebook figures (open, PDF of every page vs Xournal++), as JSON
 """
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -21,7 +22,7 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
-var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false, shapesOnly = false, thumbnailOnly = false
+var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false, shapesOnly = false, thumbnailOnly = false, notebookOnly = false
 var writePath: String?
 
 if args.first == "--export-child" {
@@ -48,6 +49,7 @@ while i < args.count {
     case "--pages": pagesOnly = true
     case "--shapes": shapesOnly = true
     case "--thumbnail": thumbnailOnly = true
+    case "--notebook": notebookOnly = true
     case "--sync-only": syncOnly = true   // internal: only the shared-board figures
     case "--selection-only": selectionOnly = true   // internal: only the selection figures
     case "--write":
@@ -126,6 +128,23 @@ if pagesOnly {
     } catch {
         fail("\(error)", code: 1)
     }
+    exit(0)
+}
+
+if notebookOnly {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-bench-notebook-\(getpid())").path
+    for d in [folder, folder + "/home", folder + "/home/run"] { try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }
+    chmod(folder + "/home/run", 0o700)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    FileManager.default.createFile(atPath: folder + "/peers.log", contents: nil)
+    let display = Executables.find("xournalpp") != nil ? try? VirtualDisplay.start(log: folder + "/peers.log") : nil
+    let r = NotebookFileBench.run(folder: folder, home: folder + "/home", log: folder + "/peers.log", rounds: quick ? 1 : 3, display: display)
+    display?.stop()
+    let ratio = r.xournalppPDF.median.flatMap { x in r.oursPDF.median.map { x / $0 } }
+    print(JSON.object([("points", .integer(r.points)), ("notebook_open_ms_500p", .number(r.open.median)),
+                       ("notebook_open_page_ms_500p", .number(r.openFirstPage.median)),
+                       ("notebook_pdf_ms_500p", .number(r.oursPDF.median)), ("notebook_xournalpp_pdf_ms_500p", .number(r.xournalppPDF.median)),
+                       ("xournalpp_over_ours_pdf_500p", .number(ratio)), ("notes", .array(r.notes.map(JSON.string)))]).text())
     exit(0)
 }
 
