@@ -304,24 +304,45 @@ public final class Editor {
     }
 
     /// Undo, redo and clear first record an eraser gesture in progress, so the history always matches the drawing.
+    /// On a shared board other people may already have done what an undo would (erased my stroke, say): such a
+    /// step changes nothing, so it is passed over and one undo (or redo) always does something visible.
     public func undo() -> Update {
         var u = finishErasing()
-        guard let e = history.undo() else { return u }
-        let before = page.id
-        document.apply(e.inverse)
-        followSelection(through: e.inverse)
-        u.merge(shown(e, undone: true, change: .undid(e), before: before))
+        while let e = history.undo() {
+            let before = page.id
+            let idle = changesNothing(e.inverse)
+            document.apply(e.inverse)
+            followSelection(through: e.inverse)
+            u.merge(shown(e, undone: true, change: .undid(e), before: before))
+            if !idle { break }
+        }
         return u
     }
 
     public func redo() -> Update {
         var u = finishErasing()
-        guard let e = history.redo() else { return u }
-        let before = page.id
-        document.apply(e)
-        followSelection(through: e)
-        u.merge(shown(e, undone: false, change: .redid(e), before: before))
+        while let e = history.redo() {
+            let before = page.id
+            let idle = changesNothing(e)
+            document.apply(e)
+            followSelection(through: e)
+            u.merge(shown(e, undone: false, change: .redid(e), before: before))
+            if !idle { break }
+        }
         return u
+    }
+
+    /// True when applying a stroke edit now would change nothing: what it removes is gone and what it adds is there.
+    private func changesNothing(_ e: Edit) -> Bool {
+        switch e {
+        case .add, .remove, .replace, .clear:
+            guard let id = e.strokePage, let i = document.index(of: id) else { return false }
+            let d = document.pages[i].drawing
+            let touched = e.removed.count + e.added.count
+            return touched > 0 && e.removed.allSatisfy { d.stroke($0.id) == nil } && e.added.allSatisfy { d.stroke($0.id) != nil }
+        default:
+            return false
+        }
     }
 
     /// The update for an edit just applied (or undone): the current page follows the edit, so what changed is
