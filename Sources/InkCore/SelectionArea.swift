@@ -62,12 +62,21 @@ public struct Lasso: Sendable {
     /// Edge indices (edge i runs from points[i] to points[i+1], the last back to the start) per band.
     private let bands: [[Int32]]
 
+    /// Most vertices a loop keeps: a longer gesture is thinned evenly (far finer than a hand can aim), which
+    /// bounds the bands' memory (vertices × bands) and the edges one point is tested against, whatever the input.
+    public static let maxVertices = 2048
+
     /// Nil for fewer than three finite points or a loop with no area to speak of.
     public init?(_ loop: [Point]) {
-        let pts = loop.filter(\.isFinite)
+        var pts = loop.filter(\.isFinite)
+        if pts.count > Self.maxVertices {
+            // Evenly spread, first and last kept (the loop still closes where the gesture ended).
+            let step = Double(pts.count - 1) / Double(Self.maxVertices - 1)
+            pts = (0..<Self.maxVertices).map { pts[Int((Double($0) * step).rounded())] }
+        }
         guard pts.count >= 3, let b = Rect(bounding: pts), b.height > 0, b.width > 0 else { return nil }
         points = pts; bounds = b
-        let count = Swift.max(1, Swift.min(4096, pts.count))
+        let count = Swift.max(1, Swift.min(Self.maxVertices, pts.count))
         bandHeight = b.height / Double(count)
         var bands = [[Int32]](repeating: [], count: count)
         for i in pts.indices {

@@ -373,6 +373,15 @@ final class SelectionTests: XCTestCase {
         XCTAssertEqual(error(beyond)?.hasPrefix("line 5: that would move ink beyond the page limits"), true)
     }
 
+    func testAHugeZigzagLoopIsThinnedNotSlow() {
+        // 200,000 vertices of full-height zigzag: kept to `maxVertices`, so the bands stay small.
+        let zigzag = (0..<200_000).map { Point(Double($0) * 0.01, $0 % 2 == 0 ? 0 : 1000) } + [Point(2000, 2000), Point(0, 2000)]
+        let loop = Lasso(zigzag)
+        XCTAssertEqual(loop?.points.count, Lasso.maxVertices)
+        XCTAssertEqual(loop?.contains(Point(500, 1200)), true, "below the zigzag, inside the loop")
+        XCTAssertEqual(loop?.contains(Point(500, 2500)), false)
+    }
+
     func testLassoOverAnIndexSelectsOnlyNearbyStrokesQuickly() {
         // Correctness on many strokes: a loop around a block of a grid takes exactly that block.
         var strokes: [Stroke] = []
