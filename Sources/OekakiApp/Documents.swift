@@ -166,7 +166,7 @@ enum Documents {
             // Opening for writing takes the writer lock: a drawing open in another Oekaki window is skipped
             // (and never deleted), whatever it holds.
             guard let doc = try? DocumentFile.open(path: path) else { continue }
-            let empty = doc.drawing.strokes.isEmpty && !doc.history.canUndo && !doc.history.canRedo
+            let empty = doc.document.pages.count == 1 && doc.drawing.strokes.isEmpty && !doc.history.canUndo && !doc.history.canRedo
             doc.close()
             if empty {
                 remove(path)

@@ -82,7 +82,7 @@ extension MainWindow {
     func closeDocument() {
         board?.stop(); board = nil
         let unsaved = autosave.close()
-        if document.isUntitled, unsaved.isEmpty, canvas.editor.drawing.strokes.isEmpty,
+        if document.isUntitled, unsaved.isEmpty, canvas.editor.document.pages.count == 1 && canvas.editor.drawing.strokes.isEmpty,
            !canvas.editor.history.canUndo, !canvas.editor.history.canRedo {
             Documents.remove(document.path)
         }
