@@ -399,9 +399,20 @@ final class CanvasView: CanvasInputTarget {
         // Pages added, removed, moved or reformatted (or the view switched to or from an endless page): the
         // pages sit elsewhere, so nothing cached is valid. Only another current page in the same stack is not.
         if update.pagesChanged {
-            if relayout(), let c = cache {
-                abandonRender()
-                c.render(scene)
+            // The page now current stays where it was on screen when the pages around it change.
+            let id = editor.page.id
+            let before = layoutKey.firstIndex { $0.page == id }.map { layout.origin(ofPage: $0) }
+            if relayout() {
+                if let before {
+                    let ds = transform.deviceScale
+                    let d = (before - currentOrigin) * (transform.zoom * ds)
+                    transform.offset = transform.offset + Point(d.x.rounded(), d.y.rounded()) * (1 / ds)
+                }
+                if let c = cache {
+                    abandonRender()
+                    // At the (possibly moved) view, at once: the old pixels show pages that moved.
+                    do { try c.setView(transform, viewSize: c.viewSize, scene: scene) } catch { cache = nil }
+                }
             }
             reveal(editor.currentPage)
             onPage?(editor.currentPage, editor.document.pages.count)
