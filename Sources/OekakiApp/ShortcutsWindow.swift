@@ -19,9 +19,8 @@ enum ShortcutsWindow {
     /// The GtkBuilder description: one section, a group per table group, one row per listed command.
     static func xml() -> String {
         var groups = Shortcuts.groups().map { group in
-            element("GtkShortcutsGroup", ["title": group.title], children: group.shortcuts.map { s in
-                let keys = s.keys.filter(\.listed).map(\.accelerator).joined(separator: " ")
-                return element("GtkShortcutsShortcut", ["title": s.title, "accelerator": keys])
+            element("GtkShortcutsGroup", ["title": group.title], children: rows(group.shortcuts).map { row in
+                element("GtkShortcutsShortcut", ["title": row.title, "accelerator": row.keys.map(\.accelerator).joined(separator: " ")])
             })
         }
         groups.append(element("GtkShortcutsGroup", ["title": localized("Moving around")], children: Shortcuts.gestures().map { g in
@@ -33,6 +32,21 @@ enum ShortcutsWindow {
         let section = element("GtkShortcutsSection", ["section-name": "shortcuts", "max-height": "12"], children: groups)
         let window = element("GtkShortcutsWindow", ["modal": "1"], id: "shortcuts", children: [section])
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<interface>\n\(window)</interface>\n"
+    }
+
+    /// One row per title: neighbouring commands with one title (the four arrow moves) share a row showing each
+    /// one's first key; a command's other keys show when listed (keypad twins do not).
+    static func rows(_ shortcuts: [Shortcut]) -> [(title: String, keys: [ShortcutKey])] {
+        var out: [(title: String, keys: [ShortcutKey])] = []
+        for s in shortcuts {
+            let keys = s.keys.enumerated().filter { $0.offset == 0 || $0.element.listed }.map(\.element)
+            if let last = out.last, last.title == s.title {
+                out[out.count - 1].keys += keys
+            } else {
+                out.append((s.title, keys))
+            }
+        }
+        return out
     }
 
     private static func element(_ cls: String, _ properties: [String: String], id: String? = nil, children: [String] = []) -> String {
