@@ -41,7 +41,7 @@ enum SheetPainter {
             ctx.setTransform(scale: pm.scale, dx: pm.dx, dy: pm.dy)
             let pageArea = pm.pageRect(ofDevice: reach)
             if let b = sheet.background, b.style != .plain {
-                SheetPattern.paint(b, endless: sheet.endless, drawing: sheet.drawing, in: ctx, visible: pageArea, deviceScale: pm.scale)
+                SheetPattern.paint(b, endless: sheet.endless, drawing: sheet.drawing, in: ctx, visible: pageArea)
             }
             for s in sheet.drawing.strokes(in: pageArea) where s.style.color.a > 0 {
                 Painter.fill(s, in: ctx, deviceScale: pm.scale)

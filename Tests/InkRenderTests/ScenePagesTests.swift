@@ -43,4 +43,22 @@ final class ScenePagesTests: XCTestCase {
         XCTAssertColor(cache.pixel(x: 10, y: top2 + 95), near: RGBA(r: 255, g: 255, b: 200), tolerance: 0)
         XCTAssertColor(cache.pixel(x: 50, y: top2 + 80), near: blue)
     }
+
+    func testRuledPaperIsDrawnUnderTheInkAsCrispLinesAtAnyZoom() throws {
+        // Xournal++'s layout: ruled lines 0.5 units wide from 80 units down, every 24.
+        let page = Page(id: 1, format: .fixed(Size(width: 100, height: 200), Background(style: .ruled)))
+        let doc = Document(pages: [page])
+        let layout = PageLayout(document: doc, current: 0)
+        for zoom in [4.0, 8.0] {
+            let cache = try ScreenCache(viewSize: Size(width: 100 * zoom, height: 200 * zoom), transform: ViewTransform(zoom: zoom))
+            cache.render(Scene(document: doc, layout: layout))
+            let line = Int(80 * zoom)
+            // The line covers whole device rows at these zooms: exactly the line colour, paper right beside it.
+            XCTAssertColor(cache.pixel(x: 200, y: line - 1), near: Background.defaultLine, tolerance: 0, "zoom \(zoom)")
+            XCTAssertColor(cache.pixel(x: 200, y: line), near: Background.defaultLine, tolerance: 0, "zoom \(zoom)")
+            XCTAssertColor(cache.pixel(x: 200, y: line + Int(zoom)), near: .white, tolerance: 0, "zoom \(zoom)")
+            XCTAssertColor(cache.pixel(x: 200, y: Int(104 * zoom)), near: Background.defaultLine, tolerance: 0, "zoom \(zoom)")
+            XCTAssertColor(cache.pixel(x: 200, y: Int(40 * zoom)), near: .white, tolerance: 0, "zoom \(zoom): no line in the header")
+        }
+    }
 }
