@@ -15,16 +15,23 @@ public enum Thumbnail {
 
     /// The square image: the page fitted and centred on transparent pixels.
     public static func render(pageSize: Size, background: RGBA, runs: [StrokeRun], size: Int) throws -> ImageSurface {
+        try render(frame: Rect(x: 0, y: 0, width: pageSize.width, height: pageSize.height), background: background, runs: runs, size: size)
+    }
+
+    /// The square image of `frame` (page coordinates: a fixed page, or an endless page's ink with a margin).
+    public static func render(frame: Rect, background: RGBA, runs: [StrokeRun], size: Int) throws -> ImageSurface {
         guard (1...maxSize).contains(size) else {
             throw RenderError.pageTooLarge("thumbnail size must be 1 to \(maxSize) pixels, not \(size)")
         }
-        try Exporter.checkPage(pageSize)
-        let scale = Double(size) / max(pageSize.width, pageSize.height)
-        let (pw, ph) = (pageSize.width * scale, pageSize.height * scale)
+        try Exporter.checkPage(Size(width: frame.width, height: frame.height))
+        guard frame.minX.isFinite, frame.minY.isFinite else { throw RenderError.pageTooLarge("the page's frame is not finite") }
+        let scale = Double(size) / max(frame.width, frame.height)
+        let (pw, ph) = (frame.width * scale, frame.height * scale)
         // Whole-pixel offsets keep the page's edges sharp.
-        let dx = ((Double(size) - pw) / 2).rounded(.down), dy = ((Double(size) - ph) / 2).rounded(.down)
-        let page = (x0: max(0, Int(dx)), y0: max(0, Int(dy)),
-                    x1: min(size, Int((dx + pw).rounded())), y1: min(size, Int((dy + ph).rounded())))
+        let left = ((Double(size) - pw) / 2).rounded(.down), top = ((Double(size) - ph) / 2).rounded(.down)
+        let page = (x0: max(0, Int(left)), y0: max(0, Int(top)),
+                    x1: min(size, Int((left + pw).rounded())), y1: min(size, Int((top + ph).rounded())))
+        let dx = left - frame.minX * scale, dy = top - frame.minY * scale
 
         let layers = (0..<max(runs.count, 1)).map { _ in Layer(PreviewRaster(width: size, height: size)) }
         layers[0].raster.fill(x0: page.x0, y0: page.y0, x1: page.x1, y1: page.y1, with: background)
@@ -48,7 +55,11 @@ public enum Thumbnail {
 
     /// Renders and writes the PNG atomically (a failure leaves an earlier file as it was).
     public static func writePNG(pageSize: Size, background: RGBA, runs: [StrokeRun], size: Int, to path: String) throws {
-        let image = try render(pageSize: pageSize, background: background, runs: runs, size: size)
+        try writePNG(frame: Rect(x: 0, y: 0, width: pageSize.width, height: pageSize.height), background: background, runs: runs, size: size, to: path)
+    }
+
+    public static func writePNG(frame: Rect, background: RGBA, runs: [StrokeRun], size: Int, to path: String) throws {
+        let image = try render(frame: frame, background: background, runs: runs, size: size)
         let bytes: [[UInt8]]
         do { bytes = try PNGEncoder.chunks(image, opaque: false) } catch {
             throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")

@@ -34,19 +34,24 @@ enum ThumbnailCommand {
         // Thumbnailers often name the output without an extension (GNOME's is a temporary file): any name is PNG.
         let n = size ?? Thumbnail.defaultSize
         do {
+            // A fixed page is streamed. An endless page's frame is its ink's, known only once every stroke is
+            // read, so such a page (and a .xopp) is loaded.
             if StrokeStream.looksLikeDocument(path: input) {
                 let stream = try StrokeStream.open(path: input)
                 defer { stream.close() }
-                let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize))
-                try Thumbnail.writePNG(pageSize: stream.pageSize, background: stream.background,
-                                       runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
-                                       size: n, to: output)
-            } else {
-                // Notes (what the import left out) are for `info`; a thumbnailer should be quiet.
-                let doc = try DocumentLoader.load(path: input, page: 1)
-                try Thumbnail.writePNG(pageSize: doc.drawing.pageSize, background: doc.drawing.background,
-                                       runs: LayeredExport.runs(of: doc.drawing, count: 2), size: n, to: output)
+                if !stream.format.isEndless {
+                    let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize))
+                    try Thumbnail.writePNG(pageSize: stream.pageSize, background: stream.background,
+                                           runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
+                                           size: n, to: output)
+                    return
+                }
             }
+            // Notes (what the import left out) are for `info`; a thumbnailer should be quiet.
+            let doc = try DocumentLoader.load(path: input, page: 1)
+            let page = doc.document.pages[0]
+            try Thumbnail.writePNG(frame: page.frame, background: page.format.background.paper,
+                                   runs: LayeredExport.runs(of: page.drawing, count: 2), size: n, to: output)
         } catch let e as RenderError {
             throw CommandFailure.input(e.description)
         } catch let e as StoreError {

@@ -65,6 +65,26 @@ final class ThumbnailCommandTests: XCTestCase {
         XCTAssertLessThan(image.pixel(32, 32)[0], 200, "the 1.3 px line crosses the middle: \(image.pixel(32, 32))")
     }
 
+    /// An endless page (a new drawing's) is framed by its ink, wherever the ink is.
+    func testEndlessPageIsFramedByItsInk() throws {
+        var lines = [##"{"type":"tool","tool":"pen","color":"#000000","width":40}"##,
+                     #"{"type":"touch","phase":"began","id":1,"x":5000,"y":500,"device":"mouse","t":0}"#]
+        for x in stride(from: 5100, through: 5900, by: 100) {
+            lines.append(#"{"type":"touch","phase":"moved","id":1,"x":\#(x),"y":500,"device":"mouse","t":\#(x)}"#)
+        }
+        lines.append(#"{"type":"touch","phase":"ended","id":1,"x":6000,"y":500,"device":"mouse","t":6000}"#)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: t("far.jsonl"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try OekakiBinary.run(["replay", t("far.jsonl"), "-o", t("far.oekaki")]).status, 0)
+        let info = try OekakiBinary.run(["info", t("far.oekaki")]).stdout
+        try XCTSkipUnless(info.contains("\"pages\":[{\"width\":null"), "replay makes a fixed page here: \(info.prefix(300))")
+        let r = try OekakiBinary.run(["thumbnail", t("far.oekaki"), t("far.png"), "--size", "128"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let image = try RGBAImage(png: t("far.png"))
+        var ink = 0
+        for y in 0..<128 { for x in 0..<128 where image.pixel(x, y)[3] == 255 && image.pixel(x, y)[0] < 80 { ink += 1 } }
+        XCTAssertGreaterThan(ink, 12, "the line far from the origin is in the thumbnail (a 1000-unit line, ~21 px at this scale)")
+    }
+
     func testBadArgumentsAreUsageErrors() throws {
         let doc = try landscapeDrawing()
         for args in [["thumbnail"], ["thumbnail", doc], ["thumbnail", doc, t("a.png"), "--size"], ["thumbnail", doc, t("a.png"), "--size", "0"],
