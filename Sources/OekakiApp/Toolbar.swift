@@ -78,8 +78,6 @@ final class Toolbar {
             (.highlighter, nil, localized("Highlighter"), localized("Highlighter: translucent marker (H)")),
             (.strokeEraser, "edit-clear-symbolic", localized("Eraser"), localized("Stroke eraser: removes whole strokes it touches (E)")),
             (.areaEraser, "edit-cut-symbolic", localized("Area eraser"), localized("Area eraser: cuts out only what it covers (A)")),
-            (.lasso, "edit-select-symbolic", localized("Lasso"), localized("Lasso: loop around ink to select it; tap a stroke to pick it (S)")),
-            (.selectRect, "edit-select-all-symbolic", localized("Select"), localized("Select box: drag a box around ink; tap a stroke to pick it (B)")),
         ]
         var first: Widget?
         for (tool, icon, label, tip) in toolSpecs {
@@ -100,14 +98,16 @@ final class Toolbar {
             guard let self, !self.syncing else { return }
             self.onCommand?(.tool(self.shapeTool))
         }
-        for t in [Tool.line, .arrow, .rectangle, .ellipse] { toolButtons[t] = shapeButton }
+        // The selection tools share the button (the row has no room for more): it shows the last one chosen.
+        for t in [Tool.line, .arrow, .rectangle, .ellipse, .lasso, .selectRect] { toolButtons[t] = shapeButton }
         Widgets.append(tools, shapeButton)
         let menu = gtk_menu_button_new()!
-        gtk_widget_set_tooltip_text(menu, localized("Choose the shape"))
+        gtk_widget_set_tooltip_text(menu, localized("Choose a shape, or the lasso or box to select ink"))
         gtk_widget_set_focusable(menu, 0)
         let list = Widgets.box(horizontal: false, spacing: 2)
         let popover = gtk_popover_new()!
-        for (t, name, key) in [(Tool.line, localized("Line"), "L"), (.arrow, localized("Arrow"), "W"), (.rectangle, localized("Rectangle"), "R"), (.ellipse, localized("Ellipse"), "O")] {
+        for (t, name, key) in [(Tool.line, localized("Line"), "L"), (.arrow, localized("Arrow"), "W"), (.rectangle, localized("Rectangle"), "R"), (.ellipse, localized("Ellipse"), "O"),
+                               (.lasso, localized("Lasso select"), "S"), (.selectRect, localized("Box select"), "B")] {
             let item = Widgets.button(icon: nil, label: "\(name)   \(key)", tooltip: "\(name) (\(key))") { [weak self] in
                 gtk_popover_popdown(typed(popover, as: GtkPopover.self))
                 self?.onCommand?(.tool(t))
@@ -118,6 +118,7 @@ final class Toolbar {
         gtk_popover_set_child(typed(popover, as: GtkPopover.self), list)
         gtk_menu_button_set_popover(OpaquePointer(menu), popover)
         Widgets.append(tools, menu)
+
 
         let colors = Widgets.box(spacing: 2)
         var firstSwatch: Widget?
@@ -187,7 +188,7 @@ final class Toolbar {
     func show(tool: Tool, style: StrokeStyle) {
         syncing = true
         defer { syncing = false }
-        if tool.isShape, tool != shapeTool {
+        if tool.isShape || tool.isSelection, tool != shapeTool {
             shapeTool = tool
             if let f = shapeFace { gtk_widget_queue_draw(f) }
         }

@@ -196,6 +196,22 @@ enum Faces {
                 cairo_scale(cr, (w - 2 * m) / 2, (h - 2 * m) / 2.6)
                 cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
                 cairo_restore(cr)
+            case .lasso:
+                // A dashed loop with its tail: what the lasso draws.
+                cairo_save(cr)
+                cairo_translate(cr, w / 2, h / 2 - 1)
+                cairo_scale(cr, (w - 2 * m) / 2, (h - 2 * m) / 3)
+                cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
+                cairo_restore(cr)
+                cairo_set_dash(cr, [2.5, 2], 2, 0)
+                cairo_stroke(cr)
+                cairo_set_dash(cr, nil, 0, 0)
+                cairo_move_to(cr, w / 2 - 2, h / 2 + (h - 2 * m) / 3 - 1); cairo_line_to(cr, w / 2 - 4, h - m)
+            case .selectRect:
+                cairo_rectangle(cr, m, m + 2, w - 2 * m, h - 2 * m - 4)
+                cairo_set_dash(cr, [2.5, 2], 2, 0)
+                cairo_stroke(cr)
+                cairo_set_dash(cr, nil, 0, 0)
             default:
                 cairo_rectangle(cr, m, m + 2, w - 2 * m, h - 2 * m - 4)
             }
