@@ -99,6 +99,10 @@ extension MainWindow {
             let editor = Editor(document: next.file.document, history: next.file.history)
             editor.tool = canvas.editor.tool
             editor.styles = canvas.editor.styles
+            editor.recognizeShapes = canvas.editor.recognizeShapes
+            editor.selectionRule = canvas.editor.selectionRule
+            editor.keepLineWidths = canvas.editor.keepLineWidths
+            editor.clipboard = canvas.editor.clipboard
             canvas.show(editor)
         }
         showPage()

@@ -66,6 +66,8 @@ final class MainWindow {
         wire()
         canvas.touchMode = preferences.touchMode
         canvas.editor.recognizeShapes = preferences.recognizeShapes
+        canvas.editor.selectionRule = preferences.selectWhollyInside ? .whollyInside : .halfInside
+        canvas.editor.keepLineWidths = preferences.keepLineWidths
         showDocument()
         showTool()
         showPage()
@@ -165,6 +167,27 @@ final class MainWindow {
             Preferences.update { $0.recognizeShapes = on }
             self.canvas.editor.recognizeShapes = on
         }
+        let selectingHeading = Widgets.label(localized("Selecting"))
+        gtk_widget_set_halign(selectingHeading, GTK_ALIGN_START)
+        gtk_widget_add_css_class(selectingHeading, "heading")
+        let wholly = gtk_check_button_new_with_label(localized("The lasso and box take only strokes wholly inside"))!
+        gtk_check_button_set_active(typed(wholly, as: GtkCheckButton.self), preferences.selectWhollyInside ? 1 : 0)
+        connect(gobject(wholly), "toggled") { [weak self] in
+            guard let self else { return }
+            let on = gtk_check_button_get_active(typed(wholly, as: GtkCheckButton.self)) != 0
+            self.preferences.selectWhollyInside = on
+            Preferences.update { $0.selectWhollyInside = on }
+            self.canvas.editor.selectionRule = on ? .whollyInside : .halfInside
+        }
+        let keepWidths = gtk_check_button_new_with_label(localized("Keep line widths when resizing a selection"))!
+        gtk_check_button_set_active(typed(keepWidths, as: GtkCheckButton.self), preferences.keepLineWidths ? 1 : 0)
+        connect(gobject(keepWidths), "toggled") { [weak self] in
+            guard let self else { return }
+            let on = gtk_check_button_get_active(typed(keepWidths, as: GtkCheckButton.self)) != 0
+            self.preferences.keepLineWidths = on
+            Preferences.update { $0.keepLineWidths = on }
+            self.canvas.editor.keepLineWidths = on
+        }
         let hint = Widgets.label(localized("Mouse: left button draws, middle button or Space+drag pans,\nwheel scrolls, Ctrl+wheel zooms."))
         gtk_widget_add_css_class(hint, "dim-label")
         gtk_widget_set_halign(hint, GTK_ALIGN_START)
@@ -175,7 +198,7 @@ final class MainWindow {
         let about = Widgets.menuItem(localized("About Oekaki"), tooltip: localized("Version, licence and website")) { [weak self] in
             gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.perform(.about)
         }
-        Widgets.append(box, heading, drawWith, navigate, shapesHeading, recognize, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), hint,
+        Widgets.append(box, heading, drawWith, navigate, shapesHeading, recognize, selectingHeading, wholly, keepWidths, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), hint,
                        gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), shortcuts, about)
         gtk_popover_set_child(typed(popover, as: GtkPopover.self), box)
         gtk_menu_button_set_popover(OpaquePointer(button), popover)
@@ -322,6 +345,8 @@ final class MainWindow {
         case .movePageUp: canvas.pageCommand { $0.movePage(by: -1) }
         case .movePageDown: canvas.pageCommand { $0.movePage(by: 1) }
         case .tool(let t):
+            // Drawing again: the selection (and its handles) go away.
+            if !t.isSelection, !canvas.editor.selection.isEmpty { canvas.selectionCommand(.none) }
             // A stroke in progress keeps its tool (the editor picks it at pointer-down).
             canvas.editor.tool = t
             canvas.toolChanged()

@@ -11,6 +11,10 @@ struct Preferences {
     var maximized = false
     /// "Always recognize shapes": every pen stroke that fits a shape becomes it, without holding.
     var recognizeShapes = false
+    /// The lasso and box take only strokes wholly inside (instead of half their points).
+    var selectWhollyInside = false
+    /// Resizing a selection keeps line widths (instead of scaling them with it).
+    var keepLineWidths = false
 
     private static var path: String {
         let env = ProcessInfo.processInfo.environment
@@ -33,6 +37,8 @@ struct Preferences {
             case "window-height": if let h = Int(parts[1]), (200...16384).contains(h) { p.windowHeight = h }
             case "window-maximized": p.maximized = parts[1] == "true"
             case "recognize-shapes": p.recognizeShapes = parts[1] == "1"
+            case "select-wholly-inside": p.selectWhollyInside = parts[1] == "1"
+            case "keep-line-widths": p.keepLineWidths = parts[1] == "1"
             default: break
             }
         }
@@ -54,6 +60,8 @@ struct Preferences {
         if touchModeChosen { lines.append("touch-mode=\(touchMode.rawValue)") }
         lines += ["window-width=\(windowWidth)", "window-height=\(windowHeight)", "window-maximized=\(maximized)"]
         if recognizeShapes { lines.append("recognize-shapes=1") }
+        if selectWhollyInside { lines.append("select-wholly-inside=1") }
+        if keepLineWidths { lines.append("keep-line-widths=1") }
         try? (lines.joined(separator: "\n") + "\n").write(toFile: Self.path, atomically: true, encoding: .utf8)
     }
 }
