@@ -371,6 +371,7 @@ final class MainWindow {
             FileDialogs.choose(.saveAs, parent: window, folder: dialogFolder, suggestedName: suggested) { [weak self] path in self?.saveAs(path) }
         case .selection(let op):
             if let problem = canvas.selectionCommand(op) { banner.show(.warning, problem, action: nil, autoHide: true) }
+            grabSelection()
         case .copy, .cut:
             let strokes = canvas.editor.selectedStrokes
             guard !strokes.isEmpty else { return }
@@ -388,6 +389,7 @@ final class MainWindow {
                     }
                     self.canvas.editor.clipboard = strokes
                     if let problem = self.canvas.selectionCommand(.paste(at: nil)) { self.banner.show(.warning, problem, action: nil, autoHide: true) }
+                    self.grabSelection()
                 }
                 return
             }
@@ -398,10 +400,18 @@ final class MainWindow {
             }
             if !SystemClipboard.strokes.isEmpty { canvas.editor.clipboard = SystemClipboard.strokes }
             if let problem = canvas.selectionCommand(.paste(at: nil)) { banner.show(.warning, problem, action: nil, autoHide: true) }
+            grabSelection()
         case .export:
             let stem = (document.name as NSString).deletingPathExtension
             FileDialogs.choose(.export, parent: window, folder: dialogFolder, suggestedName: stem + ".png") { [weak self] path in self?.export(to: path) }
         }
+    }
+
+    /// Ctrl+A, a paste or a duplicate made a selection while a drawing tool is chosen: the lasso takes over, so
+    /// the selection's handles answer the pointer.
+    private func grabSelection() {
+        guard !canvas.editor.selection.isEmpty, !canvas.editor.tool.isSelection else { return }
+        perform(.tool(.lasso))
     }
 
     /// Files a drop or the recent list can open (by name; the loader then checks the content).
