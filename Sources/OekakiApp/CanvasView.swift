@@ -516,8 +516,10 @@ final class CanvasView: CanvasInputTarget {
             let v = event.point.point + currentOrigin
             let target = layout.page(at: v) ?? layout.nearestPage(to: v)
             if target != editor.currentPage, editor.liveStrokes.isEmpty, !editor.isErasing {
+                // In the page's coordinates as placed now: going to an endless page relays the view out, but
+                // keeps that page where it is on screen.
+                let p = v - layout.origin(ofPage: target)
                 apply(editor.goToPage(target))
-                let p = v - currentOrigin
                 event.point.x = p.x; event.point.y = p.y
             }
         }
