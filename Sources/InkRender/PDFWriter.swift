@@ -16,7 +16,17 @@ enum PDFWriter {
         }
         if alphas.contains(where: { $0 < 255 }) { alphas.insert(255) }
         let useAlpha = alphas.count > 1 || alphas.contains { $0 < 255 }
-        let contents = try pages.map { try content($0, transparent: transparent, useAlpha: useAlpha) }
+        // A notebook's pages are formatted on every core, each page's strokes in one go; a single page spreads its
+        // strokes over the cores instead.
+        let contents: [[UInt8]]
+        if pages.count == 1 {
+            contents = [try content(pages[0], transparent: transparent, useAlpha: useAlpha, parallel: true)]
+        } else {
+            let parts = Parallel.map(count: pages.count, parts: Parallel.cores * 4) { range in
+                Result { try range.map { try content(pages[$0], transparent: transparent, useAlpha: useAlpha, parallel: false) } }
+            }
+            contents = try parts.flatMap { try $0.get() }
+        }
 
         var pdf: [UInt8] = []
         var offsets: [Int] = []
@@ -72,7 +82,7 @@ enum PDFWriter {
 
     /// One page's content stream, deflated (zlib container): y-down page units from the frame's corner, paper,
     /// its lines and dots, then the strokes in drawing order.
-    private static func content(_ page: Page, transparent: Bool, useAlpha: Bool) throws -> [UInt8] {
+    private static func content(_ page: Page, transparent: Bool, useAlpha: Bool, parallel: Bool) throws -> [UInt8] {
         let f = page.frame
         let strokes = page.drawing.strokes
         let background: RGBA? = !transparent && page.background.paper.a > 0 ? page.background.paper : nil
@@ -104,7 +114,7 @@ enum PDFWriter {
             }
         }
         // Each slice of strokes is formatted and deflated in one go, so the text never exists all at once.
-        let body = Parallel.map(count: strokes.count, parts: strokes.count < 64 ? 1 : Parallel.cores * 8) { range -> Result<ParallelDeflate.Piece, Error> in
+        let body = Parallel.map(count: strokes.count, parts: parallel && strokes.count >= 64 ? Parallel.cores * 8 : 1) { range -> Result<ParallelDeflate.Piece, Error> in
             var out: [UInt8] = []
             out.reserveCapacity(range.count * 2500)
             var st = GraphicsState()

@@ -4,7 +4,8 @@ import XCTest
 /// Every page of the shared corpus, backgrounds included, against Xournal++'s own rendering: the corpus file (text,
 /// fills and dash patterns taken out, as `testImportedInkMatchesXournalpp` does, backgrounds kept) is rendered by
 /// Xournal++ page by page and by `oekaki export … %d`, and each pair must put the same ink and the same lines in the
-/// same places. A second pass keeps only the backgrounds, so a wrong graph cannot hide behind good ink.
+/// same places. A second pass keeps only the backgrounds, so a wrong graph cannot hide behind good ink, and has
+/// Xournal++ render the `.xopp` Oekaki exports, so what we write is what Xournal++ shows.
 extension XoppInkFidelityTests {
     /// A corpus file with what Oekaki cannot draw yet taken out; `keepInk` false leaves only the pages and backgrounds
     /// (nil when they are all plain).
@@ -53,7 +54,14 @@ extension XoppInkFidelityTests {
                 let theirs = tmp.appendingPathComponent(stem + "-xpp.png")
                 // 4 pixels a unit: a 0.5-unit line is 2 pixels, so antialiasing (where two good renderers may differ by half a
                 // pixel) weighs little.
-                try run("/usr/bin/xournalpp", ["--export-png-dpi=288", "--create-img=\(theirs.path)", doc.path],
+                // The backgrounds pass has Xournal++ render the .xopp we write: our export's pages and backgrounds must
+                // come out in Xournal++ as we draw them.
+                var input = doc
+                if !keepInk {
+                    input = tmp.appendingPathComponent(stem + "-ours.xopp")
+                    XCTAssertEqual(try OekakiBinary.run(["export", doc.path, input.path]).status, 0, name)
+                }
+                try run("/usr/bin/xournalpp", ["--export-png-dpi=288", "--create-img=\(theirs.path)", input.path],
                         env: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
                 let r = try OekakiBinary.run(["export", doc.path, tmp.appendingPathComponent(stem + "-ours-%d.png").path, "--scale", "4"])
                 XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
