@@ -145,6 +145,49 @@ final class PagesFormatTests: TempDirTestCase {
         XCTAssertEqual(try check.integer("SELECT count(*) FROM sqlite_schema WHERE name = 'document'"), 0, "the old page table is gone")
     }
 
+    /// A file from before the graph margin (format 7): no `margin` column, page edits with six format fields. It opens,
+    /// upgrades, and its history still undoes and redoes.
+    func testUpgradeFromBeforeTheGraphMargin() throws {
+        let file = path("m.oekaki")
+        let e = Editor()
+        let doc = try DocumentFile.create(path: file, document: e.document)
+        try doc.commit(e.addPage(a4).changes)
+        try doc.commit(e.setBackground(Background(style: .graph, spacing: 10)).changes)
+        doc.close()
+        let db = try SQLiteDatabase(path: file, mode: .readWrite(create: false))
+        try db.execute("ALTER TABLE pages DROP COLUMN margin")
+        // The format texts as format 7 wrote them: six fields a format (no margin, the last of seven).
+        let rows = try db.statement("SELECT stack, position, kind, pages FROM history WHERE pages IS NOT NULL")
+        var rewritten: [(Int64, Int64, String)] = []
+        while try rows.step() {
+            var f = (rows.text(3) ?? "").split(separator: " ").map(String.init)
+            switch rows.int(2) {
+            case Schema.EditKind.addPage.rawValue, Schema.EditKind.deletePage.rawValue: f.remove(at: 8)
+            case Schema.EditKind.setFormat.rawValue: f.remove(at: 14); f.remove(at: 7)
+            default: break
+            }
+            rewritten.append((rows.int(0), rows.int(1), f.joined(separator: " ")))
+        }
+        rows.reset()
+        XCTAssertEqual(rewritten.count, 2)
+        for (stack, position, text) in rewritten {
+            try db.statement("UPDATE history SET pages = ? WHERE stack = ? AND position = ?").bind(1, text).bind(2, stack).bind(3, position).run()
+        }
+        try db.execute("PRAGMA user_version = \(Schema.marginVersion - 1)")
+        db.close()
+        let old = try DocumentFile.open(path: file, readOnly: true)
+        XCTAssertEqual(old.foundVersion, Schema.marginVersion - 1)
+        XCTAssertEqual(Shape(old.document, old.history), Shape(e.document, e.history))
+        let rw = try DocumentFile.open(path: file)
+        let e2 = Editor(document: rw.document, history: rw.history)
+        try commit(e2.undo(), rw, e2, "undo the graph after the upgrade")
+        try commit(e2.undo(), rw, e2, "undo the page after the upgrade")
+        try commit(e2.redo(), rw, e2, "redo the page")
+        XCTAssertEqual(e2.document.pages.map(\.format), [PageFormat.endless, a4])
+        rw.close()
+        XCTAssertEqual(try DocumentFile.open(path: file, readOnly: true).foundVersion, DocumentFile.formatVersion)
+    }
+
     /// Every page a stored page edit names is checked as strictly as the pages themselves.
     func testStoredPageEditsAreChecked() throws {
         let e = Editor()
