@@ -162,7 +162,11 @@ public enum XoppImport {
                             let kv = item.split(separator: "=", maxSplits: 1)
                             if kv.count == 2, kv[0] == "m1", let m = Double(kv[1]), m.isFinite, m > 0 { margin = m }
                         }
-                        pages[pages.count - 1].background = Background(style: style, paper: paper, margin: style == .graph ? margin : 0)
+                        // On dark paper Xournal++ draws its lines in a dark grey instead of blue or silver.
+                        let dark = (Int(paper.r) + Int(paper.g) + Int(paper.b)) / 3 < 0x80
+                        let line: RGBA? = !dark ? nil : style == .graph ? RGBA(r: 0x20, g: 0x20, b: 0x20)
+                            : style == .ruled || style == .lined ? RGBA(r: 0x43, g: 0x43, b: 0x43) : nil
+                        pages[pages.count - 1].background = Background(style: style, paper: paper, line: line, margin: style == .graph ? margin : 0)
                     case "pdf": notHeld["PDF background", default: 0] += 1
                     case "pixmap": notHeld["image background", default: 0] += 1
                     default: notHeld["\(attrs["type"] ?? "unknown") background", default: 0] += 1

@@ -45,6 +45,38 @@ final class XoppTests: TempDirTestCase {
         }
     }
 
+    /// Every page comes in with its size and background; other styles become the nearest one and are named; what
+    /// cannot be held (PDF backgrounds, text, images) is counted in one note; layers are flattened in order.
+    func testEveryPageAndBackgroundIsImported() throws {
+        let xml = """
+        <?xml version="1.0"?>
+        <xournal creator="Xournal++ 1.1.3" fileversion="4">
+        <page width="100" height="200"><background type="solid" color="#ffffffff" style="graph" config="m1=40,rm=1"/>
+        <layer><stroke tool="pen" color="#ff0000ff" width="1">0 0 10 10</stroke></layer>
+        <layer><stroke tool="pen" color="#00ff00ff" width="1">0 0 10 10</stroke></layer></page>
+        <page width="300" height="400"><background type="solid" color="#202020ff" style="lined"/><layer/></page>
+        <page width="300" height="400"><background type="solid" color="#ffffffff" style="isodotted"/><layer/></page>
+        <page width="300" height="400"><background type="pdf" domain="attach" filename="x.pdf" pageno="1"/>
+        <layer><text font="Sans" size="12" x="1" y="1" color="#000000ff">hi</text></layer></page>
+        </xournal>
+        """
+        let file = path("bg.xopp")
+        try Deflate.gzip(Array(xml.utf8)).withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: file)) }
+        let d = try XoppImport.read(path: file).document
+        XCTAssertEqual(d.pages.map(\.size), [Size(width: 100, height: 200), Size(width: 300, height: 400), Size(width: 300, height: 400), Size(width: 300, height: 400)])
+        XCTAssertEqual(d.pages.map(\.background.style), [.graph, .lined, .dotted, .plain])
+        XCTAssertEqual(d.pages[0].background.margin, 40)
+        XCTAssertEqual(d.pages[0].drawing.strokes.map(\.style.color), [RGBA(r: 255, g: 0, b: 0), RGBA(r: 0, g: 255, b: 0)], "layers in order")
+        XCTAssertEqual(d.pages[1].background.paper, RGBA(r: 0x20, g: 0x20, b: 0x20))
+        XCTAssertEqual(d.pages[1].background.line, RGBA(r: 0x43, g: 0x43, b: 0x43), "dark paper: Xournal++'s dark grey lines")
+        XCTAssertEqual(d.pages[2].background.line, RGBA(r: 0xbd, g: 0xbd, b: 0xbd))
+        let notes = try XoppImport.read(path: file).notes
+        XCTAssertEqual(notes, ["has what Oekaki cannot hold yet; left out 1 PDF background, 1 text",
+                               "has backgrounds Oekaki draws as the nearest it has: 1 isodotted (dotted, graph or ruled)"])
+        XCTAssertEqual(try XoppImport.read(path: file, page: 3).drawing.strokes.count, 0)
+        XCTAssertThrowsError(try XoppImport.read(path: file, page: 5))
+    }
+
     func testForeignWidthsBecomePressure() throws {
         let xml = """
         <?xml version="1.0"?>
