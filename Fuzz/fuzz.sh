@@ -22,13 +22,16 @@ quiet() { grep -v -e 'Cannot export local symbol' -e '^$' || true; }
 build() {
     mkdir -p "$B"
     local stamp="$B/.sources" now
-    now=$(cat Sources/InkCore/*.swift Sources/InkStore/*.swift Fuzz/*.swift | cksum)
+    now=$(cat Sources/InkCore/*.swift Sources/Localization/*.swift Sources/InkStore/*.swift Fuzz/*.swift | cksum)
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$now" ] && [ -x "$B/fuzz-xopp" ]; then echo "fuzz: harnesses up to date"; return; fi
     echo "fuzz: building InkCore ($SAN)"
     swiftc "${FLAGS[@]}" -module-name InkCore -emit-module -emit-module-path "$B/InkCore.swiftmodule" \
         -emit-library -static -o "$B/libInkCore.a" Sources/InkCore/*.swift 2>&1 | quiet
+    echo "fuzz: building Localization ($SAN)"
+    swiftc "${FLAGS[@]}" -module-name Localization -I Sources/CIntl -emit-module -emit-module-path "$B/Localization.swiftmodule" \
+        -emit-library -static -o "$B/libLocalization.a" Sources/Localization/*.swift 2>&1 | quiet
     echo "fuzz: building InkStore ($SAN)"
-    swiftc "${FLAGS[@]}" -module-name InkStore -I "$B" -I Sources/CSQLite -I Sources/CZlib \
+    swiftc "${FLAGS[@]}" -module-name InkStore -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl \
         -emit-module -emit-module-path "$B/InkStore.swiftmodule" \
         -emit-library -static -o "$B/libInkStore.a" Sources/InkStore/*.swift 2>&1 | quiet
     echo "fuzz: linking harnesses"
@@ -36,8 +39,8 @@ build() {
     for t in pointcodec document xopp; do
         local src
         case $t in pointcodec) src=PointCodecFuzz;; document) src=DocumentFuzz;; xopp) src=XoppFuzz;; esac
-        swiftc "${FLAGS[@]}" -I "$B" -I Sources/CSQLite -I Sources/CZlib Fuzz/$src.swift Fuzz/FuzzSupport.swift \
-            -L "$B" -lInkStore -lInkCore -lsqlite3 -lz -o "$B/fuzz-$t" 2>&1 | quiet
+        swiftc "${FLAGS[@]}" -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl Fuzz/$src.swift Fuzz/FuzzSupport.swift \
+            -L "$B" -lInkStore -lLocalization -lInkCore -lsqlite3 -lz -ldeflate -o "$B/fuzz-$t" 2>&1 | quiet
     done
     echo "$now" > "$stamp"
 }
