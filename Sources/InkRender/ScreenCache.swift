@@ -50,6 +50,17 @@ public final class ScreenCache {
     private var liveOrigin = Point(0, 0)
     private var liveClip: Rect?
     /// Page of the live strokes → raster pixels.
+    /// Live layers cover the view only, not the overscan: GTK's cairo renderer keeps a snapshot of every
+    /// surface painted in a frame, so the next segment drawn into a layer copies the whole layer first (cairo's
+    /// copy-on-write). A view-sized layer keeps that copy as small as it can be.
+    private var layerWidth: Int { surface.width - 2 * overscan }
+    private var layerHeight: Int { surface.height - 2 * overscan }
+    /// Page → live layer pixels (the layer's origin is the view's corner).
+    private var layerMapping: DeviceMapping {
+        var m = liveMapping
+        m.dx -= o; m.dy -= o
+        return m
+    }
     private var liveMapping: DeviceMapping {
         var m = mapping
         m.dx += liveOrigin.x * m.scale; m.dy += liveOrigin.y * m.scale
@@ -109,7 +120,7 @@ public final class ScreenCache {
         if frame.transform != transform || frame.surface.width != surface.width || frame.surface.height != surface.height { resetLive() }
         transform = frame.transform; viewSize = frame.viewSize
         surface = frame.surface; context = Self.context(for: surface, mapping: mapping)
-        spareLayers.removeAll { $0.width != surface.width || $0.height != surface.height }
+        spareLayers.removeAll { $0.width != layerWidth || $0.height != layerHeight }
         keepSpareLayer()
     }
 
@@ -179,7 +190,7 @@ public final class ScreenCache {
         resetLive()
         transform = newTransform; viewSize = newSize
         surface = s; context = Self.context(for: s, mapping: mapping)
-        spareLayers.removeAll { $0.width != surface.width || $0.height != surface.height }
+        spareLayers.removeAll { $0.width != layerWidth || $0.height != layerHeight }
         keepSpareLayer()
     }
 
@@ -275,8 +286,8 @@ public final class ScreenCache {
         for s in strokes {
             if live[s.id] == nil {
                 guard live.count < Self.maxLiveLayers else { overflow[s.id] = s; continue }
-                guard let layer = spareLayers.popLast() ?? (try? ImageSurface(width: surface.width, height: surface.height)) else { continue }
-                live[s.id] = LiveTrace(layer: layer, style: s.style, mapping: liveMapping)
+                guard let layer = spareLayers.popLast() ?? (try? Self.touchedLayer(width: layerWidth, height: layerHeight)) else { continue }
+                live[s.id] = LiveTrace(layer: layer, style: s.style, mapping: layerMapping)
             }
             live[s.id]?.update(s)
         }
@@ -284,13 +295,22 @@ public final class ScreenCache {
 
     private func recycle(_ trace: LiveTrace) {
         let layer = trace.clearedLayer()
-        guard spareLayers.count < Self.maxSpareLayers, layer.width == surface.width, layer.height == surface.height else { return }
+        guard spareLayers.count < Self.maxSpareLayers, layer.width == layerWidth, layer.height == layerHeight else { return }
         spareLayers.append(layer)
     }
 
     private func keepSpareLayer() {
-        guard spareLayers.isEmpty, let layer = try? ImageSurface(width: surface.width, height: surface.height) else { return }
+        guard spareLayers.isEmpty, let layer = try? Self.touchedLayer(width: layerWidth, height: layerHeight) else { return }
         spareLayers.append(layer)
+    }
+
+    /// A transparent layer whose memory is already mapped: a fresh one is zero pages the kernel maps on first
+    /// write, so a stroke drawn into it page-faults row by row (milliseconds per event on a big raster).
+    /// Clearing it here pays that once, when the view is set up, not while the pen moves.
+    private static func touchedLayer(width: Int, height: Int) throws -> ImageSurface {
+        let layer = try ImageSurface(width: width, height: height)
+        layer.fillRows(0, height, with: nil)
+        return layer
     }
 
     /// Composites the raster and the live strokes onto `target` (GTK's context: logical pixels, origin at the widget).
@@ -304,10 +324,12 @@ public final class ScreenCache {
             let raster = Rect(minX: -1, minY: -1, maxX: Double(surface.width) + 1, maxY: Double(surface.height) + 1)
             target.clip(mapping.deviceRect(ofPage: c).intersection(raster) ?? Rect(x: 0, y: 0, width: 0, height: 0))
         }
+        // Live layers are view-sized: back to the view's corner.
+        target.concat(scale: 1, dx: o, dy: o)
         for id in liveOrder {
             if let trace = live[id] { trace.composite(into: target); continue }
             guard let s = overflow[id] else { continue }
-            let m = liveMapping
+            let m = layerMapping
             target.save()
             target.concat(scale: m.scale, dx: m.dx, dy: m.dy)
             Painter.fill(s, in: target, deviceScale: m.scale)
