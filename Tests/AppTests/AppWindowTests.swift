@@ -14,33 +14,11 @@ final class AppWindowTests: XCTestCase {
     override class func setUp() {
         super.setUp()
         guard tool("Xvfb") != nil, tool("xdotool") != nil, tool("import") != nil, tool("convert") != nil else { return }
-        // A display number nobody uses: no socket and no lock file.
-        for n in 90...140 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
-            && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: tool("Xvfb")!)
-            p.arguments = [":\(n)", "-screen", "0", "\(screen.width)x\(screen.height)x24", "-nolisten", "tcp"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            do { try p.run() } catch { continue }
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline, p.isRunning, !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
-                usleep(50_000)
-            }
-            if p.isRunning, FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
-                xvfb = p
-                display = ":\(n)"
-                return
-            }
-            if p.isRunning { p.terminate() }
-        }
+        if let s = PrivateXvfb.start(displays: 90...140, width: screen.width, height: screen.height) { (xvfb, display) = (s.process, s.display) }
     }
 
     override class func tearDown() {
-        if let p = xvfb, p.isRunning {
-            kill(p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
-        }
+        PrivateXvfb.stop(xvfb)
         xvfb = nil
         super.tearDown()
     }
