@@ -489,41 +489,11 @@ final class AppWindowTests: XCTestCase {
         XCTFail("no window titled \(name) within 20 s")
     }
 
-    private func drag(_ points: [(Int, Int)]) {
-        guard let first = points.first else { return }
-        xdotool(["mousemove", "\(first.0)", "\(first.1)"])
-        usleep(50_000)
-        xdotool(["mousedown", "1"])
-        for (i, p) in points.enumerated().dropFirst() {
-            // Intermediate samples so the stroke follows the path, not just its ends.
-            let prev = points[i - 1]
-            for k in 1...4 {
-                let x = prev.0 + (p.0 - prev.0) * k / 4, y = prev.1 + (p.1 - prev.1) * k / 4
-                xdotool(["mousemove", "\(x)", "\(y)"])
-            }
-            usleep(20_000)
-        }
-        xdotool(["mouseup", "1"])
-        usleep(300_000)
-    }
-
-    private func key(_ k: String) {
-        xdotool(["key", k])
-    }
-
-    private func xdotool(_ args: [String]) {
-        _ = try? run(Self.tool("xdotool")!, args)
-    }
-
-    private func screenshot() throws -> Screenshot {
-        let png = home.appendingPathComponent("shot.png").path
-        let r = try run(Self.tool("import")!, ["-window", "root", png])
-        XCTAssertEqual(r.status, 0, "import failed: \(r.output)")
-        let raw = try runData(Self.tool("convert")!, [png, "-depth", "8", "rgb:-"])
-        let s = Screenshot(width: Self.screen.width, height: Self.screen.height, rgb: raw)
-        XCTAssertEqual(raw.count, Self.screen.width * Self.screen.height * 3, "screenshot size")
-        return s
-    }
+    private var x: XScreen { XScreen(display: Self.display ?? ":0", width: Self.screen.width, height: Self.screen.height, scratch: home) }
+    private func drag(_ points: [(Int, Int)]) { x.drag(points) }
+    private func key(_ k: String) { x.key(k) }
+    private func xdotool(_ args: [String]) { x.xdotool(args) }
+    private func screenshot() throws -> Screenshot { try x.screenshot() }
 
     /// Polls the screen until `condition` holds (up to 3 s): key presses take a frame or two to show.
     private func waitFor(_ condition: (Screenshot) -> Bool) throws -> Bool {
@@ -596,19 +566,6 @@ final class AppWindowTests: XCTestCase {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    private func runData(_ tool: String, _ args: [String]) throws -> Data {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return data
     }
 }
 

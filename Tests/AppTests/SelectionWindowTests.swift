@@ -188,34 +188,11 @@ final class SelectionWindowTests: XCTestCase {
         app = nil
     }
 
-    private func drag(_ points: [(Int, Int)]) {
-        guard let first = points.first else { return }
-        xdotool(["mousemove", "\(first.0)", "\(first.1)"])
-        usleep(50_000)
-        xdotool(["mousedown", "1"])
-        for (i, p) in points.enumerated().dropFirst() {
-            let prev = points[i - 1]
-            for k in 1...4 { xdotool(["mousemove", "\(prev.0 + (p.0 - prev.0) * k / 4)", "\(prev.1 + (p.1 - prev.1) * k / 4)"]) }
-            usleep(20_000)
-        }
-        xdotool(["mouseup", "1"])
-        usleep(300_000)
-    }
-
-    private func key(_ k: String) { xdotool(["key", k]) }
-
-    private func xdotool(_ args: [String]) {
-        _ = try? run(URL(fileURLWithPath: AppWindowTests.tool("xdotool")!), args)
-    }
-
-    private func screenshot() throws -> Screenshot {
-        let png = home.appendingPathComponent("shot.png").path
-        let r = try run(URL(fileURLWithPath: AppWindowTests.tool("import")!), ["-window", "root", png])
-        XCTAssertEqual(r.status, 0, "import failed: \(r.output)")
-        let raw = try runData(URL(fileURLWithPath: AppWindowTests.tool("convert")!), [png, "-depth", "8", "rgb:-"])
-        XCTAssertEqual(raw.count, Self.screen.width * Self.screen.height * 3, "screenshot size")
-        return Screenshot(width: Self.screen.width, height: Self.screen.height, rgb: raw)
-    }
+    private var x: XScreen { XScreen(display: Self.display ?? ":0", width: Self.screen.width, height: Self.screen.height, scratch: home) }
+    private func drag(_ points: [(Int, Int)]) { x.drag(points) }
+    private func key(_ k: String) { x.key(k) }
+    private func xdotool(_ args: [String]) { x.xdotool(args) }
+    private func screenshot() throws -> Screenshot { try x.screenshot() }
 
     /// The screen once `condition` holds, or the last screenshot after 3 s.
     private func waitFor(_ condition: (Screenshot) -> Bool) throws -> Screenshot {
