@@ -34,7 +34,8 @@ let package = Package(
         .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
         .testTarget(name: "InkStoreTests", dependencies: ["InkCore", "InkStore"], swiftSettings: swift5),
         .testTarget(name: "InkSyncTests", dependencies: ["InkCore", "InkStore", "InkSync"], swiftSettings: swift5),
-        .testTarget(name: "CLITests", dependencies: ["InkCore"], resources: [.copy("Fixtures")], swiftSettings: swift5),
-        .testTarget(name: "AppTests", dependencies: ["OekakiApp", "InkCore", "InkRender", "InkStore", "CGtk"], swiftSettings: swift5),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swift5),
+        .testTarget(name: "CLITests", dependencies: ["InkCore", "TestSupport"], resources: [.copy("Fixtures")], swiftSettings: swift5),
+        .testTarget(name: "AppTests", dependencies: ["OekakiApp", "InkCore", "InkRender", "InkStore", "CGtk", "TestSupport"], swiftSettings: swift5),
     ]
 )

@@ -14,7 +14,7 @@ final class VirtualDisplay {
     static func start(log: String) throws -> VirtualDisplay {
         guard let xvfb = Executables.find("Xvfb") else { throw ChildProcess.Failure(description: "Xvfb is not installed") }
         let fm = FileManager.default
-        for n in 90..<190 where !fm.fileExists(atPath: "/tmp/.X11-unix/X\(n)") && !fm.fileExists(atPath: "/tmp/.X\(n)-lock") {
+        for n in 90..<190 where isFree(n) {
             let pid = try ChildProcess.start(xvfb, [":\(n)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-noreset"],
                                              environment: ["PATH": Executables.path], log: log)
             for _ in 0..<200 {
@@ -28,6 +28,20 @@ final class VirtualDisplay {
     }
 
     func stop() { ChildProcess.stop(pid) }
+
+    /// No server holds display `n`: no lock file, or one left by a server that was killed (its pid is gone),
+    /// whose leftovers are then removed, so killed runs do not use up the range.
+    private static func isFree(_ n: Int) -> Bool {
+        let lock = "/tmp/.X\(n)-lock", socket = "/tmp/.X11-unix/X\(n)"
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: lock) || fm.fileExists(atPath: socket) else { return true }
+        guard let text = try? String(contentsOfFile: lock, encoding: .utf8),
+              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0,
+              kill(pid, 0) != 0, errno == ESRCH else { return false }
+        try? fm.removeItem(atPath: lock)
+        try? fm.removeItem(atPath: socket)
+        return true
+    }
 }
 
 /// Programs found on PATH.

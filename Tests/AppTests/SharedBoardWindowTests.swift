@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
+import TestSupport
 
-/// Two app windows on one shared board, each on its own screen of one Xvfb (:190…:199, screens 0 and 1, so
+/// Two app windows on one shared board, each on its own screen of one Xvfb (screens 0 and 1, so
 /// neither covers the other), with a `nats-server -js` on loopback: a stroke drawn in one window shows in the
 /// other; with the server gone the title bar counts the changes waiting, and they arrive once it is back; a
 /// stroke in progress shows in the other window before the pen lifts and vanishes 2 s after its sender died.
@@ -19,26 +20,15 @@ final class SharedBoardWindowTests: XCTestCase {
         }
         home = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-board-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        for n in 190...199 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
-            && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: AppWindowTests.tool("Xvfb")!)
-            p.arguments = [":\(n)", "-screen", "0", "1280x1024x24", "-screen", "1", "1280x1024x24", "-nolisten", "tcp"]
-            p.standardOutput = FileHandle.nullDevice; p.standardError = FileHandle.nullDevice
-            do { try p.run() } catch { continue }
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline, p.isRunning, !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") { usleep(50_000) }
-            if p.isRunning, FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") { xvfb = p; display = ":\(n)"; break }
-            if p.isRunning { p.terminate() }
-        }
-        guard xvfb != nil else { return XCTFail("could not start Xvfb on any display :190…:199") }
+        if let x = PrivateXvfb.start(width: 1280, height: 1024, screens: 2) { (xvfb, display) = (x.process, x.display) }
+        guard xvfb != nil else { return XCTFail("could not start Xvfb") }
         try startServer(port: -1)
     }
 
     override func tearDown() {
         for a in apps where a.isRunning { kill(a.processIdentifier, SIGKILL); a.waitUntilExit() }
         if let s = server, s.isRunning { s.terminate(); s.waitUntilExit() }
-        if let x = xvfb, x.isRunning { kill(x.processIdentifier, SIGKILL); x.waitUntilExit() }
+        PrivateXvfb.stop(xvfb)
         if let home { try? FileManager.default.removeItem(at: home) }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// The `.xopp` we write opens in Xournal++ and looks like our own PNG of the same drawing: Xournal++ renders
 /// it under a private Xvfb, and the two images must put ink in the same places. Skipped where Xournal++,
@@ -73,15 +74,9 @@ final class ExportXournalppTests: XCTestCase {
         XCTAssertEqual(try OekakiBinary.run(["export", doc, xopp]).status, 0)
         XCTAssertEqual(try OekakiBinary.run(["export", doc, ours]).status, 0)
 
-        let display = ":\(Int.random(in: 150...250))"
-        let xvfb = Process()
-        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        xvfb.arguments = [display, "-screen", "0", "800x600x24", "-nolisten", "tcp"]
-        xvfb.standardOutput = FileHandle.nullDevice
-        xvfb.standardError = FileHandle.nullDevice
-        try xvfb.run()
-        defer { xvfb.terminate(); xvfb.waitUntilExit() }
-        usleep(500_000)
+        let x = try XCTUnwrap(PrivateXvfb.start(width: 800, height: 600), "could not start Xvfb")
+        let display = x.display
+        defer { PrivateXvfb.stop(x.process) }
         _ = try run("/usr/bin/xournalpp", ["--export-png-dpi=72", "--create-img=\(theirs)", xopp],
                     env: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
         try XCTSkipUnless(FileManager.default.fileExists(atPath: theirs), "Xournal++ could not run here")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Imported `.xopp` ink is drawn as written: Xournal++ renders each document, we import and render it, and the
 /// two images must put the same ink in the same places (overlap of ink coverage ≥ 0.9). Covers the shared
@@ -127,15 +128,9 @@ final class XoppInkFidelityTests: XCTestCase {
             ##"<stroke tool="highlighter" color="#ffff0080" width="12">40 30 120 35 200 25 270 40</stroke>"##,
             ##"<stroke tool="pen" color="#c01c28ff" width="1.5 3 0.8 3 0.8 3">60 120 100 100 140 130 180 95 220 135 260 100 290 140</stroke>"##,
         ])))
-        let display = ":\(Int.random(in: 260...279))"
-        let xvfb = Process()
-        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        xvfb.arguments = [display, "-screen", "0", "800x600x24", "-nolisten", "tcp"]
-        xvfb.standardOutput = FileHandle.nullDevice
-        xvfb.standardError = FileHandle.nullDevice
-        try xvfb.run()
-        defer { xvfb.terminate(); xvfb.waitUntilExit() }
-        usleep(500_000)
+        let x = try XCTUnwrap(PrivateXvfb.start(width: 800, height: 600), "could not start Xvfb")
+        let display = x.display
+        defer { PrivateXvfb.stop(x.process) }
         var compared = 0
         for (name, doc) in docs {
             let theirs = tmp.appendingPathComponent(name + "-xpp.png"), ours = tmp.appendingPathComponent(name + "-ours.png")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Every page of the shared corpus, backgrounds included, against Xournal++'s own rendering: the corpus file (text,
 /// fills and dash patterns taken out, as `testImportedInkMatchesXournalpp` does, backgrounds kept) is rendered by
@@ -37,15 +38,9 @@ extension XoppInkFidelityTests {
     }
 
     func testEveryCorpusPageMatchesXournalppWithItsBackground() throws {
-        let display = ":\(Int.random(in: 300...319))"
-        let xvfb = Process()
-        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        xvfb.arguments = [display, "-screen", "0", "800x600x24", "-nolisten", "tcp"]
-        xvfb.standardOutput = FileHandle.nullDevice
-        xvfb.standardError = FileHandle.nullDevice
-        try xvfb.run()
-        defer { xvfb.terminate(); xvfb.waitUntilExit() }
-        usleep(500_000)
+        let x = try XCTUnwrap(PrivateXvfb.start(width: 800, height: 600), "could not start Xvfb")
+        let display = x.display
+        defer { PrivateXvfb.stop(x.process) }
         var compared = 0, graphPages = 0
         for name in ["README-Eraser-and-padded-box.xopp", "Setsquare_annotations.xopp", "strokes.xopp", "width_recovery.xopp"] {
             for keepInk in [true, false] {
