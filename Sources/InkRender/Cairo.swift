@@ -161,6 +161,12 @@ public final class CairoContext {
         self.cr = cr; owned = false; target = nil
     }
 
+    /// Draws onto a vector surface (a PDF page): cairo's default antialiasing, no raster lattice.
+    init(vector surface: OpaquePointer) {
+        cr = cairo_create(surface)!; owned = true; target = nil
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+    }
+
     deinit { if owned { cairo_destroy(cr) } }
 
     var status: cairo_status_t { cairo_status(cr) }
@@ -442,5 +448,90 @@ struct DeviceLattice {
             body(a.x + (b.x - a.x) * ((y - a.y) / (b.y - a.y)), y)
             k += down ? -1 : 1
         }
+    }
+}
+
+/// A cairo PDF surface collecting the file's bytes in memory, a page at a time (`CairoPDFExport`).
+/// Vector output: text drawn into it (poppler's, Pango's) stays text, paths stay paths.
+final class PDFSurface {
+    /// Receives cairo's output; lives as long as the surface.
+    private final class Sink { var bytes: [UInt8] = [] }
+    private let sink = Sink()
+    private let pointer: OpaquePointer
+    private var finished = false
+
+    /// A surface whose first page is `size` points.
+    init(size: Size) throws {
+        let write: cairo_write_func_t = { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }
+        let s = cairo_pdf_surface_create_for_stream(write, Unmanaged.passUnretained(sink).toOpaque(), size.width, size.height)!
+        let st = cairo_surface_status(s)
+        guard st == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(s)
+            throw RenderError.pageTooLarge("cannot start a PDF: \(CairoFailure(status: st))")
+        }
+        pointer = s
+        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "Oekaki")
+    }
+
+    deinit { cairo_surface_destroy(pointer) }
+
+    /// Sets the size of the page drawn next (before any drawing on it).
+    func setPageSize(_ size: Size) { cairo_pdf_surface_set_size(pointer, size.width, size.height) }
+
+    /// A context drawing onto the current page, page units = points, origin top-left.
+    func context() -> CairoContext { CairoContext(vector: pointer) }
+
+    /// Ends the current page; drawing continues on a new one.
+    func showPage(_ ctx: CairoContext) { cairo_show_page(ctx.cr) }
+
+    /// Finishes the file and returns its bytes, or why cairo failed.
+    func finish() throws -> [UInt8] {
+        if !finished { cairo_surface_finish(pointer); finished = true }
+        let st = cairo_surface_status(pointer)
+        guard st == CAIRO_STATUS_SUCCESS else { throw RenderError.pageTooLarge("cannot write the PDF: \(CairoFailure(status: st))") }
+        return sink.bytes
+    }
+}
+
+extension CairoContext {
+    /// The raw `cairo_t*`, for poppler to draw a PDF page into (`PDFBackground`).
+    var cairoPointer: OpaquePointer { cr }
+
+    /// Paints `surface` stretched over page rect `r` under the current transform (a PDF page's raster).
+    func paint(_ surface: ImageSurface, over r: Rect) {
+        guard surface.width > 0, surface.height > 0, r.width > 0, r.height > 0 else { return }
+        cairo_save(cr)
+        cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+        cairo_clip(cr)
+        cairo_translate(cr, r.minX, r.minY)
+        cairo_scale(cr, r.width / Double(surface.width), r.height / Double(surface.height))
+        cairo_set_source_surface(cr, surface.pointer, 0, 0)
+        // Bilinear between the raster's pixels: a stand-in scaled up stays smooth, the sharp one lands 1:1.
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
+    /// Fills `r` with the current colour.
+    func cairoFillRect(_ r: Rect) {
+        cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+        cairo_fill(cr)
+    }
+
+    /// Multiplies the current matrix by a scale of each axis (a PDF page's points onto a page's size).
+    func scale(_ sx: Double, _ sy: Double) { cairo_scale(cr, sx, sy) }
+    func translate(_ dx: Double, _ dy: Double) { cairo_translate(cr, dx, dy) }
+
+    /// Toy-API text (tests and benchmarks make PDFs with known words this way; real text goes through Pango).
+    func showText(_ text: String, at p: Point, size: Double, color: RGBA = .black) {
+        setColor(color)
+        cairo_select_font_face(cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, size)
+        cairo_move_to(cr, p.x, p.y)
+        cairo_show_text(cr, text)
     }
 }
