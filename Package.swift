@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CGdkPixbuf", path: "Sources/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
@@ -25,7 +26,7 @@ let package = Package(
         .target(name: "InkCore", swiftSettings: swift5),
         // PDF files through poppler: page count and sizes (for import) and rendering (for backgrounds and export).
         .target(name: "InkPDF", dependencies: ["InkCore", "CPoppler"], swiftSettings: swift5),
-        .target(name: "InkRender", dependencies: ["InkCore", "InkPDF", "CCairo", "CZlib"], swiftSettings: swift5),
+        .target(name: "InkRender", dependencies: ["InkCore", "InkPDF", "CCairo", "CGdkPixbuf", "CZlib"], swiftSettings: swift5),
         .target(name: "Localization", dependencies: ["CIntl"], swiftSettings: swift5),
         .target(name: "InkStore", dependencies: ["InkCore", "InkPDF", "CSQLite", "CZlib", "CDeflate", "Localization"], swiftSettings: swift5),
         .target(name: "InkSync", dependencies: ["InkCore", "InkStore", "CNats"], swiftSettings: swift5),

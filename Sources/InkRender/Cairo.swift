@@ -46,7 +46,7 @@ public final class ImageSurface: @unchecked Sendable {
         width = parent.width; height = rows; stride = parent.stride; self.parent = parent
     }
 
-    private init(adopting s: OpaquePointer) {
+    init(adopting s: OpaquePointer) {
         pointer = s
         width = Int(cairo_image_surface_get_width(s)); height = Int(cairo_image_surface_get_height(s))
         stride = Int(cairo_image_surface_get_stride(s)); parent = nil
@@ -62,16 +62,22 @@ public final class ImageSurface: @unchecked Sendable {
             cairo_surface_destroy(s)
             throw RenderError.cannotRead(path: path, reason: CairoFailure(status: st).description)
         }
+        return ImageSurface(adoptingAsARGB: s)
+    }
+
+    /// Takes ownership of an image surface cairo made, copied onto ARGB32 when it is another format (RGB24 and
+    /// others) so pixel readers see one layout.
+    convenience init(adoptingAsARGB s: OpaquePointer) {
         if cairo_image_surface_get_format(s) != CAIRO_FORMAT_ARGB32 {
-            // RGB24 and others: copy onto ARGB32 so pixel readers see one layout.
             let w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s)
             let out = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h)!
             let cr = cairo_create(out)!
             cairo_set_source_surface(cr, s, 0, 0); cairo_paint(cr); cairo_destroy(cr)
             cairo_surface_destroy(s)
-            return ImageSurface(adopting: out)
+            self.init(adopting: out)
+        } else {
+            self.init(adopting: s)
         }
-        return ImageSurface(adopting: s)
     }
 
     /// A surface holding `pixels` (premultiplied ARGB words, row after row, `width` a row).
@@ -361,6 +367,22 @@ public final class CairoContext {
         if alpha >= 1 { cairo_paint(cr) } else { cairo_paint_with_alpha(cr, alpha) }
     }
 
+    /// Paints `image` stretched over `rect` (current user space, e.g. page units), smoothly filtered; the edges
+    /// pad instead of fading into transparency, so a scaled picture keeps crisp borders.
+    func drawImage(_ image: ImageSurface, in rect: Rect) {
+        guard image.width > 0, image.height > 0, rect.width > 0, rect.height > 0 else { return }
+        cairo_save(cr)
+        cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
+        cairo_translate(cr, rect.minX, rect.minY)
+        cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
+        cairo_set_source_surface(cr, image.pointer, 0, 0)
+        let pattern = cairo_get_source(cr)
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
+
     /// Starts drawing into a temporary layer; `endLayer(alpha:)` composites it.
     func beginLayer() { cairo_push_group(cr) }
     func endLayer(alpha: Double) {
@@ -370,6 +392,20 @@ public final class CairoContext {
 }
 
 extension ImageSurface {
+    /// The picture at half the size (rounded up), each pixel the average of the 2×2 it covers: one level of
+    /// an image's zoom pyramid.
+    func halved() throws -> ImageSurface {
+        let out = try ImageSurface(width: (width + 1) / 2, height: (height + 1) / 2)
+        let cr = cairo_create(out.pointer)!
+        cairo_scale(cr, Double(out.width) / Double(width), Double(out.height) / Double(height))
+        cairo_set_source_surface(cr, pointer, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+        return out
+    }
+
     /// Moves the picture by (dx, dy) whole pixels; uncovered pixels become transparent.
     func shift(dx: Int, dy: Int) {
         guard dx != 0 || dy != 0 else { return }

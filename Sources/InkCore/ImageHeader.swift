@@ -1,0 +1,110 @@
+/// What a PNG or JPEG says about itself before any pixel is decoded: its kind and size. Read in pure Swift from
+/// the first bytes, so a picture claiming 100,000 × 100,000 pixels (a decompression bomb) is refused before a
+/// decoder allocates anything, and a JPEG cut short is refused before a decoder sees it.
+public struct ImageHeader: Hashable, Sendable {
+    public enum Format: String, Hashable, Sendable { case png, jpeg }
+
+    public var format: Format
+    public var width: Int
+    public var height: Int
+
+    /// Largest side and area we decode: 16384 px a side, 64 megapixels (256 MB as ARGB pixels).
+    public static let maxSide = 16384
+    public static let maxPixels = 64_000_000
+
+    public init(format: Format, width: Int, height: Int) {
+        self.format = format; self.width = width; self.height = height
+    }
+
+    /// The header of `bytes`; throws `ImageError` for anything that is not a whole PNG or JPEG of a size we
+    /// decode.
+    public init(reading bytes: [UInt8]) throws {
+        if bytes.starts(with: ImageHeader.pngSignature) {
+            self = try ImageHeader.png(bytes)
+        } else if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF {
+            self = try ImageHeader.jpeg(bytes)
+        } else {
+            throw ImageError.notAnImage
+        }
+        guard width > 0, height > 0 else { throw ImageError.damaged("\(format.name) of \(width)×\(height) pixels") }
+        guard width <= ImageHeader.maxSide, height <= ImageHeader.maxSide, width * height <= ImageHeader.maxPixels else {
+            throw ImageError.tooLarge(format: format, width: width, height: height)
+        }
+    }
+
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// A PNG starts with its signature and then the IHDR chunk: length 13, "IHDR", width, height (big-endian).
+    private static func png(_ b: [UInt8]) throws -> ImageHeader {
+        guard b.count >= 33 else { throw ImageError.damaged("PNG ends before its header") }
+        guard be32(b, 8) == 13, Array(b[12..<16]) == Array("IHDR".utf8) else {
+            throw ImageError.damaged("PNG without its IHDR header")
+        }
+        return ImageHeader(format: .png, width: be32(b, 16), height: be32(b, 20))
+    }
+
+    /// A JPEG is a run of marker segments; the frame header (SOF0…SOF15 but DHT, JPG and DAC) holds the size.
+    /// The picture ends with EOI after the scans: without it the file was cut short.
+    private static func jpeg(_ b: [UInt8]) throws -> ImageHeader {
+        var i = 2
+        var size: (w: Int, h: Int)?
+        while true {
+            // Markers may be preceded by any number of 0xFF fill bytes.
+            guard i < b.count, b[i] == 0xFF else { throw ImageError.damaged("JPEG ends early or its markers are damaged") }
+            while i < b.count, b[i] == 0xFF { i += 1 }
+            guard i < b.count else { throw ImageError.damaged("JPEG ends early") }
+            let marker = b[i]; i += 1
+            switch marker {
+            case 0xD0...0xD7, 0x01: continue // no length
+            case 0xD9: throw ImageError.damaged("JPEG ends before its first scan")
+            default: break
+            }
+            guard i + 2 <= b.count else { throw ImageError.damaged("JPEG ends early") }
+            let length = be16(b, i)
+            guard length >= 2, i + length <= b.count else { throw ImageError.damaged("JPEG ends inside a segment") }
+            let isFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
+            if isFrame {
+                guard length >= 8 else { throw ImageError.damaged("JPEG frame header too short") }
+                size = (w: be16(b, i + 5), h: be16(b, i + 3))
+            }
+            if marker == 0xDA {
+                guard let size else { throw ImageError.damaged("JPEG scan before its frame header") }
+                // Entropy-coded data escapes 0xFF as FF 00, so FF D9 after the first scan is the real end.
+                var j = i + length
+                while j + 1 < b.count {
+                    if b[j] == 0xFF, b[j + 1] == 0xD9 { return ImageHeader(format: .jpeg, width: size.w, height: size.h) }
+                    j += 1
+                }
+                throw ImageError.damaged("JPEG is truncated (no end marker after its image data)")
+            }
+            i += length
+        }
+    }
+
+    private static func be32(_ b: [UInt8], _ i: Int) -> Int {
+        Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+    }
+    private static func be16(_ b: [UInt8], _ i: Int) -> Int { Int(b[i]) << 8 | Int(b[i + 1]) }
+}
+
+extension ImageHeader.Format {
+    var name: String { self == .png ? "PNG" : "JPEG" }
+}
+
+/// Why an image was refused, one line a user can act on.
+public enum ImageError: Error, Hashable, Sendable, CustomStringConvertible {
+    case notAnImage
+    case tooLarge(format: ImageHeader.Format, width: Int, height: Int)
+    case damaged(String)
+    case undecodable(String)
+
+    public var description: String {
+        switch self {
+        case .notAnImage: return "not a PNG or JPEG image"
+        case let .tooLarge(f, w, h):
+            return "the \(f.name) claims \(w)×\(h) pixels; images up to \(ImageHeader.maxSide) pixels a side and \(ImageHeader.maxPixels / 1_000_000) megapixels are accepted"
+        case .damaged(let why): return "damaged image: \(why)"
+        case .undecodable(let why): return "the image does not decode: \(why)"
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import CCairo
+import CGdkPixbuf
+import InkCore
+
+// The only file in InkRender that touches gdk-pixbuf, and cairo's PNG stream reader: image bytes → an ARGB32
+// surface. Nothing reaches a decoder before `ImageHeader` has checked the kind and the size, so a bomb never
+// allocates, and a decoder's failure is an `ImageError` (one line), never a crash.
+
+/// Decodes the PNG and JPEG images documents embed.
+public enum ImageDecoder {
+    /// The pixels of `bytes` (premultiplied ARGB32). Throws `ImageError` for anything else, too large or damaged.
+    public static func decode(_ bytes: [UInt8]) throws -> ImageSurface {
+        let header = try ImageHeader(reading: bytes)
+        let surface = header.format == .png ? try png(bytes) : try jpeg(bytes)
+        // The size limit was checked on the header; a decoder disagreeing with it is a damaged file.
+        guard surface.width == header.width, surface.height == header.height else {
+            throw ImageError.damaged("the header says \(header.width)×\(header.height), the pixels are \(surface.width)×\(surface.height)")
+        }
+        return surface
+    }
+
+    /// cairo's PNG reader (libpng), fed from memory.
+    private static func png(_ bytes: [UInt8]) throws -> ImageSurface {
+        final class Reader { let bytes: [UInt8]; var offset = 0; init(_ b: [UInt8]) { bytes = b } }
+        let reader = Reader(bytes)
+        let s: OpaquePointer = withExtendedLifetime(reader) {
+            cairo_image_surface_create_from_png_stream({ closure, data, length in
+                let r = Unmanaged<Reader>.fromOpaque(closure!).takeUnretainedValue()
+                let n = Int(length)
+                guard let data, r.bytes.count - r.offset >= n else { return CAIRO_STATUS_READ_ERROR }
+                r.bytes.withUnsafeBufferPointer { data.update(from: $0.baseAddress! + r.offset, count: n) }
+                r.offset += n
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(reader).toOpaque())!
+        }
+        let st = cairo_surface_status(s)
+        guard st == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(s)
+            throw ImageError.undecodable("PNG: \(CairoFailure(status: st))")
+        }
+        return ImageSurface(adoptingAsARGB: s)
+    }
+
+    /// gdk-pixbuf's JPEG loader (libjpeg), fed from memory; its RGB rows are copied into a cairo surface.
+    private static func jpeg(_ bytes: [UInt8]) throws -> ImageSurface {
+        var error: UnsafeMutablePointer<GError>?
+        guard let loader = gdk_pixbuf_loader_new_with_type("jpeg", &error) else {
+            throw ImageError.undecodable("JPEG: \(take(&error) ?? "no JPEG loader")")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
+        let written = bytes.withUnsafeBufferPointer { gdk_pixbuf_loader_write(loader, $0.baseAddress, gsize($0.count), &error) }
+        let writeError = take(&error)
+        // Always closed, even after a failed write (else the loader complains when it is freed).
+        let closed = gdk_pixbuf_loader_close(loader, &error)
+        let closeError = take(&error)
+        guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
+            throw ImageError.undecodable("JPEG: \(writeError ?? closeError ?? "no picture")")
+        }
+        let w = Int(gdk_pixbuf_get_width(pixbuf)), h = Int(gdk_pixbuf_get_height(pixbuf))
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), rowstride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels == 3 || channels == 4,
+              let src = gdk_pixbuf_read_pixels(pixbuf) else {
+            throw ImageError.undecodable("JPEG: unexpected pixel layout")
+        }
+        let surface = try ImageSurface(width: w, height: h)
+        surface.withPixels { base in
+            for y in 0..<h {
+                let row = src + y * rowstride
+                (base + y * surface.stride).withMemoryRebound(to: UInt32.self, capacity: w) { out in
+                    for x in 0..<w {
+                        let p = row + x * channels
+                        let a = channels == 4 ? UInt32(p[3]) : 255
+                        func m(_ v: UInt8) -> UInt32 { a == 255 ? UInt32(v) : (UInt32(v) * a + 127) / 255 }
+                        out[x] = a << 24 | m(p[0]) << 16 | m(p[1]) << 8 | m(p[2])
+                    }
+                }
+            }
+        }
+        return surface
+    }
+
+    /// A GError's message, freed.
+    private static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String? {
+        guard let e = error else { return nil }
+        defer { g_error_free(e); error = nil }
+        return e.pointee.message.map { String(cString: $0) }
+    }
+}

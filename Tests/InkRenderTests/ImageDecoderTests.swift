@@ -1,0 +1,88 @@
+import Foundation
+import InkCore
+@testable import InkRender
+import XCTest
+
+/// Test pictures made with ImageMagick: 40×30, left half red, right half blue.
+enum TestImages {
+    static let red = RGBA(r: 220, g: 20, b: 30), blue = RGBA(r: 30, g: 80, b: 220)
+
+    static func make(_ format: String, quality: Int = 95) throws -> [UInt8] {
+        let path = Fixture.tempPath("halves.\(format)")
+        guard let convert = Fixture.tool("convert") else { throw XCTSkip("ImageMagick's convert is not installed") }
+        let status = try Fixture.run(convert, ["-size", "40x30", "xc:\(red.hex.prefix(7))", "-fill", String(blue.hex.prefix(7)),
+                                               "-draw", "rectangle 20,0 39,29", "-quality", "\(quality)", "\(format):\(path)"])
+        XCTAssertEqual(status, 0)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}
+
+final class ImageDecoderTests: XCTestCase {
+    func testPNGAndJPEGDecodeToTheirPixels() throws {
+        for format in ["png", "jpg"] {
+            let s = try ImageDecoder.decode(try TestImages.make(format))
+            XCTAssertEqual([s.width, s.height], [40, 30], format)
+            let tolerance = format == "png" ? 0 : 12
+            XCTAssertColor(s.pixel(x: 5, y: 15), near: TestImages.red, tolerance: tolerance, format)
+            XCTAssertColor(s.pixel(x: 35, y: 15), near: TestImages.blue, tolerance: tolerance, format)
+        }
+    }
+
+    func testHostileBytesAreOneLineErrors() throws {
+        let jpeg = try TestImages.make("jpg"), png = try TestImages.make("png")
+        let cases: [(String, [UInt8])] = [
+            ("bomb", ImageHeaderTestsBytes.pngHeader(width: 100_000, height: 100_000)),
+            ("truncated JPEG", Array(jpeg[..<(jpeg.count * 2 / 3)])),
+            ("truncated PNG", Array(png[..<(png.count * 2 / 3)])),
+            ("junk", Array(repeating: 0x5A, count: 300)),
+            ("PNG header, junk after", Array(png[..<33]) + Array(repeating: 0x5A, count: 300)),
+            ("JPEG markers, junk scan", [0xFF, 0xD8, 0xFF, 0xC0, 0, 11, 8, 0, 10, 0, 10, 1, 1, 0x11, 0, 0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 63, 0, 1, 2, 3, 0xFF, 0xD9]),
+        ]
+        for (name, bytes) in cases {
+            XCTAssertThrowsError(try ImageDecoder.decode(bytes), name) { e in
+                XCTAssertTrue(e is ImageError, "\(name): \(e)")
+                XCTAssertFalse("\(e)".contains("\n"), "\(name): \(e)")
+            }
+        }
+    }
+
+    func testFramesDrawFromTheCacheAndZoomedOutUsesASmallerLevel() throws {
+        let painter = ImagePainter()
+        painter.provide(hash: "halves", bytes: try TestImages.make("png"))
+        let target = try ImageSurface(width: 80, height: 60)
+        for _ in 0..<3 {
+            let ctx = CairoContext(drawingInto: target)
+            ctx.setTransform(scale: 2, dx: 0, dy: 0)
+            painter.draw(hash: "halves", pixelWidth: 40, rect: Rect(minX: 0, minY: 0, maxX: 40, maxY: 30), transform: .identity,
+                         in: ctx, deviceScale: 2)
+        }
+        XCTAssertEqual(painter.decodeCount, 1, "frames reuse the decoded surface")
+        XCTAssertColor(target.pixel(x: 10, y: 30), near: TestImages.red, tolerance: 0)
+        XCTAssertColor(target.pixel(x: 70, y: 30), near: TestImages.blue, tolerance: 0)
+        XCTAssertEqual(ImagePainter.level(pixels: 4000, deviceSize: 4000), 0)
+        XCTAssertEqual(ImagePainter.level(pixels: 4000, deviceSize: 1000), 2)
+        XCTAssertEqual(ImagePainter.level(pixels: 4000, deviceSize: 999), 2)
+        XCTAssertEqual(ImagePainter.level(pixels: 4000, deviceSize: 1001), 1)
+        XCTAssertEqual(painter.surface("halves", level: 1)?.width, 20)
+        XCTAssertEqual(painter.decodeCount, 1, "a level is made from the decoded one")
+    }
+
+    func testUndecodableImageDrawsAPlaceholderNotNothing() throws {
+        let painter = ImagePainter()
+        painter.provide(hash: "junk", bytes: Array(repeating: 7, count: 100))
+        let target = try ImageSurface(width: 50, height: 50)
+        let ctx = CairoContext(drawingInto: target)
+        ctx.setTransform(scale: 1, dx: 0, dy: 0)
+        painter.draw(hash: "junk", pixelWidth: 50, rect: Rect(minX: 0, minY: 0, maxX: 50, maxY: 50), transform: .identity, in: ctx, deviceScale: 1)
+        XCTAssertEqual(target.pixel(x: 40, y: 10).a, 255)
+        XCTAssertEqual(painter.failure("junk"), .notAnImage)
+    }
+}
+
+/// The hostile header bytes (InkCoreTests has the same builder; test targets do not share code).
+enum ImageHeaderTestsBytes {
+    static func pngHeader(width w: UInt32, height h: UInt32) -> [UInt8] {
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + Array("IHDR".utf8) + be(w) + be(h) + [8, 6, 0, 0, 0] + be(0)
+    }
+}
