@@ -22,9 +22,10 @@ struct DeviceMapping: Hashable, Sendable {
 /// percent more CPU, but never holds every outline at once: peak memory stays the drawing plus the raster.
 enum BandRenderer {
     /// Repaints all of `surface`: transparent, then `background` over `backgroundArea` (device pixels;
-    /// nil = everywhere), then the lines or dots of `paper`, then the strokes of `drawing` that are visible.
+    /// nil = everywhere), then the lines or dots of `paper`, then `underlay` (a PDF page rendered for this
+    /// surface, pixel for pixel), then the strokes of `drawing` that are visible.
     static func render(_ drawing: Drawing, into surface: ImageSurface, mapping: DeviceMapping,
-                       background: RGBA?, backgroundArea: Rect? = nil, paper: Paper? = nil) {
+                       background: RGBA?, backgroundArea: Rect? = nil, paper: Paper? = nil, underlay: ImageSurface? = nil) {
         let wholeBackground = backgroundArea == nil ? background : nil
         let edges = bandEdges(height: surface.height, mapping: mapping)
         DispatchQueue.concurrentPerform(iterations: edges.count - 1) { band in
@@ -38,6 +39,9 @@ enum BandRenderer {
             ctx.setTransform(scale: mapping.scale, dx: mapping.dx, dy: mapping.dy - Double(y0))
             let bandPage = mapping.pageRect(ofDevice: Rect(minX: -1, minY: Double(y0) - 1, maxX: Double(surface.width) + 1, maxY: Double(y1) + 1))
             if let paper { BackgroundPainter.paint(paper, in: ctx, visible: bandPage) }
+            if let underlay {
+                ctx.save(); ctx.identity(); ctx.paint(underlay, atX: 0, y: -Double(y0)); ctx.restore()
+            }
             for s in drawing.strokes(in: bandPage) where s.style.color.a > 0 {
                 Painter.fill(s, in: ctx, deviceScale: mapping.scale)
             }

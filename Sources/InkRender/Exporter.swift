@@ -14,7 +14,11 @@ public struct ExportOptions: Sendable {
     public var scale: Double = 1
     /// No background fill (PNG: alpha 0 off the ink; SVG/PDF: no background rectangle).
     public var transparent = false
-    public init(scale: Double = 1, transparent: Bool = false) { self.scale = scale; self.transparent = transparent }
+    /// PDF only: the items alone on blank pages of the same sizes (no paper, lines or PDF background).
+    public var annotationsOnly = false
+    public init(scale: Double = 1, transparent: Bool = false, annotationsOnly: Bool = false) {
+        self.scale = scale; self.transparent = transparent; self.annotationsOnly = annotationsOnly
+    }
 }
 
 public enum RenderError: Error, CustomStringConvertible, Equatable {
@@ -49,13 +53,18 @@ public enum Exporter {
         try write(page(drawing), to: path, format: format, options: options)
     }
 
-    public static func write(_ page: Page, to path: String, format: ExportFormat, options: ExportOptions = ExportOptions()) throws {
-        try FileOutput.write(try runs(page, format: format, options: options), to: path)
+    /// `backdrop`: the page's PDF background, when it has one (PNG and PDF draw it under the ink).
+    public static func write(_ page: Page, to path: String, format: ExportFormat, options: ExportOptions = ExportOptions(),
+                             backdrop: PDFBackdrop? = nil) throws {
+        try FileOutput.write(try runs(page, format: format, options: options, backdrop: backdrop), to: path)
     }
 
-    /// Every page of `document` as one PDF, a PDF page per page.
-    public static func writePDF(_ document: Document, to path: String, options: ExportOptions = ExportOptions()) throws {
-        try FileOutput.write([try pdf(document.pages, transparent: options.transparent)], to: path)
+    /// Every page of `document` as one PDF, a PDF page per page. `backdrops` resolves pages' PDF backgrounds; with
+    /// it (or `annotationsOnly`) the export goes through cairo (`CairoPDFExport`), without it through `PDFWriter`.
+    public static func writePDF(_ document: Document, to path: String, options: ExportOptions = ExportOptions(),
+                                backdrops: CairoPDFExport.Backdrops? = nil) throws {
+        let cairo = backdrops ?? (options.annotationsOnly ? { _ in nil } : nil)
+        try FileOutput.write([try pdf(document.pages, transparent: options.transparent, annotationsOnly: options.annotationsOnly, backdrop: cairo)], to: path)
     }
 
     /// The exported file's bytes.
@@ -69,12 +78,12 @@ public enum Exporter {
     }
 
     /// The file as consecutive byte runs, so large SVGs are written without joining them into one copy.
-    private static func runs(_ page: Page, format: ExportFormat, options: ExportOptions) throws -> [[UInt8]] {
+    private static func runs(_ page: Page, format: ExportFormat, options: ExportOptions, backdrop: PDFBackdrop? = nil) throws -> [[UInt8]] {
         let frame = page.frame
         try checkPage(Size(width: frame.width, height: frame.height))
         switch format {
         case .png:
-            let image = try render(page, scale: options.scale, transparent: options.transparent)
+            let image = try render(page, scale: options.scale, transparent: options.transparent, backdrop: backdrop)
             let opaque = !options.transparent && page.background.paper.a == 255
             do { return try PNGEncoder.chunks(image, opaque: opaque) } catch {
                 throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")
@@ -82,6 +91,9 @@ public enum Exporter {
         case .svg:
             return SVGWriter.document(page, transparent: options.transparent)
         case .pdf:
+            if backdrop != nil || options.annotationsOnly {
+                return [try pdf([page], transparent: options.transparent, annotationsOnly: options.annotationsOnly) { _ in backdrop }]
+            }
             return [try pdf([page], transparent: options.transparent)]
         }
     }
@@ -107,17 +119,30 @@ public enum Exporter {
         try render(page(drawing), scale: scale, transparent: transparent)
     }
 
-    /// The page's frame rasterized at `scale` on every core: paper and its lines (unless transparent), then strokes.
-    public static func render(_ page: Page, scale: Double = 1, transparent: Bool = false) throws -> ImageSurface {
+    /// The page's frame rasterized at `scale` on every core: paper and its lines (unless transparent), the PDF
+    /// page of `backdrop` (rendered once, whole, at this scale), then strokes.
+    public static func render(_ page: Page, scale: Double = 1, transparent: Bool = false, backdrop: PDFBackdrop? = nil) throws -> ImageSurface {
         let frame = page.frame
         let size = try pixelSize(of: Size(width: frame.width, height: frame.height), scale: scale)
         let surface = try ImageSurface(width: size.width, height: size.height)
+        var underlay: ImageSurface?
+        if let backdrop, let s = page.size {
+            let under = try ImageSurface(width: size.width, height: size.height)
+            let ctx = CairoContext(drawingInto: under)
+            ctx.identity()
+            ctx.scale(scale, scale)
+            backdrop.draw(over: Rect(x: 0, y: 0, width: s.width, height: s.height), in: ctx, printing: false)
+            underlay = under
+        }
         BandRenderer.render(page.drawing, into: surface, mapping: DeviceMapping(scale: scale, dx: -frame.minX * scale, dy: -frame.minY * scale),
-                            background: transparent ? nil : page.background.paper, paper: transparent ? nil : Paper(page))
+                            background: transparent ? nil : page.background.paper, paper: transparent ? nil : Paper(page), underlay: underlay)
         return surface
     }
 
-    private static func pdf(_ pages: [Page], transparent: Bool) throws -> [UInt8] {
+    /// Through cairo (`CairoPDFExport`) when `backdrop` is given (pages may have PDF backgrounds, text or images),
+    /// else the hand-written `PDFWriter`.
+    private static func pdf(_ pages: [Page], transparent: Bool, annotationsOnly: Bool = false,
+                            backdrop: CairoPDFExport.Backdrops? = nil) throws -> [UInt8] {
         for (k, p) in pages.enumerated() {
             let f = p.frame
             guard f.width <= maxPDFPoints, f.height <= maxPDFPoints else {
@@ -125,6 +150,7 @@ public enum Exporter {
             }
             try checkPage(Size(width: f.width, height: f.height))
         }
+        if let backdrop { return try CairoPDFExport.document(pages, backdrop: backdrop, transparent: transparent, annotationsOnly: annotationsOnly) }
         return try PDFWriter.document(pages, transparent: transparent)
     }
 

@@ -14,11 +14,13 @@ public struct Sheet: Sendable {
     /// The page's lines or dots, in page coordinates (nil: plain paper).
     public var background: Background?
     public var endless: Bool
+    /// A PDF page drawn over the paper, stretched over the page (0,0…drawing.pageSize), under the ink.
+    public var pdf: PDFBackdrop?
 
     public init(drawing: Drawing, origin: Point = Point(0, 0), clip: Rect? = nil, paperArea: Rect?, paper: RGBA,
-                background: Background? = nil, endless: Bool = false) {
+                background: Background? = nil, endless: Bool = false, pdf: PDFBackdrop? = nil) {
         self.drawing = drawing; self.origin = origin; self.clip = clip; self.paperArea = paperArea; self.paper = paper
-        self.background = background; self.endless = endless
+        self.background = background; self.endless = endless; self.pdf = pdf
     }
 
     /// The view-space part of `rect` this sheet can paint (nil when none).

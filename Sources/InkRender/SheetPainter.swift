@@ -43,6 +43,10 @@ enum SheetPainter {
             if let b = sheet.background, b.style != .plain {
                 SheetPattern.paint(b, endless: sheet.endless, drawing: sheet.drawing, in: ctx, visible: pageArea)
             }
+            if let pdf = sheet.pdf, !sheet.endless {
+                // From the rasters cached for this zoom (or a stand-in while the sharp one renders): never waits.
+                PDFPageRasters.shared.paint(pdf, pageSize: sheet.drawing.pageSize, in: ctx, scale: pm.scale, visible: pageArea)
+            }
             for s in sheet.drawing.strokes(in: pageArea) where s.style.color.a > 0 {
                 Painter.fill(s, in: ctx, deviceScale: pm.scale)
             }

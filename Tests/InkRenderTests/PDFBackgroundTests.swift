@@ -46,6 +46,13 @@ final class PDFBackgroundTests: XCTestCase {
         XCTAssertColor(png.pixel(x: 300, y: 400), near: Fixture.red, tolerance: 4)
         XCTAssertColor(png.pixel(x: 300, y: 600), near: .white, tolerance: 0)
 
+        // PNG: the PDF page under the ink, at the export's scale.
+        let image = try Exporter.render(pages[0], scale: 0.5, backdrop: PDFBackdrop(source: source, index: 0))
+        XCTAssertEqual(image.width, 306)
+        XCTAssertColor(image.pixel(x: 70, y: 27), near: SamplePDF.bandColor, tolerance: 4)
+        XCTAssertColor(image.pixel(x: 150, y: 200), near: Fixture.red, tolerance: 4)
+        XCTAssertColor(image.pixel(x: 150, y: 300), near: .white, tolerance: 0)
+
         // Annotations only: the ink on blank pages of the same size; none of the PDF's text or band.
         let bare = Fixture.tempPath("annotations.pdf")
         try Data(CairoPDFExport.document(pages, backdrop: { PDFBackdrop(source: source, index: Int($0.id) - 1) }, annotationsOnly: true))
@@ -55,6 +62,43 @@ final class PDFBackgroundTests: XCTestCase {
         XCTAssertEqual(plain.width, 612); XCTAssertEqual(plain.height, 792)
         XCTAssertColor(plain.pixel(x: 300, y: 400), near: Fixture.red, tolerance: 4)
         XCTAssertColor(plain.pixel(x: 140, y: 55), near: .white, tolerance: 0)
+    }
+
+    /// The screen: painting never waits for poppler. The first frame shows paper where the PDF goes; the tile
+    /// lands in the background and the next frame is sharp; at another zoom the old tile stands in, scaled, until
+    /// the new one lands.
+    func testScreenTilesLandInTheBackgroundWithAStandIn() throws {
+        let rasters = PDFPageRasters.shared
+        rasters.removeAll()
+        let source = try PDFSource(bytes: try SamplePDF.make(pageCount: 1, size: Self.letter))
+        let page = Rect(x: 0, y: 0, width: 612, height: 792)
+        let scene = Scene(sheets: [Sheet(drawing: Drawing(pageSize: Self.letter), clip: page, paperArea: page, paper: .white,
+                                         pdf: PDFBackdrop(source: source, index: 0))])
+        let landed = expectation(description: "a tile landed")
+        landed.assertForOverFulfill = false
+        rasters.addObserver(self) { _ in landed.fulfill() }
+        defer { rasters.removeObserver(self) }
+        let view = Size(width: 400, height: 300), band = Point(140, 55)
+        let first = try ScreenCache.renderFrame(scene, viewSize: view, transform: ViewTransform(zoom: 1))
+        let cache = try ScreenCache(viewSize: view, transform: ViewTransform(zoom: 1))
+        cache.install(first)
+        XCTAssertColor(cache.pixel(x: Int(band.x), y: Int(band.y)), near: .white, tolerance: 0, "nothing rendered yet: paper")
+        wait(for: [landed], timeout: 10)
+        XCTAssertTrue(rasters.waitUntilIdle())
+        cache.render(scene)
+        XCTAssertColor(cache.pixel(x: Int(band.x), y: Int(band.y)), near: SamplePDF.bandColor, tolerance: 2)
+
+        // Zoom 2: the zoom-1 tile stands in at once (scaled), before any new render.
+        let zoomed = try ScreenCache.renderFrame(scene, viewSize: view, transform: ViewTransform(zoom: 2))
+        let c2 = try ScreenCache(viewSize: view, transform: ViewTransform(zoom: 2))
+        c2.install(zoomed)
+        XCTAssertColor(c2.pixel(x: Int(band.x * 2), y: Int(band.y * 2)), near: SamplePDF.bandColor, tolerance: 8, "the old zoom's tile stands in")
+        XCTAssertTrue(rasters.waitUntilIdle())
+        c2.render(scene)
+        XCTAssertColor(c2.pixel(x: Int(band.x * 2), y: Int(band.y * 2)), near: SamplePDF.bandColor, tolerance: 2)
+        // The band's edge is sharp at zoom 2 (a scaled zoom-1 tile would blur it over two pixels).
+        XCTAssertColor(c2.pixel(x: 81, y: 100), near: SamplePDF.bandColor, tolerance: 2)
+        XCTAssertColor(c2.pixel(x: 78, y: 100), near: .white, tolerance: 2)
     }
 
     func testRefusesHostilePDFsQuickly() throws {
