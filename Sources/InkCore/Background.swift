@@ -38,6 +38,8 @@ public struct Background: Hashable, Sendable {
     /// Graph paper only: blank paper this wide around the squares, grown to centre a whole number of squares
     /// (Xournal++'s `m1` with `rm=1`); 0 fills the page.
     public var margin: Double
+    /// A page of an embedded PDF drawn on the paper (scaled to the page), under every item; nil for none.
+    public var pdf: PDFPageRef?
 
     /// Xournal++'s blue for ruled lines.
     public static let defaultLine = RGBA(r: 0x40, g: 0xa0, b: 0xff)
@@ -47,7 +49,8 @@ public struct Background: Hashable, Sendable {
     /// The smallest and largest spacing kept: below it the lines would fill the page, above it none would show.
     public static let spacingRange = 1.0...10_000.0
 
-    public init(style: Style = .plain, paper: RGBA = .white, line: RGBA? = nil, spacing: Double? = nil, margin: Double = 0) {
+    public init(style: Style = .plain, paper: RGBA = .white, line: RGBA? = nil, spacing: Double? = nil, margin: Double = 0, pdf: PDFPageRef? = nil) {
+        self.pdf = pdf
         self.style = style; self.paper = paper; self.line = line ?? style.defaultLine
         let s = spacing ?? style.defaultSpacing
         self.spacing = s.isFinite ? min(max(s, Self.spacingRange.lowerBound), Self.spacingRange.upperBound) : style.defaultSpacing
@@ -55,4 +58,15 @@ public struct Background: Hashable, Sendable {
     }
 
     public static let plain = Background()
+}
+
+/// One page of an embedded PDF (`Document.files`) used as a page's background.
+public struct PDFPageRef: Hashable, Sendable {
+    public var file: ContentHash
+    /// 0-based page of that PDF.
+    public var index: Int
+    public init(file: ContentHash, index: Int) { self.file = file; self.index = index }
+
+    /// Most pages a PDF background may name.
+    public static let maxIndex = 1_000_000
 }

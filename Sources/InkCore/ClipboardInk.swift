@@ -27,7 +27,8 @@ public enum ClipboardInk {
     /// One `tool` line and pen `touch` lines with pressure per stroke, in drawing order (transforms applied).
     public static func eventLog(of strokes: [Stroke]) -> String {
         var out = ""
-        for s in strokes where !s.points.isEmpty {
+        // Ink only: an event log draws pen lines (text and images travel as the PNG and SVG).
+        for s in strokes where !s.points.isEmpty && s.content.isInk {
             out += "{\"type\":\"tool\",\"tool\":\(JSONText.string(s.style.tool.rawValue)),\"color\":\(JSONText.string(s.style.color.hex)),\"width\":\(JSONText.number(s.style.width))}\n"
             let pts = s.points.count == 1 ? [s.points[0], s.points[0]] : s.points
             for (i, p) in pts.enumerated() {

@@ -6,6 +6,9 @@ public struct Document: Sendable {
     public private(set) var nextStrokeID: StrokeID = 1
     /// The id the next new page gets.
     public private(set) var nextPageID: PageID = 1
+    /// The bytes of every image and PDF the document refers to, once per distinct content. Never pruned while
+    /// the document is open: an undo may bring back an item that names a file no page shows any more.
+    public var files: [ContentHash: [UInt8]] = [:]
 
     /// A document of these pages in order; none gives a new drawing (one endless plain page).
     public init(pages: [Page] = []) {
@@ -26,6 +29,25 @@ public struct Document: Sendable {
     /// Index of the page with this id (a scan: documents hold hundreds of pages, not millions).
     public func index(of id: PageID) -> Int? { pages.firstIndex { $0.id == id } }
     public func page(_ id: PageID) -> Page? { index(of: id).map { pages[$0] } }
+
+    /// Embeds `bytes` (once per distinct content) and returns their name.
+    @discardableResult
+    public mutating func addFile(_ bytes: [UInt8]) -> ContentHash {
+        let h = ContentHash(of: bytes)
+        if files[h] == nil { files[h] = bytes }
+        return h
+    }
+
+    /// Every file the pages, and the strokes `extra` (e.g. the history's), refer to.
+    public func referencedFiles(including extra: [Stroke] = []) -> Set<ContentHash> {
+        var out = Set<ContentHash>()
+        for p in pages {
+            if let pdf = p.background.pdf { out.insert(pdf.file) }
+            for s in p.drawing.strokes { if let i = s.content.image { out.insert(i.file) } }
+        }
+        for s in extra { if let i = s.content.image { out.insert(i.file) } }
+        return out
+    }
 
     public mutating func makeStrokeID() -> StrokeID {
         defer { nextStrokeID += 1 }

@@ -65,6 +65,11 @@ public final class Editor {
 
     private func makeStrokeID() -> StrokeID { strokeIDs?() ?? document.makeStrokeID() }
 
+    /// Embeds a file's bytes (an image, a PDF) in the document, once per content; items name it by the hash.
+    /// Outside the history: the bytes stay for the session whatever is undone.
+    @discardableResult
+    public func addFile(_ bytes: [UInt8]) -> ContentHash { document.addFile(bytes) }
+
     /// Applies strokes changed elsewhere (other people on a shared board) to the first page, outside the
     /// history: they are not this user's edits, so undo never takes them back. Returns the area to repaint.
     public func follow(shown: [Stroke], removed: [StrokeID]) -> Rect? {
@@ -255,7 +260,8 @@ public final class Editor {
         g.pointers[id] = ptr
         var dirty: [Rect] = []
         let candidates = document.pages[pi].drawing.strokes(in: capsule.bounds, stats: &hitTestStats)
-        for s in candidates {
+        // Erasers take ink only; text boxes and images are deleted through selection.
+        for s in candidates where s.content.isInk {
             switch ptr.tool {
             case .strokeEraser:
                 guard StrokeEraser.touches(s, capsule) else { continue }

@@ -110,7 +110,8 @@ extension Editor {
     public func topmostStroke(at p: Point) -> Stroke? {
         guard p.isFinite else { return nil }
         let dot = Capsule(center: p, radius: 0)
-        return drawing.strokes(in: dot.bounds).last { StrokeEraser.touches($0, dot) }
+        // A text box or image is hit anywhere inside its box, ink only where it is inked.
+        return drawing.strokes(in: dot.bounds).last { $0.content.isInk ? StrokeEraser.touches($0, dot) : $0.boxContains(p) }
     }
 
     // MARK: operations
@@ -159,8 +160,11 @@ extension Editor {
                 if var rgba = color {
                     if keepsAlpha && s.style.tool == .highlighter { rgba.a = s.style.color.a }
                     c.style.color = rgba
+                    // A text box is drawn in its own colour: restyling colours its text.
+                    if case .text(var t) = c.content { t.color = rgba; c.content = .text(t) }
                 }
-                if let width { c.style.width = width }
+                // Width is a line's; text and images have none.
+                if let width, c.content.isInk { c.style.width = width }
                 return c
             }
             return replaceSelection(strokes, with: restyled)

@@ -18,6 +18,8 @@ public struct Stroke: Hashable, Sendable, Identifiable {
     public var shape: ShapeKind?
     /// The page the stroke is on (its points are in that page's coordinates).
     public var page: PageID
+    /// Ink, or a text box or image placed by its two corner points (see `StrokeContent`).
+    public var content: StrokeContent = .ink
     /// The points where they are shown: the drawn points under `transform`. Renderers, hit tests and exports
     /// read these.
     public private(set) var points: [InkPoint]
@@ -30,8 +32,8 @@ public struct Stroke: Hashable, Sendable, Identifiable {
     private var drawn: [InkPoint]?
 
     public init(id: StrokeID, style: StrokeStyle, points: [InkPoint] = [], order: StrokeID? = nil, shape: ShapeKind? = nil,
-                page: PageID = Page.firstID, transform: AffineMap = .identity) {
-        self.id = id; self.style = style; self.points = []; self.shape = shape; self.page = page
+                page: PageID = Page.firstID, transform: AffineMap = .identity, content: StrokeContent = .ink) {
+        self.id = id; self.style = style; self.points = []; self.shape = shape; self.page = page; self.content = content
         if let order, order != id { orderKey = order }
         self.points.reserveCapacity(points.count)
         for p in points { append(p) }
@@ -85,7 +87,10 @@ public struct Stroke: Hashable, Sendable, Identifiable {
     public var drawKey: Int64 { Int64(bitPattern: order) }
 
     /// The area the ink can cover: point bounds grown by the largest possible radius.
+    /// For a text box or image, the area of its shown box (all four corners: a rotated box reaches past the two
+    /// points).
     public var inkBounds: Rect? {
-        bounds.map { $0.insetBy(-(style.width * StrokeShape.maxWidthFactor / 2 + 1)) }
+        if !content.isInk, let corners = shownCorners { return Rect(bounding: corners)?.insetBy(-1) }
+        return bounds.map { $0.insetBy(-(style.width * StrokeShape.maxWidthFactor / 2 + 1)) }
     }
 }

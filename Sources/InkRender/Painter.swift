@@ -11,8 +11,10 @@ enum Painter {
         return o
     }
 
+    /// Empty for text and images: their painters draw them, not the ink outline of their two corners.
     static func outline(of stroke: Stroke, deviceScale: Double) -> [Point] {
-        StrokeShape.outline(of: stroke, options: options(for: stroke.style, deviceScale: deviceScale))
+        guard stroke.content.isInk else { return [] }
+        return StrokeShape.outline(of: stroke, options: options(for: stroke.style, deviceScale: deviceScale))
     }
 
     static func fill(_ stroke: Stroke, in ctx: CairoContext, deviceScale: Double) {

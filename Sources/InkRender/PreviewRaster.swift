@@ -34,7 +34,7 @@ struct PreviewRaster {
     /// Draws `stroke` mapped by `scale` then moved by (dx, dy), inside the pixel box `clip` only.
     mutating func draw(_ stroke: Stroke, scale: Double, dx: Double, dy: Double, clip: (x0: Int, y0: Int, x1: Int, y1: Int)) {
         let style = stroke.style
-        guard style.color.a > 0, !stroke.points.isEmpty, scale.isFinite, scale > 0 else { return }
+        guard stroke.content.isInk, style.color.a > 0, !stroke.points.isEmpty, scale.isFinite, scale > 0 else { return }
         let thinning = StrokeShape.options(for: style).thinning
         // Device points and radii, one per `spacing` pixels of travel at most.
         var pts: [(x: Float, y: Float, r: Float)] = []

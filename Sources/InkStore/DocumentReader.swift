@@ -48,8 +48,34 @@ struct DocumentReader {
         })
         if let maxID = all.keys.max() { document.reserveStrokeIDs(through: maxID) }
         for p in pages.deleted { document.reservePageIDs(through: p.id) }
+        document.files = try readFiles()
+        // Every file an item or a page (deleted ones too, for undo) refers to must be there.
+        for s in all.values {
+            if let i = s.content.image, document.files[i.file] == nil { throw bad("stroke \(s.id) shows missing file \(i.file.hex.prefix(12))…") }
+        }
+        for p in pages.live + pages.deleted {
+            if let pdf = p.format.background.pdf, document.files[pdf.file] == nil { throw bad("page \(p.id) shows missing PDF \(pdf.file.hex.prefix(12))…") }
+        }
         guard version >= 2 else { return (document, History()) }
         return (document, try readHistory(all))
+    }
+
+    /// The embedded files, checked: a valid name, and a size within `Schema.maxFileBytes`. The bytes are not
+    /// hashed again (a wrong name can only make two files share a row, never crash).
+    private func readFiles() throws -> [ContentHash: [UInt8]] {
+        guard version >= Schema.elementsVersion else { return [:] }
+        var out: [ContentHash: [UInt8]] = [:]
+        var total = 0
+        let q = try db.statement("SELECT hash, length(bytes), bytes FROM files")
+        defer { q.reset() }
+        while try q.step() {
+            guard let h = q.text(0).flatMap({ ContentHash(hex: $0) }) else { throw bad("an embedded file is named '\((q.text(0) ?? "").prefix(80))', not a SHA-256") }
+            let n = Int(q.int(1))
+            total += n
+            guard n <= Schema.maxFileBytes, total <= 4 * Schema.maxFileBytes else { throw bad("embedded files of more than \(Schema.maxFileBytes) bytes") }
+            out[h] = q.blob(2)
+        }
+        return out
     }
 
     private func readHistory(_ strokes: [StrokeID: Stroke]) throws -> History {

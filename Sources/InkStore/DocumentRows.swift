@@ -13,6 +13,7 @@ enum DocumentRows {
             + (version >= Schema.pagesVersion ? ", page" : ", 1")
             + (version >= Schema.transformVersion ? ", transform" : ", NULL")
             + (version >= Schema.shapesVersion ? ", shape" : ", NULL")
+            + (version >= Schema.elementsVersion ? ", content" : ", NULL")
     }
 
     /// Why a page of this size cannot be stored, or nil when it can.
@@ -64,7 +65,7 @@ enum DocumentRows {
             return ([PageRow(id: Page.firstID, position: 0, format: format)], [])
         }
         var live: [PageRow] = [], deleted: [PageRow] = []
-        let q = try db.statement("SELECT id, position, width, height, style, paper, line, spacing, \(version >= Schema.marginVersion ? "margin" : "0") FROM pages ORDER BY position, id")
+        let q = try db.statement("SELECT id, position, width, height, style, paper, line, spacing, \(version >= Schema.marginVersion ? "margin" : "0"), \(version >= Schema.elementsVersion ? "pdf" : "NULL") FROM pages ORDER BY position, id")
         defer { q.reset() }
         while try q.step() {
             guard live.count + deleted.count < 2 * Schema.maxPages else { throw bad("more than \(2 * Schema.maxPages) page rows") }
@@ -81,7 +82,11 @@ enum DocumentRows {
             guard Background.spacingRange.contains(spacing) else { throw bad("page \(id) has background spacing \(spacing)") }
             let margin = q.double(8)
             guard margin.isFinite, margin >= 0, margin <= Background.spacingRange.upperBound else { throw bad("page \(id) has margin \(margin)") }
-            let bg = Background(style: style, paper: try colour(q.int(5), "paper"), line: try colour(q.int(6), "line"), spacing: spacing, margin: margin)
+            var pdf: PDFPageRef?
+            if let t = q.text(9) {
+                do { pdf = try ContentCodec.pdf(Substring(t)) } catch let e as ContentCodec.Failure { throw bad("page \(id): \(e)") }
+            }
+            let bg = Background(style: style, paper: try colour(q.int(5), "paper"), line: try colour(q.int(6), "line"), spacing: spacing, margin: margin, pdf: pdf)
             var row = PageRow(id: PageID(id), position: nil, format: PageFormat(size: size, background: bg))
             if q.isNull(1) { deleted.append(row); continue }
             // Sorted by place, so live pages must count up from 0 with no gap or repeat.
@@ -105,6 +110,7 @@ enum DocumentRows {
         var page: PageID
         var transform: AffineMap = .identity
         var shape: ShapeKind?
+        var content: StrokeContent = .ink
 
         /// Decodes the points; bad point data names the stroke.
         func stroke(path: String) throws -> Stroke {
@@ -112,7 +118,9 @@ enum DocumentRows {
             do { points = try PointCodec.decode(blob) } catch let e as PointCodec.Failure {
                 throw StoreError.corrupt(path: path, detail: "stroke \(id): \(e)")
             }
-            return Stroke(id: id, style: style, points: points, order: order, shape: shape, page: page, transform: transform)
+            // A text box or image is placed by exactly its two corners.
+            if !content.isInk, points.count != 2 { throw StoreError.corrupt(path: path, detail: "stroke \(id) holds a box of \(points.count) points, not 2") }
+            return Stroke(id: id, style: style, points: points, order: order, shape: shape, page: page, transform: transform, content: content)
         }
     }
 
@@ -143,9 +151,13 @@ enum DocumentRows {
         guard let (trace, shape) = Schema.ShapeCode.decode(q.isNull(9) ? nil : q.int(9)) else {
             throw bad("stroke \(id) has an unknown shape \(q.int(9))")
         }
+        var content = StrokeContent.ink
+        if !q.isNull(10) {
+            do { content = try ContentCodec.decode(q.blob(10)) } catch let e as ContentCodec.Failure { throw bad("stroke \(id): \(e)") }
+        }
         return StrokeRow(id: id, style: StrokeStyle(tool: tool, color: RGBA(packed: UInt32(rgba)), width: width, trace: trace),
                          blob: q.blob(4), present: q.int(5) != 0, order: StrokeID(bitPattern: order), page: PageID(page),
-                         transform: transform, shape: shape)
+                         transform: transform, shape: shape, content: content)
     }
 
     /// One stored edit: its stack, kind and the ids of the strokes it removed and added, checked.

@@ -4,6 +4,21 @@ import InkCore
 /// proportion to the strokes it is given, never to the size of the drawing.
 struct DocumentWriter {
     let db: SQLiteDatabase
+    /// The bytes of the files the edits may name (`Document.files`); a file is written the first time a row
+    /// refers to it.
+    var files: [ContentHash: [UInt8]] = [:]
+
+    /// Writes the file `hash` names unless the database has it already.
+    func storeFile(_ hash: ContentHash) throws {
+        let q = try db.statement("SELECT 1 FROM files WHERE hash = ?")
+        try q.bind(1, hash.hex)
+        let found = try q.step()
+        q.reset()
+        if found { return }
+        guard let bytes = files[hash] else { throw StoreError.unstorable("the file \(hash.hex.prefix(12))… an item refers to is missing") }
+        guard bytes.count <= Schema.maxFileBytes else { throw StoreError.unstorable("an embedded file of \(bytes.count) bytes is over \(Schema.maxFileBytes)") }
+        try db.statement("INSERT INTO files(hash, bytes) VALUES(?, ?)").bind(1, hash.hex).bind(2, bytes).run()
+    }
 
     /// Writes a page row (replacing one with the same id); `position` nil keeps it as a deleted page.
     func writePage(_ id: PageID, position: Int?, format: PageFormat) throws {
@@ -11,10 +26,12 @@ struct DocumentWriter {
         if let size = format.size, let problem = DocumentRows.problem(with: size) { throw StoreError.unstorable(problem) }
         guard id >= 1, id <= UInt64(Int64.max) else { throw StoreError.unstorable("page id \(id) is outside 1…\(Int64.max)") }
         let b = format.background
-        let q = try db.statement("INSERT OR REPLACE INTO pages(id, position, width, height, style, paper, line, spacing, margin) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        if let pdf = b.pdf { try storeFile(pdf.file) }
+        let q = try db.statement("INSERT OR REPLACE INTO pages(id, position, width, height, style, paper, line, spacing, margin, pdf) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try q.bind(1, Int64(bitPattern: id))
         if let position { try q.bind(2, Int64(position)) }
         if let size = format.size { try q.bind(3, size.width).bind(4, size.height) }
+        if let pdf = b.pdf { try q.bind(10, ContentCodec.pdfText(pdf)) }
         try q.bind(5, b.style.rawValue).bind(6, Int64(b.paper.packed)).bind(7, Int64(b.line.packed)).bind(8, b.spacing).bind(9, b.margin).run()
     }
 
@@ -66,13 +83,20 @@ struct DocumentWriter {
             throw StoreError.unstorable("stroke \(s.id) has a transform that flattens it")
         }
         guard s.page >= 1, s.page <= UInt64(Int64.max) else { throw StoreError.unstorable("stroke \(s.id) is on page \(s.page)") }
-        let q = try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present, draw_order, page, transform, shape) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let content: [UInt8]?
+        do { content = try ContentCodec.encode(s.content) } catch let e as ContentCodec.Failure {
+            throw StoreError.unstorable("item \(s.id): \(e)")
+        }
+        if !s.content.isInk, drawn.count != 2 { throw StoreError.unstorable("item \(s.id) is a box of \(drawn.count) points, not 2") }
+        if let image = s.content.image { try storeFile(image.file) }
+        let q = try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present, draw_order, page, transform, shape, content) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try q.bind(1, Int64(bitPattern: s.id)).bind(2, s.style.tool.rawValue).bind(3, Int64(s.style.color.packed))
             .bind(4, s.style.width).bind(5, blob).bind(6, Int64(present ? 1 : 0)).bind(8, Int64(bitPattern: s.page))
         // NULL (one byte) when the order is the id, as for nearly every stroke.
         if s.order != s.id { try q.bind(7, Int64(bitPattern: s.order)) }
         if let t = PlacementCodec.encode(s.transform) { try q.bind(9, t) }
         if let shape = Schema.ShapeCode.value(s) { try q.bind(10, shape) }
+        if let content { try q.bind(11, content) }
         try q.run()
     }
 
@@ -113,11 +137,12 @@ struct DocumentWriter {
             for c in changes {
                 let f = c.to
                 if let size = f.size, let problem = DocumentRows.problem(with: size) { throw StoreError.unstorable(problem) }
-                let q = try db.statement("UPDATE pages SET width = ?, height = ?, style = ?, paper = ?, line = ?, spacing = ?, margin = ? WHERE id = ?")
+                if let pdf = f.background.pdf { try storeFile(pdf.file) }
+                let q = try db.statement("UPDATE pages SET width = ?, height = ?, style = ?, paper = ?, line = ?, spacing = ?, margin = ?, pdf = ? WHERE id = ?")
                 if let size = f.size { try q.bind(1, size.width).bind(2, size.height) } else { try q.bindNull(1).bindNull(2) }
                 try q.bind(3, f.background.style.rawValue).bind(4, Int64(f.background.paper.packed))
                     .bind(5, Int64(f.background.line.packed)).bind(6, f.background.spacing).bind(7, f.background.margin)
-                    .bind(8, Int64(bitPattern: c.page)).run()
+                    .bind(8, f.background.pdf.map(ContentCodec.pdfText)).bind(9, Int64(bitPattern: c.page)).run()
             }
         case .transform(let t):
             let q = try db.statement("UPDATE strokes SET transform = ?, width = ? WHERE id = ?")

@@ -7,8 +7,8 @@ import InkCore
 ///     move page:           "FROM TO"
 ///     set format:          "ID FORMAT FORMAT;…"      (before, after; one group per page)
 ///
-/// A FORMAT is "WIDTH HEIGHT STYLE PAPER LINE SPACING MARGIN", with "- -" for the size of an endless page (format 5
-/// files have no MARGIN: it is 0). Numbers are in Swift's shortest round-trip form, so a format reads back exactly.
+/// A FORMAT is "WIDTH HEIGHT STYLE PAPER LINE SPACING MARGIN PDF", with "- -" for the size of an endless page (format 5
+/// files have no MARGIN: it is 0; before format 9 there is no PDF) and PDF "-" or "HASH:PAGE" (`ContentCodec.pdf`). Numbers are in Swift's shortest round-trip form, so a format reads back exactly.
 enum PageEditText {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -26,14 +26,14 @@ enum PageEditText {
     static func format(_ f: PageFormat) -> String {
         let size = f.size.map { "\(number($0.width)) \(number($0.height))" } ?? "- -"
         let b = f.background
-        return "\(size) \(b.style.rawValue) \(b.paper.hex) \(b.line.hex) \(number(b.spacing)) \(number(b.margin))"
+        return "\(size) \(b.style.rawValue) \(b.paper.hex) \(b.line.hex) \(number(b.spacing)) \(number(b.margin)) \(b.pdf.map(ContentCodec.pdfText) ?? "-")"
     }
 
     private static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)" }
 
     /// A page added or deleted: its id, place and format.
     static func page(_ text: String) throws -> (id: PageID, at: Int, format: PageFormat) {
-        let t = try tokens(text, counts: [9, 8])
+        let t = try tokens(text, counts: [10, 9, 8])
         return (try id(t[0]), try place(t[1]), try format(t[2...]))
     }
 
@@ -43,10 +43,10 @@ enum PageEditText {
     }
 
     static func formats(_ text: String) throws -> [(page: PageID, from: PageFormat, to: PageFormat)] {
-        // Each group is under 100 characters; this bounds the work before anything is split.
-        guard text.utf8.count <= Schema.maxPages * 100 else { throw Failure(description: "page formats are \(text.utf8.count) bytes long") }
+        // Each group is under 300 characters; this bounds the work before anything is split.
+        guard text.utf8.count <= Schema.maxPages * 300 else { throw Failure(description: "page formats are \(text.utf8.count) bytes long") }
         return try text.split(separator: ";", omittingEmptySubsequences: false).map { group in
-            let t = try tokens(String(group), counts: [15, 13])
+            let t = try tokens(String(group), counts: [17, 15, 13])
             let n = (t.count - 1) / 2
             return (try id(t[0]), try format(t[1...n]), try format(t[(n + 1)...]))
         }
@@ -94,6 +94,10 @@ enum PageEditText {
             }
             margin = m
         }
-        return PageFormat(size: size, background: Background(style: style, paper: paper, line: line, spacing: spacing, margin: margin))
+        var pdf: PDFPageRef?
+        if t.count > 7, t[7] != "-" {
+            do { pdf = try ContentCodec.pdf(t[7]) } catch let e as ContentCodec.Failure { throw Failure(description: e.description) }
+        }
+        return PageFormat(size: size, background: Background(style: style, paper: paper, line: line, spacing: spacing, margin: margin, pdf: pdf))
     }
 }

@@ -6,7 +6,7 @@ enum Schema {
     /// "OEKI": tells an Oekaki document from any other SQLite database.
     static let applicationID: Int64 = 0x4F45_4B49
     /// The format version this build writes (`PRAGMA user_version`).
-    static let currentVersion = 8
+    static let currentVersion = 9
     /// The first format with pages (before it, one page in `document`, every stroke on it).
     static let pagesVersion = 5
     /// The first format with stroke transforms (moved, resized, rotated selections).
@@ -15,6 +15,10 @@ enum Schema {
     static let shapesVersion = 7
     /// The first format with a graph margin per page (`pages.margin`).
     static let marginVersion = 8
+    /// The first format with text boxes, images and PDF backgrounds (`strokes.content`, `files`, `pages.pdf`).
+    static let elementsVersion = 9
+    /// Largest embedded file accepted (a PDF or an image), in bytes.
+    static let maxFileBytes = 1 << 30
 
     /// steps[i] turns a version-i database into version i+1.
     static let steps: [String] = [
@@ -124,6 +128,18 @@ enum Schema {
         """
         ALTER TABLE pages ADD COLUMN margin REAL NOT NULL DEFAULT 0;
         """,
+        // 9: text boxes, images and PDF pages (DESIGN §8.2). A text box or image is a stroke row whose `content`
+        // says what it holds (`ContentCodec`; NULL for ink, so ink costs one byte more), its two points the box's
+        // corners. `files` holds the bytes of every image and PDF once per distinct content, named by their
+        // SHA-256; `pages.pdf` ("HASH:PAGE") puts a page of one under the paper's ink. Page edits in
+        // `history.pages` write the PDF background as an eighth format field (`PageEditText`).
+        """
+        CREATE TABLE files(
+            hash TEXT PRIMARY KEY,       -- lowercase hex SHA-256 of bytes
+            bytes BLOB NOT NULL);
+        ALTER TABLE strokes ADD COLUMN content BLOB;
+        ALTER TABLE pages ADD COLUMN pdf TEXT;
+        """,
     ]
 
     /// Runs steps `version`+1 … current on `db` (0: an empty database). The caller holds a transaction.
@@ -148,7 +164,7 @@ enum Schema {
 
     /// Every table and index any version creates; a file holding anything else is not trusted.
     static let tables: Set<String> = ["document", "strokes", "edits", "edit_strokes", "history",
-                                       "board", "board_strokes", "board_clients", "pages"]
+                                       "board", "board_strokes", "board_clients", "pages", "files"]
     static let indexes: Set<String> = ["edits_by_position", "edit_strokes_by_stroke", "strokes_by_order", "strokes_by_page"]
 
     enum Stack: Int64 { case undo = 0, redo = 1 }

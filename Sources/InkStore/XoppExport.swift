@@ -26,7 +26,7 @@ public enum XoppExport {
         x += "<background type=\"solid\" color=\"\(b.paper.hex)\" style=\"\(b.style.rawValue)\""
         if b.style == .graph, b.margin > 0 { x += " config=\"m1=\(exact(b.margin)),rm=1\"" }
         x += "/>\n<layer>\n"
-        for s in page.drawing.strokes where !s.points.isEmpty {
+        for s in page.drawing.strokes where !s.points.isEmpty && s.content.isInk {
             let tool = s.style.tool == .highlighter ? "highlighter" : "pen"
             x += "<stroke tool=\"\(tool)\" color=\"\(s.style.color.hex)\" width=\"\(exact(s.style.width))"
             var pts = s.points

@@ -117,6 +117,8 @@ final class Autosave: @unchecked Sendable {
             }
         }
         guard let file else { return }
+        // Images and PDFs the changes may name: their bytes travel with the editor's state, not the change.
+        if let latest { file.addFiles(latest.state.document.files) }
         while let next = pending.first {
             do {
                 try file.commit([next.change])

@@ -200,14 +200,15 @@ final class DocumentFileTests: TempDirTestCase {
     }
 
     func testNewerVersionIsAClearError() throws {
-        let file = path("v9.oekaki")
+        let newer = Schema.currentVersion + 1
+        let file = path("v\(newer).oekaki")
         try DocumentFile.create(path: file, drawing: Drawing()).close()
         let db = try SQLiteDatabase(path: file, mode: .readWrite(create: false))
-        try db.execute("PRAGMA user_version = 9")
+        try db.execute("PRAGMA user_version = \(newer)")
         db.close()
         XCTAssertThrowsError(try DocumentFile.open(path: file, readOnly: true)) {
-            XCTAssertEqual($0 as? StoreError, .newerFormat(path: file, version: 9, supported: Schema.currentVersion))
-            XCTAssertTrue("\($0)".contains("made by a newer Oekaki (format 9); this one reads up to \(Schema.currentVersion)"), "\($0)")
+            XCTAssertEqual($0 as? StoreError, .newerFormat(path: file, version: newer, supported: Schema.currentVersion))
+            XCTAssertTrue("\($0)".contains("made by a newer Oekaki (format \(newer)); this one reads up to \(Schema.currentVersion)"), "\($0)")
         }
         XCTAssertThrowsError(try DocumentFile.open(path: file))
     }

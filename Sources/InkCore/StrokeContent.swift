@@ -1,0 +1,115 @@
+/// What a drawing item is. Text boxes and images are `Stroke` records too (DESIGN §8.2), so ids, drawing order,
+/// pages, placement, history edits, selection, the store and the board log treat them exactly like ink.
+/// Such an item's drawn points are two: the box's top-left and bottom-right corners in page units; `transform`
+/// places the box as it places ink.
+public enum StrokeContent: Hashable, Sendable {
+    case ink
+    case text(TextBox)
+    case image(ImageBox)
+
+    public var isInk: Bool { if case .ink = self { return true } else { return false } }
+    public var text: TextBox? { if case .text(let t) = self { return t } else { return nil } }
+    public var image: ImageBox? { if case .image(let i) = self { return i } else { return nil } }
+}
+
+/// A text box: its text laid out (wrapped to `width`) in one font, size and colour.
+public struct TextBox: Hashable, Sendable {
+    public var text: String
+    /// Font family, e.g. "Sans" (what Pango and SVG name).
+    public var font: String
+    /// Font size in page units.
+    public var size: Double
+    public var color: RGBA
+    /// Width the text wraps to, in page units.
+    public var width: Double
+
+    /// Most UTF-8 bytes one box holds (about 500 pages of prose). Larger text is cut to this by importers and
+    /// paste (with a note) and refused by the store: laying out more would stall every redraw.
+    public static let maxTextBytes = 1 << 20
+    /// Longest font family name kept.
+    public static let maxFontBytes = 200
+    /// Sizes and wrap widths kept, in page units.
+    public static let sizeRange = 0.5...2_000.0
+    public static let widthRange = 1.0...100_000.0
+
+    public init(text: String, font: String = "Sans", size: Double = 16, color: RGBA = .black, width: Double = 300) {
+        self.text = text; self.font = font; self.size = size; self.color = color; self.width = width
+    }
+
+    /// `text` cut at a character boundary to at most `maxBytes` UTF-8 bytes; nil when it already fits.
+    public static func truncated(_ text: String, maxBytes: Int = TextBox.maxTextBytes) -> String? {
+        guard text.utf8.count > maxBytes else { return nil }
+        var bytes = 0, end = text.unicodeScalars.endIndex
+        for i in text.unicodeScalars.indices {
+            let n = UTF8.width(text.unicodeScalars[i])
+            if bytes + n > maxBytes { end = i; break }
+            bytes += n
+        }
+        return String(text.unicodeScalars[..<end])
+    }
+
+    /// Why this box cannot be kept as it is, or nil when it can (what the store checks both ways).
+    public var problem: String? {
+        if text.utf8.count > Self.maxTextBytes { return "text of \(text.utf8.count) bytes is over the \(Self.maxTextBytes)-byte limit of a text box" }
+        if font.isEmpty || font.utf8.count > Self.maxFontBytes { return "font name of \(font.utf8.count) bytes" }
+        if !Self.sizeRange.contains(size) { return "text size \(size) is outside \(Self.sizeRange)" }
+        if !Self.widthRange.contains(width) { return "text width \(width) is outside \(Self.widthRange)" }
+        return nil
+    }
+}
+
+/// An image: the embedded file holding its encoded bytes (`Document.files`) and its size in pixels.
+public struct ImageBox: Hashable, Sendable {
+    public var file: ContentHash
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+
+    /// Largest side in pixels an image may claim (a bigger one is a decompression bomb, not a picture).
+    public static let maxPixelSide = 30_000
+    /// Most pixels an image may claim (about 400 MB decoded at 4 bytes a pixel).
+    public static let maxPixels = 100_000_000
+
+    public init(file: ContentHash, pixelWidth: Int, pixelHeight: Int) {
+        self.file = file; self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight
+    }
+
+    public var problem: String? {
+        guard pixelWidth >= 1, pixelHeight >= 1, pixelWidth <= Self.maxPixelSide, pixelHeight <= Self.maxPixelSide,
+              pixelWidth * pixelHeight <= Self.maxPixels else {
+            return "image of \(pixelWidth) × \(pixelHeight) pixels is outside 1…\(Self.maxPixelSide) a side"
+        }
+        return nil
+    }
+}
+
+extension Stroke {
+    /// A text box or image item: drawn points are the box's corners, `frame` in page units (top-left, bottom-right).
+    public init(id: StrokeID, content: StrokeContent, frame: Rect, page: PageID = Page.firstID, order: StrokeID? = nil,
+                transform: AffineMap = .identity) {
+        let color: RGBA = content.text?.color ?? .black
+        self.init(id: id, style: StrokeStyle(tool: .pen, color: color, width: 1, trace: .polyline),
+                  points: [InkPoint(x: frame.minX, y: frame.minY), InkPoint(x: frame.maxX, y: frame.maxY)],
+                  order: order, page: page, transform: transform, content: content)
+    }
+
+    /// A text or image item's box as drawn (before `transform`), nil for ink or a malformed item.
+    public var drawnBox: Rect? {
+        guard !content.isInk else { return nil }
+        let p = drawnPoints
+        guard p.count == 2 else { return nil }
+        return Rect(minX: min(p[0].x, p[1].x), minY: min(p[0].y, p[1].y), maxX: max(p[0].x, p[1].x), maxY: max(p[0].y, p[1].y))
+    }
+
+    /// The drawn box's corners where they are shown (top-left, top-right, bottom-right, bottom-left, under `transform`).
+    public var shownCorners: [Point]? {
+        guard let b = drawnBox else { return nil }
+        return [Point(b.minX, b.minY), Point(b.maxX, b.minY), Point(b.maxX, b.maxY), Point(b.minX, b.maxY)].map { transform.apply($0) }
+    }
+
+    /// True when `p` (page units) is inside a text box's or image's shown box.
+    public func boxContains(_ p: Point) -> Bool {
+        guard let b = drawnBox, let inv = transform.inverted else { return false }
+        let q = inv.apply(p)
+        return q.x >= b.minX && q.x <= b.maxX && q.y >= b.minY && q.y <= b.maxY
+    }
+}

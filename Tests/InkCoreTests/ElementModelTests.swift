@@ -1,0 +1,89 @@
+import XCTest
+@testable import InkCore
+
+/// The shared element model of issue 12: text boxes and images are strokes with content, named files by SHA-256.
+final class ElementModelTests: XCTestCase {
+    private func hex(_ b: [UInt8]) -> String { b.map { String(format: "%02x", $0) }.joined() }
+
+    func testSHA256KnownVectors() {
+        XCTAssertEqual(hex(SHA256.hash([UInt8]())), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(hex(SHA256.hash(Array("abc".utf8))), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))),
+                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        // 55, 56 and 64 bytes: the padding's edge cases.
+        XCTAssertEqual(hex(SHA256.hash([UInt8](repeating: 0x61, count: 55))), "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318")
+        XCTAssertEqual(hex(SHA256.hash([UInt8](repeating: 0x61, count: 56))), "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a")
+        XCTAssertEqual(hex(SHA256.hash([UInt8](repeating: 0x61, count: 64))), "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
+        var s = SHA256()
+        for _ in 0..<1000 { s.update([UInt8](repeating: 0x61, count: 1000)) }
+        XCTAssertEqual(hex(s.finish()), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0", "a million 'a's fed in pieces")
+        XCTAssertEqual(ContentHash(of: Array("abc".utf8)).hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertNil(ContentHash(hex: "BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD"), "upper case is not a stored name")
+        XCTAssertNil(ContentHash(hex: "abc"))
+    }
+
+    func testFilesAreKeptOncePerContent() {
+        var d = Document()
+        let a = d.addFile([1, 2, 3]), b = d.addFile([1, 2, 3]), c = d.addFile([4])
+        XCTAssertEqual(a, b)
+        XCTAssertNotEqual(a, c)
+        XCTAssertEqual(d.files.count, 2)
+    }
+
+    func testABoxIsTwoCornersPlacedByItsTransform() {
+        let box = TextBox(text: "こんにちは", font: "Sans", size: 12, color: .black, width: 100)
+        var s = Stroke(id: 1, content: .text(box), frame: Rect(x: 10, y: 20, width: 100, height: 30))
+        XCTAssertEqual(s.drawnBox, Rect(x: 10, y: 20, width: 100, height: 30))
+        XCTAssertTrue(s.boxContains(Point(50, 40)))
+        XCTAssertFalse(s.boxContains(Point(5, 40)))
+        s.setTransform(.translation(100, 0))
+        XCTAssertTrue(s.boxContains(Point(150, 40)))
+        XCTAssertFalse(s.boxContains(Point(50, 40)))
+        XCTAssertEqual(s.drawnBox, Rect(x: 10, y: 20, width: 100, height: 30), "the drawn box never changes")
+        s.setTransform(.rotation(degrees: 30, about: Point(10, 20)))
+        let ink = s.inkBounds!, corners = s.shownCorners!
+        XCTAssertTrue(corners.allSatisfy { ink.contains($0) }, "a rotated box's area covers all four corners")
+        XCTAssertFalse(corners.allSatisfy { s.bounds!.contains($0) }, "which its two points alone do not")
+    }
+
+    func testErasersNeverTouchTextOrImages() {
+        let editor = Editor()
+        let h = editor.addFile([9, 9, 9])
+        let text = Stroke(id: 100, content: .text(TextBox(text: "keep")), frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let image = Stroke(id: 101, content: .image(ImageBox(file: h, pixelWidth: 4, pixelHeight: 4)), frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        _ = editor.perform(.add([text, image]))
+        editor.line(1, from: (0, 50), to: (100, 50))
+        for tool in [Tool.strokeEraser, .areaEraser] {
+            editor.tool = tool
+            editor.style.width = 30
+            _ = editor.play(gesture(9, [(0, 50), (50, 50), (100, 50), (50, 10), (10, 90)]))
+            XCTAssertEqual(Set(editor.drawing.strokes.map(\.id)), [100, 101], "\(tool) took the ink only")
+            _ = editor.undo()
+        }
+    }
+
+    func testRestyleColoursTextAndSelectionHitsInsideTheBox() throws {
+        let editor = Editor()
+        let text = Stroke(id: 100, content: .text(TextBox(text: "hi", color: .black)), frame: Rect(x: 0, y: 0, width: 100, height: 40))
+        _ = editor.perform(.add([text]))
+        XCTAssertEqual(editor.topmostStroke(at: Point(50, 20))?.id, 100, "a tap anywhere in the box takes it")
+        try editor.apply(.all)
+        try editor.apply(.style(color: RGBA(r: 200, g: 0, b: 0), keepsAlpha: false, width: 7))
+        let s = try XCTUnwrap(editor.drawing.strokes.first)
+        XCTAssertEqual(s.content.text?.color, RGBA(r: 200, g: 0, b: 0))
+        XCTAssertEqual(s.content.text?.text, "hi")
+        XCTAssertEqual(s.style.width, 1, "a box has no line width")
+        try editor.apply(.delete)
+        XCTAssertTrue(editor.drawing.strokes.isEmpty)
+        _ = editor.undo()
+        XCTAssertEqual(editor.drawing.strokes.first?.content.text?.text, "hi")
+    }
+
+    func testLongTextIsCutAtACharacterBoundary() {
+        let t = String(repeating: "あ", count: 10)   // 3 bytes each
+        XCTAssertNil(TextBox.truncated(t, maxBytes: 30))
+        XCTAssertEqual(TextBox.truncated(t, maxBytes: 29), String(repeating: "あ", count: 9))
+        XCTAssertNotNil(TextBox(text: String(repeating: "x", count: TextBox.maxTextBytes + 1)).problem)
+        XCTAssertNil(TextBox(text: String(repeating: "x", count: TextBox.maxTextBytes)).problem)
+    }
+}
