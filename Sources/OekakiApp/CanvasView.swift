@@ -100,6 +100,35 @@ final class CanvasView: CanvasInputTarget {
         input = CanvasInput(area: widget)
         input?.target = self
         relayout()
+        watchPDFTiles()
+    }
+
+    deinit { PDFPageRasters.shared.removeObserver(self) }
+
+    /// PDF page tiles render in the background (`PDFPageRasters`); each that lands repaints the pages showing one.
+    private func watchPDFTiles() {
+        let canvas = MainLoopHandoff(value: WeakCanvas(self))
+        PDFPageRasters.shared.addObserver(self) { _ in onMainLoop { canvas.value.canvas?.pdfTileLanded() } }
+    }
+
+    /// Repaints the PDF pages in the cache's reach (their sharper tiles are now there): at once for a small
+    /// drawing, else as background patches like any stale area.
+    private func pdfTileLanded() {
+        guard let c = cache else { return }
+        let t = c.transform
+        let reach = t.pageRect(fromView: c.bounds.scaled(by: 1 / t.deviceScale))
+        let small = isSmall()
+        for sheet in scene.sheets(meeting: reach) where sheet.pdf != nil {
+            guard let frame = sheet.clip?.intersection(reach) else { continue }
+            if small {
+                if inFlight != nil { changedDuringRender.append(frame) }
+                c.invalidate(frame, in: scene)
+            } else if let device = t.viewRect(fromPage: frame).scaled(by: t.deviceScale).intersection(c.bounds) {
+                addStale(device)
+            }
+        }
+        renderNextPatch()
+        redraw()
     }
 
     /// Shows another document at 100 %.
@@ -674,4 +703,10 @@ extension Rect {
         return out
     }
     func scaled(by k: Double) -> Rect { Rect(minX: minX * k, minY: minY * k, maxX: maxX * k, maxY: maxY * k) }
+}
+
+/// Lets a background callback reach a canvas without keeping it alive.
+private final class WeakCanvas {
+    weak var canvas: CanvasView?
+    init(_ c: CanvasView) { canvas = c }
 }
