@@ -23,9 +23,10 @@ public struct TextBox: Hashable, Sendable {
     /// Width the text wraps to, in page units.
     public var width: Double
 
-    /// Most UTF-8 bytes one box holds (about 500 pages of prose). Larger text is cut to this by importers and
-    /// paste (with a note) and refused by the store: laying out more would stall every redraw.
-    public static let maxTextBytes = 1 << 20
+    /// Most UTF-8 bytes one box holds (about 30 pages of prose). Larger text is cut to this by importers and
+    /// paste (with a note) and refused by the store: Pango's layout time grows faster than the text (measured:
+    /// 64 KiB of short lines 1 s, 256 KiB 14 s), and every redraw of the box lays it out.
+    public static let maxTextBytes = 64 << 10
     /// Longest font family name kept.
     public static let maxFontBytes = 200
     /// Sizes and wrap widths kept, in page units.

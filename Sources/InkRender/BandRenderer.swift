@@ -42,8 +42,8 @@ enum BandRenderer {
             if let underlay {
                 ctx.save(); ctx.identity(); ctx.paint(underlay, atX: 0, y: -Double(y0)); ctx.restore()
             }
-            for s in drawing.strokes(in: bandPage) where s.style.color.a > 0 {
-                Painter.fill(s, in: ctx, deviceScale: mapping.scale)
+            for s in drawing.strokes(in: bandPage) {
+                ItemPainter.draw(s, in: ctx, deviceScale: mapping.scale)
             }
         }
         surface.markDirty()

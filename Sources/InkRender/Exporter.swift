@@ -150,7 +150,11 @@ public enum Exporter {
             }
             try checkPage(Size(width: f.width, height: f.height))
         }
-        if let backdrop { return try CairoPDFExport.document(pages, backdrop: backdrop, transparent: transparent, annotationsOnly: annotationsOnly) }
+        // Text and images need cairo too (Pango writes real text); ink alone keeps the faster PDFWriter.
+        let hasItems = pages.contains { $0.drawing.strokes.contains { !$0.content.isInk } }
+        if let backdrop = backdrop ?? (hasItems ? { _ in nil } : nil) {
+            return try CairoPDFExport.document(pages, backdrop: backdrop, transparent: transparent, annotationsOnly: annotationsOnly)
+        }
         return try PDFWriter.document(pages, transparent: transparent)
     }
 

@@ -4,7 +4,14 @@ import InkCore
 /// their painters). The one switch the vector exports share.
 enum ItemPainter {
     static func draw(_ s: Stroke, in ctx: CairoContext, deviceScale: Double) {
-        guard s.style.color.a > 0 else { return }
-        Painter.fill(s, in: ctx, deviceScale: deviceScale)
+        switch s.content {
+        case .ink:
+            guard s.style.color.a > 0 else { return }
+            Painter.fill(s, in: ctx, deviceScale: deviceScale)
+        case .text:
+            TextPainter.draw(s, in: ctx)
+        case .image:
+            break
+        }
     }
 }

@@ -58,7 +58,7 @@ public enum LayeredExport {
                     // Another run failed: the export is lost anyway, so stop reading.
                     if failures.any { throw Failures.Stopped() }
                     guard stroke.style.color.a > 0, let b = stroke.inkBounds, b.intersects(visible) else { return }
-                    Painter.fill(stroke, in: ctx, deviceScale: scale)
+                    ItemPainter.draw(stroke, in: ctx, deviceScale: scale)
                 }
             } catch {
                 failures.record(error, at: i)

@@ -63,7 +63,52 @@ enum SVGWriter {
         }
     }
 
+    /// A text box as `<text>` naming its font, one `<tspan>` per line as Pango broke them (so the SVG wraps as
+    /// the page does), placed by the item's transform.
+    private static func appendText(_ stroke: Stroke, to out: inout [UInt8]) {
+        guard let box = stroke.content.text, let frame = stroke.drawnBox, box.color.a > 0, !box.text.isEmpty else { return }
+        out.append("<text")
+        let t = stroke.transform
+        if !t.isIdentity {
+            out.append(" transform=\"matrix(")
+            for (i, v) in [t.a, t.b, t.c, t.d, t.tx, t.ty].enumerated() {
+                if i > 0 { out.append(" ") }
+                out.appendNumber(v, decimals: 6)
+            }
+            out.append(")\"")
+        }
+        out.append(" font-family=\""); appendEscaped(box.font, to: &out)
+        out.append("\" font-size=\""); out.appendNumber(box.size, decimals: 3); out.append("\" xml:space=\"preserve\"")
+        out.appendFill(box.color)
+        out.append(">")
+        for line in TextPainter.lines(box) {
+            let text = line.text.filter { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
+            guard !text.isEmpty else { continue }
+            out.append("<tspan x=\""); out.appendNumber(frame.minX + line.x, decimals: 3)
+            out.append("\" y=\""); out.appendNumber(frame.minY + line.baseline, decimals: 3); out.append("\">")
+            appendEscaped(text, to: &out)
+            out.append("</tspan>")
+        }
+        out.append("</text>\n")
+    }
+
+    /// XML character data: markup characters escaped, and control characters XML 1.0 cannot hold dropped.
+    private static func appendEscaped(_ s: String, to out: inout [UInt8]) {
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "&"): out.append("&amp;")
+            case UInt8(ascii: "<"): out.append("&lt;")
+            case UInt8(ascii: ">"): out.append("&gt;")
+            case UInt8(ascii: "\""): out.append("&quot;")
+            case 0x09, 0x0A, 0x0D: out.append(b)
+            case 0..<0x20: break
+            default: out.append(b)
+            }
+        }
+    }
+
     private static func appendPath(_ stroke: Stroke, to out: inout [UInt8]) {
+        if stroke.content.text != nil { return appendText(stroke, to: &out) }
         guard stroke.style.color.a > 0 else { return }
         let pts = Painter.outline(of: stroke, deviceScale: shapingScale)
         guard let first = pts.first else { return }

@@ -236,7 +236,7 @@ public final class ScreenCache {
     public func bake(_ stroke: Stroke, origin: Point = Point(0, 0), clip: Rect? = nil) {
         guard stroke.style.color.a > 0 else { return }
         guard origin != Point(0, 0) || clip != nil else {
-            Painter.fill(stroke, in: context, deviceScale: transform.pixelsPerUnit)
+            ItemPainter.draw(stroke, in: context, deviceScale: transform.pixelsPerUnit)
             return
         }
         let m = mapping
@@ -247,7 +247,7 @@ public final class ScreenCache {
             context.clip(r)
         }
         context.setTransform(scale: m.scale, dx: m.dx + origin.x * m.scale, dy: m.dy + origin.y * m.scale)
-        Painter.fill(stroke, in: context, deviceScale: m.scale)
+        ItemPainter.draw(stroke, in: context, deviceScale: m.scale)
         context.restore()
     }
 
@@ -332,7 +332,7 @@ public final class ScreenCache {
             let m = layerMapping
             target.save()
             target.concat(scale: m.scale, dx: m.dx, dy: m.dy)
-            Painter.fill(s, in: target, deviceScale: m.scale)
+            ItemPainter.draw(s, in: target, deviceScale: m.scale)
             target.restore()
         }
         target.restore()

@@ -47,8 +47,8 @@ enum SheetPainter {
                 // From the rasters cached for this zoom (or a stand-in while the sharp one renders): never waits.
                 PDFPageRasters.shared.paint(pdf, pageSize: sheet.drawing.pageSize, in: ctx, scale: pm.scale, visible: pageArea)
             }
-            for s in sheet.drawing.strokes(in: pageArea) where s.style.color.a > 0 {
-                Painter.fill(s, in: ctx, deviceScale: pm.scale)
+            for s in sheet.drawing.strokes(in: pageArea) {
+                ItemPainter.draw(s, in: ctx, deviceScale: pm.scale)
             }
             ctx.restore()
         }

@@ -1,0 +1,90 @@
+import CCairo
+import CPango
+import InkCore
+
+/// Text boxes through Pango (pangocairo): the text wraps at word (else character) boundaries to the box's width,
+/// in the box's font family at its size in page units, with the system's fonts for any script (fontconfig
+/// falls back per character, so Japanese shows in a Latin font's box too).
+///
+/// Layout is the same at every zoom and on every surface (screen, bands, PNG, PDF): metrics are not hinted and
+/// glyph positions not rounded, so a box measured once wraps the same wherever it is drawn. On a PDF surface
+/// the glyphs go out as text (selectable, searchable).
+public enum TextPainter {
+    /// The box's laid-out size in page units: its wrap width and the height of its lines (one line when empty).
+    public static func measure(_ box: TextBox) -> Size {
+        withLayout(box, cairo: nil) { layout in
+            var w: Int32 = 0, h: Int32 = 0
+            pango_layout_get_size(layout, &w, &h)
+            return Size(width: box.width, height: max(Double(h) / Double(PANGO_SCALE), 1))
+        }
+    }
+
+    /// One laid-out line: its text, where it starts (x from the box's left) and its baseline (from the box's top).
+    public struct Line: Equatable, Sendable {
+        public var text: String
+        public var x: Double
+        public var baseline: Double
+    }
+
+    /// The lines Pango breaks the text into (what SVG writes as one `<tspan>` each).
+    public static func lines(_ box: TextBox) -> [Line] {
+        let bytes = Array(box.text.utf8)
+        return withLayout(box, cairo: nil) { layout in
+            var out: [Line] = []
+            guard let iter = pango_layout_get_iter(layout) else { return out }
+            defer { pango_layout_iter_free(iter) }
+            repeat {
+                guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
+                let start = Int(line.pointee.start_index), length = Int(line.pointee.length)
+                var logical = PangoRectangle()
+                pango_layout_iter_get_line_extents(iter, nil, &logical)
+                let slice = start >= 0 && length >= 0 && start + length <= bytes.count ? bytes[start..<(start + length)] : []
+                out.append(Line(text: String(decoding: slice, as: UTF8.self), x: Double(logical.x) / Double(PANGO_SCALE),
+                                baseline: Double(pango_layout_iter_get_baseline(iter)) / Double(PANGO_SCALE)))
+            } while pango_layout_iter_next_line(iter) != 0
+            return out
+        }
+    }
+
+    /// Draws a text item in its box where it is shown (its drawn box under its transform), on `ctx` in page units.
+    static func draw(_ s: Stroke, in ctx: CairoContext) {
+        guard let box = s.content.text, let frame = s.drawnBox, box.color.a > 0, !box.text.isEmpty else { return }
+        let cr = ctx.cairoPointer
+        cairo_save(cr)
+        var m = cairo_matrix_t(xx: s.transform.a, yx: s.transform.b, xy: s.transform.c, yy: s.transform.d, x0: s.transform.tx, y0: s.transform.ty)
+        cairo_transform(cr, &m)
+        let c = box.color.unit
+        cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)
+        cairo_move_to(cr, frame.minX, frame.minY)
+        withLayout(box, cairo: cr) { layout in pango_cairo_show_layout(cr, layout) }
+        cairo_restore(cr)
+    }
+
+    /// A layout of `box` (for drawing on `cairo`, or for measuring when nil) with unhinted, unrounded metrics.
+    private static func withLayout<T>(_ box: TextBox, cairo: OpaquePointer?, _ body: (OpaquePointer) -> T) -> T {
+        let context: OpaquePointer
+        if let cairo {
+            context = pango_cairo_create_context(cairo)
+        } else {
+            context = pango_font_map_create_context(pango_cairo_font_map_get_default())
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(context)) }
+        let options = cairo_font_options_create()
+        defer { cairo_font_options_destroy(options) }
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        pango_cairo_context_set_font_options(context, options)
+        pango_context_set_round_glyph_positions(context, 0)
+        let layout = pango_layout_new(context)!
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let font = pango_font_description_new()
+        defer { pango_font_description_free(font) }
+        pango_font_description_set_family(font, box.font)
+        pango_font_description_set_absolute_size(font, box.size * Double(PANGO_SCALE))
+        pango_layout_set_font_description(layout, font)
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_width(layout, Int32(min(box.width, TextBox.widthRange.upperBound) * Double(PANGO_SCALE)))
+        box.text.withCString { pango_layout_set_text(layout, $0, Int32(strlen($0))) }
+        return body(layout)
+    }
+}
