@@ -73,6 +73,14 @@ public struct Document: Sendable {
         try body(&pages[index].drawing)
     }
 
+    /// Replaces the page list outside the history (a shared board's replica follows the board's pages: added,
+    /// deleted, moved or reformatted by other people). An empty list changes nothing: a document always has a page.
+    public mutating func follow(pages new: [Page]) {
+        guard !new.isEmpty else { return }
+        pages = new
+        for p in pages { reserve(p) }
+    }
+
     /// Applies an edit forward. It is total: an edit naming a page that is not there, or a place out of range,
     /// changes nothing (a stored history is untrusted), and the last page is never taken away.
     public mutating func apply(_ edit: Edit) {

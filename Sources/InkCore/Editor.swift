@@ -58,31 +58,64 @@ public final class Editor {
     /// Where new stroke ids come from when several threads number strokes of one document (a shared board's
     /// replica applies other people's strokes off the input thread); nil: the document numbers them.
     public var strokeIDs: (() -> StrokeID)?
+    /// The same for page ids (a board's replica makes pages for pages other people added).
+    public var pageIDs: (() -> PageID)?
 
     public init(document: Document = Document(), history: History = History()) {
         self.document = document; self.history = history
     }
 
     private func makeStrokeID() -> StrokeID { strokeIDs?() ?? document.makeStrokeID() }
+    private func makePageID() -> PageID {
+        guard let id = pageIDs?() else { return document.makePageID() }
+        document.reservePageIDs(through: id)
+        return id
+    }
 
     /// Embeds a file's bytes (an image, a PDF) in the document, once per content; items name it by the hash.
     /// Outside the history: the bytes stay for the session whatever is undone.
     @discardableResult
     public func addFile(_ bytes: [UInt8]) -> ContentHash { document.addFile(bytes) }
 
-    /// Applies strokes changed elsewhere (other people on a shared board) to the first page, outside the
-    /// history: they are not this user's edits, so undo never takes them back. Returns the area to repaint.
-    public func follow(shown: [Stroke], removed: [StrokeID]) -> Rect? {
-        var dirty: [Rect] = []
-        document.withDrawing(ofPage: 0) { d in
-            for id in removed { if let b = d.remove(id)?.inkBounds { dirty.append(b) } }
-            for s in shown {
-                if let b = d.stroke(s.id)?.inkBounds { dirty.append(b) }
-                d.insert(s)
-                if let b = s.inkBounds { dirty.append(b) }
+    /// Applies what other people changed on a shared board, outside the history: they are not this user's edits,
+    /// so undo never takes them back. `pages` (when the board changed them) is the new page list in order, each
+    /// page's format; pages missing from it go (with their strokes), new ones come empty. Strokes go to the page
+    /// they name. Returns the area of the current page to repaint and whether the pages changed.
+    public func follow(pages: [(id: PageID, format: PageFormat)]? = nil, shown: [Stroke], removed: [StrokeID]) -> Update {
+        var u = Update()
+        let current = page.id
+        if let pages, !pages.isEmpty {
+            let old = Dictionary(document.pages.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let new = pages.map { p -> Page in
+                guard let o = old[p.id] else { return Page(id: p.id, format: p.format) }
+                return o.format == p.format ? o : Page(id: o.id, format: p.format, drawing: o.drawing)
+            }
+            if new.map(\.id) != document.pages.map(\.id) || zip(new, document.pages).contains(where: { $0.format != $1.format }) {
+                document.follow(pages: new)
+                currentPage = document.index(of: current) ?? min(currentPage, document.pages.count - 1)
+                if page.id != current { selection = [] }
+                u.pagesChanged = true
             }
         }
-        return Rect.union(of: dirty)
+        var dirty: [Rect] = []
+        let here = page.id
+        for id in removed {
+            for i in document.pages.indices {
+                guard let s = document.withDrawing(ofPage: i, { $0.remove(id) }) else { continue }
+                if s.page == here, let b = s.inkBounds { dirty.append(b) }
+                break
+            }
+        }
+        for s in shown {
+            guard let i = document.index(of: s.page) else { continue }
+            document.withDrawing(ofPage: i) { d in
+                if let b = d.stroke(s.id)?.inkBounds, s.page == here { dirty.append(b) }
+                d.insert(s)
+            }
+            if s.page == here, let b = s.inkBounds { dirty.append(b) }
+        }
+        u.dirty = Rect.union(of: dirty)
+        return u
     }
 
     /// A one-page editor (a fixed page of the drawing's size holding `drawing`), as single-page callers use it.
@@ -395,7 +428,7 @@ public final class Editor {
     /// A new empty page after the current one, of the same size and background (or `format`); it becomes current.
     public func addPage(_ format: PageFormat? = nil) -> Update {
         var u = finishErasing()
-        let p = Page(id: document.makePageID(), format: format ?? page.format, drawing: Drawing(pageSize: drawing.pageSize))
+        let p = Page(id: makePageID(), format: format ?? page.format, drawing: Drawing(pageSize: drawing.pageSize))
         u.merge(perform(.addPage(p, at: currentPage + 1)))
         return u
     }
@@ -403,7 +436,7 @@ public final class Editor {
     /// A copy of the current page with its strokes (new ids, same drawing order) after it; it becomes current.
     public func duplicatePage() -> Update {
         var u = finishErasing()
-        let id = document.makePageID()
+        let id = makePageID()
         var copy = Drawing(pageSize: drawing.pageSize)
         for s in drawing.strokes {
             var c = s

@@ -6,13 +6,13 @@ import InkCore
 ///     image: 0x02, 64 hex digits of the file's SHA-256, pixel width varint, pixel height varint
 ///
 /// Numbers are little-endian. The blob is untrusted on read: lengths, UTF-8, finite numbers and ranges are checked.
-enum ContentCodec {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public enum ContentCodec {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// Nil for ink (stored as NULL).
-    static func encode(_ c: StrokeContent) throws -> [UInt8]? {
+    public static func encode(_ c: StrokeContent) throws -> [UInt8]? {
         switch c {
         case .ink: return nil
         case .text(let t):
@@ -33,7 +33,7 @@ enum ContentCodec {
         }
     }
 
-    static func decode(_ b: [UInt8]) throws -> StrokeContent {
+    public static func decode(_ b: [UInt8]) throws -> StrokeContent {
         var i = 1
         func need(_ n: Int) throws {
             guard n >= 0, b.count - i >= n else { throw Failure(description: "content ends early") }

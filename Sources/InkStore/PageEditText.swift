@@ -31,6 +31,11 @@ enum PageEditText {
 
     private static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)" }
 
+    /// One FORMAT alone (a shared board's page format, `board_pages.format`).
+    static func readFormat(_ text: String) throws -> PageFormat {
+        try format(try tokens(text, counts: [8])[...])
+    }
+
     /// A page added or deleted: its id, place and format.
     static func page(_ text: String) throws -> (id: PageID, at: Int, format: PageFormat) {
         let t = try tokens(text, counts: [10, 9, 8])

@@ -6,7 +6,7 @@ enum Schema {
     /// "OEKI": tells an Oekaki document from any other SQLite database.
     static let applicationID: Int64 = 0x4F45_4B49
     /// The format version this build writes (`PRAGMA user_version`).
-    static let currentVersion = 9
+    static let currentVersion = 10
     /// The first format with pages (before it, one page in `document`, every stroke on it).
     static let pagesVersion = 5
     /// The first format with stroke transforms (moved, resized, rotated selections).
@@ -19,6 +19,8 @@ enum Schema {
     static let elementsVersion = 9
     /// Largest embedded file accepted (a PDF or an image), in bytes.
     static let maxFileBytes = 1 << 30
+    /// The first format whose board replicas share every page and selection edits (`board_pages`, `board_strokes.look`).
+    static let boardPagesVersion = 10
 
     /// steps[i] turns a version-i database into version i+1.
     static let steps: [String] = [
@@ -140,6 +142,23 @@ enum Schema {
         ALTER TABLE strokes ADD COLUMN content BLOB;
         ALTER TABLE pages ADD COLUMN pdf TEXT;
         """,
+        // 10: a shared board shares every page and what selections do. `board_pages` maps the pages the board has
+        // confirmed to their global id (client, number; 0, 0 is the board's first page) with the board's visibility,
+        // key in the page order (`PageKey` digits, 2 bytes each, big-endian) and format (`PageEditText`);
+        // `board_strokes.look` is the board's placement, width and colour of a stroke (the stored stroke may hold an
+        // edit not yet published): the six numbers of the placement unless it is the identity, the width (IEEE
+        // little-endian) and RGBA. A replica from format 9 or before (look NULL, no pages) takes the stored strokes' looks,
+        // and its first page is the board's first page.
+        """
+        CREATE TABLE board_pages(
+            page INTEGER PRIMARY KEY,    -- pages.id
+            client INTEGER NOT NULL,
+            number INTEGER NOT NULL,
+            visible INTEGER NOT NULL,
+            key BLOB NOT NULL,
+            format TEXT NOT NULL);
+        ALTER TABLE board_strokes ADD COLUMN look BLOB;
+        """,
     ]
 
     /// Runs steps `version`+1 … current on `db` (0: an empty database). The caller holds a transaction.
@@ -164,7 +183,8 @@ enum Schema {
 
     /// Every table and index any version creates; a file holding anything else is not trusted.
     static let tables: Set<String> = ["document", "strokes", "edits", "edit_strokes", "history",
-                                       "board", "board_strokes", "board_clients", "pages", "files"]
+                                       "board", "board_strokes", "board_clients", "pages", "files",
+                                       "board_pages"]
     static let indexes: Set<String> = ["edits_by_position", "edit_strokes_by_stroke", "strokes_by_order", "strokes_by_page"]
 
     enum Stack: Int64 { case undo = 0, redo = 1 }

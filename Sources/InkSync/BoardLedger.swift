@@ -1,20 +1,40 @@
 import InkCore
 
-/// What this replica knows the board holds: every stroke the log has added, whether the log leaves it visible,
-/// and its place in the drawing order, keyed by global id and mapped to the local row id. Plus how far the
-/// log has been applied and, per client, the last operation number applied (the client-side de-duplication).
+/// What this replica knows the board holds: every stroke and page the log has added, whether the log leaves it
+/// visible, and (for strokes) its place in the drawing order and its look, (for pages) its key in the page order
+/// and its format; keyed by global id and mapped to the local row id. Plus how far the log has been applied and,
+/// per client, the last operation number applied (the client-side de-duplication).
 public struct BoardLedger: Sendable, Equatable {
     public struct Entry: Hashable, Sendable {
         public var local: StrokeID
         public var visible: Bool
-        /// The log sequence of the `add` (a piece keeps its original's).
+        /// The log sequence of the `add` (a piece keeps its original's), or of the last front or back.
         public var order: UInt64
-        public init(local: StrokeID, visible: Bool, order: UInt64) { self.local = local; self.visible = visible; self.order = order }
+        /// The local page the stroke is on.
+        public var page: PageID
+        /// Its look on the board (placement, width, colour).
+        public var look: StrokeLook
+        public init(local: StrokeID, visible: Bool, order: UInt64, page: PageID = Page.firstID, look: StrokeLook) {
+            self.local = local; self.visible = visible; self.order = order; self.page = page; self.look = look
+        }
+    }
+
+    public struct PageEntry: Hashable, Sendable {
+        public var local: PageID
+        public var visible: Bool
+        public var key: PageKey
+        public var format: PageFormat
+        public init(local: PageID, visible: Bool, key: PageKey, format: PageFormat) {
+            self.local = local; self.visible = visible; self.key = key; self.format = format
+        }
     }
 
     public private(set) var entries: [BoardStrokeID: Entry] = [:]
     /// Local row id → global id, for the strokes the board has confirmed.
     public private(set) var globalIDs: [StrokeID: BoardStrokeID] = [:]
+    public private(set) var pages: [BoardPageID: PageEntry] = [:]
+    /// Local page id → global id, for the pages the board has confirmed.
+    public private(set) var globalPageIDs: [PageID: BoardPageID] = [:]
     /// The last log sequence applied.
     public var lastSequence: UInt64 = 0
     /// Highest operation number applied, per client.
@@ -31,5 +51,15 @@ public struct BoardLedger: Sendable, Equatable {
         }
     }
 
+    public subscript(page id: BoardPageID) -> PageEntry? {
+        get { pages[id] }
+        set {
+            if let old = pages[id] { globalPageIDs[old.local] = nil }
+            pages[id] = newValue
+            if let e = newValue { globalPageIDs[e.local] = id }
+        }
+    }
+
     public func globalID(local: StrokeID) -> BoardStrokeID? { globalIDs[local] }
+    public func globalPageID(local: PageID) -> BoardPageID? { globalPageIDs[local] }
 }

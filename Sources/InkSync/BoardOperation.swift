@@ -24,6 +24,32 @@ public struct BoardOperation: Hashable, Sendable {
         /// An area-eraser cut: `removed` out, `added` pieces in, each piece at the place of the original it was cut
         /// from (`BoardStroke.place`). Applies per original, only while that original is still visible.
         case replace(removed: [BoardStrokeID], added: [BoardStroke])
+        /// A selection moved, resized, turned or restyled: per stroke, the parts of its look that changed
+        /// (each part last writer wins).
+        case look([LookChange])
+        /// Strokes brought to the front (in this order, the last on top) or sent to the back (the first at the
+        /// bottom): they take the place of this operation in the log; the last such operation wins.
+        case front([BoardStrokeID])
+        case back([BoardStrokeID])
+        /// A new page (added, duplicated, or on the first contact of a document with several pages).
+        case addPage(BoardPage)
+        /// Pages deleted and brought back: last writer wins, like strokes.
+        case deletePages([BoardPageID])
+        case restorePages([BoardPageID])
+        /// Pages moved: each takes its new key in the page order.
+        case movePages([BoardPageID: PageKey])
+        /// New sizes or backgrounds.
+        case formatPages([BoardPageID: PageFormat])
+    }
+
+    /// True for changes that only a log entry of version 2 can carry.
+    var needsVersion2: Bool {
+        switch change {
+        case .add(let s): return !s.isVersion1
+        case .replace(_, let a): return !a.allSatisfy(\.isVersion1)
+        case .remove, .restore: return false
+        case .look, .front, .back, .addPage, .deletePages, .restorePages, .movePages, .formatPages: return true
+        }
     }
 }
 
@@ -32,17 +58,28 @@ public struct BoardStroke: Hashable, Sendable {
     public var id: BoardStrokeID
     /// For an area-eraser piece: the stroke it was cut from, whose place in the drawing order it keeps.
     public var place: BoardStrokeID?
+    /// The page it is on (the board's first page in entries from before pages were shared).
+    public var page: BoardPageID
     public var style: StrokeStyle
+    /// The points as drawn; `transform` places them.
     public var points: [InkPoint]
+    public var transform: AffineMap
     /// The shape it traces (shape tools), nil for freehand ink.
     public var shape: ShapeKind?
+    /// Ink, or a text box or an image (the image's bytes are not on the log; see SHARING.md).
+    public var content: StrokeContent
 
-    public init(id: BoardStrokeID, place: BoardStrokeID? = nil, style: StrokeStyle, points: [InkPoint], shape: ShapeKind? = nil) {
-        self.id = id; self.place = place; self.style = style; self.points = points; self.shape = shape
+    public init(id: BoardStrokeID, place: BoardStrokeID? = nil, page: BoardPageID = .first, style: StrokeStyle, points: [InkPoint],
+                transform: AffineMap = .identity, shape: ShapeKind? = nil, content: StrokeContent = .ink) {
+        self.id = id; self.place = place; self.page = page; self.style = style; self.points = points
+        self.transform = transform; self.shape = shape; self.content = content
     }
 
-    /// The stroke under a local id and drawing order.
-    func stroke(local: StrokeID, order: StrokeID) -> Stroke {
-        Stroke(id: local, style: style, points: points, order: order, shape: shape)
+    /// What an entry of version 1 can say: ink on the first page, never moved.
+    var isVersion1: Bool { page == .first && transform.isIdentity && content == .ink }
+
+    /// The stroke under a local id, page and drawing order.
+    func stroke(local: StrokeID, page: PageID, order: StrokeID) -> Stroke {
+        Stroke(id: local, style: style, points: points, order: order, shape: shape, page: page, transform: transform, content: content)
     }
 }

@@ -1,85 +1,261 @@
 import InkCore
 
-/// One replica of a board, as pure state: the local drawing (what the user sees, including edits not yet on
-/// the board), strokes known but not visible (so a `restore` can bring them back) and the ledger of what the
-/// board holds. No network, no file: the sync engine loads it from a document and stores what `touched` names;
-/// the property tests run many of them against a simulated log.
+/// One replica of a board, as pure state: the local document (what the user sees, including edits not yet on the
+/// board), strokes and pages known but not shown (so a `restore` can bring them back) and the ledger of what the
+/// board holds. No network, no file: the sync engine loads it from a document and stores what `touched` and
+/// `pagesTouched` name; the property tests run many of them against a simulated log.
 ///
 /// Convergence: every replica applies the log in sequence order with the rules in `receive`, so the board
-/// state is the same everywhere. The local drawing is that state plus this replica's unpublished edits, and
+/// state is the same everywhere. The local document is that state plus this replica's unpublished edits, and
 /// the outbox is exactly the difference between the two (`outbox()`): an edit is its own outbox entry, so it
-/// cannot be lost between committing it and queueing it.
+/// cannot be lost between committing it and queueing it. Every value (a stroke's visibility, place in the
+/// drawing order, placement, width and colour; a page's visibility, key in the page order and format) is last
+/// writer wins by log order; locally it follows the board unless this replica changed it and has not published
+/// that yet (then its change goes out later and wins in turn).
 public struct BoardReplica: Sendable {
+    /// A page deleted here (by this user or by the board) that the board knows: kept with its strokes so a
+    /// restore brings it back as the board has it.
+    public struct ParkedPage: Sendable {
+        public var format: PageFormat
+        public var drawing: Drawing
+        public init(format: PageFormat, drawing: Drawing) { self.format = format; self.drawing = drawing }
+    }
+
     public let client: UInt64
-    public private(set) var drawing: Drawing
+    public private(set) var document: Document
+    public private(set) var parked: [PageID: ParkedPage]
     public private(set) var hidden: [StrokeID: Stroke]
+    /// The key each local page has in the board's page order: the board's, unless moved here and not yet published.
+    public private(set) var keys: [PageID: PageKey] = [:]
     public private(set) var ledger: BoardLedger
     /// Local ids whose stroke, visibility or ledger entry changed since `takeTouched()`: what to store.
     public private(set) var touched: Set<StrokeID> = []
+    /// True when pages were added, deleted, moved, reformatted or confirmed since `takeTouched()`.
+    public private(set) var pagesTouched = false
     /// What `receive` skipped, for the log (hostile or stale entries never stop a replica).
     public private(set) var notes: [String] = []
 
-    /// Drawing order on a board: an `add` at sequence s draws at s << pieceBits; the pieces cut from it take the
-    /// free slots above (in the order the log confirms them), so they keep the original's place and every
-    /// confirmed stroke has its own order, the same on every replica. Local strokes not yet on the board get ids
-    /// (= orders) above all of these, so new ink is on top until the board places it.
-    public static let pieceBits: UInt64 = 20
-    private static let pieceMask: UInt64 = (1 << pieceBits) - 1
-    /// Pieces placed so far per original order (recomputed from the ledger on load).
+    /// The first page's strokes (a one-page board, and the tests).
+    public var drawing: Drawing { document.pages[0].drawing }
+
+    /// Drawing order on a board: an `add` at sequence s draws at s << sequenceShift; the pieces cut from it take
+    /// the free slots above (in the order the log confirms them), so they keep the original's place and every
+    /// confirmed stroke has its own order, the same on every replica. A front entry gives its k-th stroke the slot
+    /// s << sequenceShift | k << slotBits (pieces of it fill that slot); a back entry the same below zero, lower
+    /// for later entries. Local strokes not yet on the board get ids (= orders) above all of these, so new ink is
+    /// on top until the board places it.
+    public static let sequenceShift: UInt64 = 20
+    public static let slotBits: UInt64 = 14
+    private static let sequenceMask: UInt64 = (1 << sequenceShift) - 1
+    private static let slotMask: UInt64 = (1 << slotBits) - 1
+    /// Pieces placed so far per slot (recomputed from the ledger on load).
     private var piecesPlaced: [UInt64: UInt64] = [:]
-    /// Shared with an editor on another thread (the app); nil: the drawing numbers strokes itself.
+    /// Shared with an editor on another thread (the app); nil: the document numbers strokes and pages itself.
     public var numbers: StrokeNumbers? {
-        didSet { numbers?.reserve(through: max(drawing.nextStrokeID - 1, Self.topOrder(ledger.lastSequence))) }
+        didSet { numbers?.reserve(through: max(document.nextStrokeID - 1, Self.topOrder(ledger.lastSequence))) }
+    }
+    public var pageNumbers: StrokeNumbers? {
+        didSet { pageNumbers?.reserve(through: document.nextPageID - 1) }
     }
 
     private mutating func makeLocalID() -> StrokeID {
-        guard let n = numbers else { return drawing.makeStrokeID() }
+        guard let n = numbers else { return document.makeStrokeID() }
         let id = n.make()
-        drawing.reserveStrokeIDs(through: id)
+        document.reserveStrokeIDs(through: id)
+        return id
+    }
+
+    private mutating func makePageID() -> PageID {
+        guard let n = pageNumbers else { return document.makePageID() }
+        let id = n.make()
+        document.reservePageIDs(through: id)
         return id
     }
 
     private mutating func reserve(through id: StrokeID) {
-        drawing.reserveStrokeIDs(through: id)
+        document.reserveStrokeIDs(through: id)
         numbers?.reserve(through: id)
     }
 
-    public init(client: UInt64, drawing: Drawing, hidden: [StrokeID: Stroke] = [:], ledger: BoardLedger = BoardLedger()) {
-        self.client = client; self.drawing = drawing; self.hidden = hidden; self.ledger = ledger
-        self.drawing.reserveStrokeIDs(through: Self.topOrder(ledger.lastSequence))
-        for e in ledger.entries.values where e.order & Self.pieceMask != 0 {
-            let root = e.order & ~Self.pieceMask
-            piecesPlaced[root] = max(piecesPlaced[root] ?? 0, e.order & Self.pieceMask)
+    public init(client: UInt64, document: Document, parked: [PageID: ParkedPage] = [:], hidden: [StrokeID: Stroke] = [:],
+                ledger: BoardLedger = BoardLedger()) {
+        self.client = client; self.document = document; self.parked = parked; self.hidden = hidden; self.ledger = ledger
+        self.document.reserveStrokeIDs(through: Self.topOrder(ledger.lastSequence))
+        for id in parked.keys { self.document.reservePageIDs(through: id) }
+        // Every board has its first page: until the board says otherwise it is this document's first page, a new
+        // drawing's endless page (so joining a board never sends a format nobody chose).
+        if self.ledger[page: .first] == nil {
+            self.ledger[page: .first] = .init(local: document.pages[0].id, visible: true, key: .first, format: .endless)
         }
-        // A local undo puts strokes back with the order they had when the edit was made; the board's order wins.
-        for e in ledger.entries.values where drawing.stroke(e.local).map({ $0.order != e.order }) == true {
-            place(e.local, order: e.order)
+        for (gid, e) in self.ledger.pages {
+            keys[e.local] = e.key
+            // A page the board knows that this file lost entirely: an empty page, parked.
+            if self.document.index(of: e.local) == nil && self.parked[e.local] == nil {
+                self.parked[e.local] = ParkedPage(format: e.format, drawing: Drawing())
+                notes.append("page \(gid) was missing here; kept empty")
+            }
+        }
+        fixKeys()
+        for e in self.ledger.entries.values where e.order & Self.slotMask != 0 {
+            let root = e.order & ~Self.slotMask
+            piecesPlaced[root] = max(piecesPlaced[root] ?? 0, e.order & Self.slotMask)
+        }
+        // Copies made by restyle, front or back while this file was away from the board take over their originals.
+        var missing: [Stroke] = [], fresh: [Stroke] = []
+        for e in self.ledger.entries.values where e.visible && stroke(e.local, page: e.page) == nil {
+            if let s = self.hidden[e.local] { missing.append(s) }
+        }
+        if !missing.isEmpty {
+            for p in self.document.pages { for s in p.drawing.strokes where self.ledger.globalID(local: s.id) == nil { fresh.append(s) } }
+            adoptCopies(removed: missing, added: fresh)
+        }
+        // A local undo puts my strokes back with the order they had when the edit was made; the board's order wins.
+        for (g, e) in self.ledger.entries where g.client == client && e.local == g.number {
+            if let s = stroke(e.local, page: e.page), s.order == s.id, s.order != e.order { place(e.local, page: e.page, order: e.order) }
         }
     }
 
-    private static func topOrder(_ sequence: UInt64) -> UInt64 { sequence << pieceBits | pieceMask }
+    private static func topOrder(_ sequence: UInt64) -> UInt64 { sequence << sequenceShift | sequenceMask }
 
-    /// A fresh local stroke id (the simulation's editor; the app's `Editor` numbers from the same drawing).
+    /// A fresh local stroke id (the simulation's editor; the app's `Editor` numbers from the same source).
     public mutating func newStrokeID() -> StrokeID { makeLocalID() }
+    /// A fresh local page id.
+    public mutating func newPageID() -> PageID { makePageID() }
 
-    public mutating func takeTouched() -> Set<StrokeID> { defer { touched = [] }; return touched }
+    public mutating func takeTouched() -> Set<StrokeID> { defer { touched = []; pagesTouched = false }; return touched }
     public mutating func takeNotes() -> [String] { defer { notes = [] }; return notes }
 
     /// The number the next operation of this client gets.
     public var nextOperationNumber: UInt64 { (ledger.applied[client] ?? 0) + 1 }
 
+    // MARK: pages and strokes wherever they are
+
+    /// The strokes of a local page, shown or parked.
+    public func drawing(of page: PageID) -> Drawing? {
+        if let i = document.index(of: page) { return document.pages[i].drawing }
+        return parked[page]?.drawing
+    }
+
+    public func stroke(_ id: StrokeID, page: PageID) -> Stroke? { drawing(of: page)?.stroke(id) }
+
+    @discardableResult
+    private mutating func withDrawing<T>(_ page: PageID, _ body: (inout Drawing) -> T) -> T? {
+        if let i = document.index(of: page) { return document.withDrawing(ofPage: i, body) }
+        guard parked[page] != nil else { return nil }
+        return body(&parked[page]!.drawing)
+    }
+
+    /// A page's format, shown or parked.
+    public func format(of page: PageID) -> PageFormat? { document.page(page)?.format ?? parked[page]?.format }
+
+    /// The global id a local page has or will have when published.
+    private func boardPageID(_ local: PageID) -> BoardPageID {
+        ledger.globalPageID(local: local) ?? BoardPageID(client: client, number: local)
+    }
+
+    /// Puts the shown pages in key order (ties by global id).
+    private mutating func arrange() {
+        let sorted = document.pages.sorted { a, b in
+            (keys[a.id] ?? .first, boardPageID(a.id)) < (keys[b.id] ?? .first, boardPageID(b.id))
+        }
+        if sorted.map(\.id) != document.pages.map(\.id) { document.follow(pages: sorted); pagesTouched = true }
+    }
+
+    /// Gives every shown page a key that fits the local page order, changing as few keys as possible (those not in
+    /// the longest run of keys already in order): a moved page gets a new key, the others keep theirs.
+    private mutating func fixKeys() {
+        let ids = document.pages.map(\.id)
+        var tails: [Int] = []
+        var previous = [Int](repeating: -1, count: ids.count)
+        for (i, id) in ids.enumerated() {
+            guard let k = keys[id] else { continue }
+            var lo = 0, hi = tails.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if keys[ids[tails[mid]]]! < k { lo = mid + 1 } else { hi = mid }
+            }
+            previous[i] = lo > 0 ? tails[lo - 1] : -1
+            if lo == tails.count { tails.append(i) } else { tails[lo] = i }
+        }
+        var kept = Set<Int>()
+        var j = tails.last ?? -1
+        while j >= 0 { kept.insert(j); j = previous[j] }
+        var lower: PageKey?
+        var i = 0
+        while i < ids.count {
+            if kept.contains(i) { lower = keys[ids[i]]; i += 1; continue }
+            var end = i
+            while end < ids.count && !kept.contains(end) { end += 1 }
+            let upper = end < ids.count ? keys[ids[end]] : nil
+            for r in i..<end {
+                let k = PageKey.between(lower, upper)
+                keys[ids[r]] = k
+                lower = k
+            }
+            i = end
+        }
+    }
+
     // MARK: local edits (the app's and the simulation's path; the CLI's edits are already in the file)
 
-    /// Applies a local edit: removed strokes are kept hidden for a later restore.
+    /// Applies a local edit: removed strokes are kept hidden, deleted pages parked, for a later restore.
     public mutating func perform(_ edit: Edit) {
-        let gone: [Stroke]
-        if case .clear = edit { gone = drawing.strokes } else { gone = edit.removed.compactMap { drawing.stroke($0.id) } }
-        drawing.apply(edit)
-        for s in gone { hidden[s.id] = s; touched.insert(s.id) }
-        for s in edit.added {
-            hidden[s.id] = nil; touched.insert(s.id)
-            // Back in the drawing at the board's place if the board knows it.
-            if let g = ledger.globalID(local: s.id), let e = ledger[g], e.order != s.order { place(s.id, order: e.order) }
+        switch edit {
+        case .add, .remove, .replace, .clear:
+            guard let page = edit.strokePage, let d = drawing(of: page) else { return }
+            let gone: [Stroke]
+            if case .clear = edit { gone = d.strokes } else { gone = edit.removed.compactMap { d.stroke($0.id) } }
+            for s in edit.added { reserve(through: s.id) }
+            withDrawing(page) { $0.apply(edit) }
+            for s in gone { hidden[s.id] = s; touched.insert(s.id) }
+            for s in edit.added {
+                hidden[s.id] = nil; touched.insert(s.id)
+                // Back in the drawing at the board's place if the board knows it.
+                if let g = ledger.globalID(local: s.id), let e = ledger[g], e.order != s.order { place(s.id, page: page, order: e.order) }
+            }
+            adoptCopies(removed: gone, added: edit.added)
+        case .transform(let t):
+            withDrawing(t.page) { $0.apply(edit) }
+            touched.formUnion(t.ids)
+        case .addPage(let p, _):
+            guard document.index(of: p.id) == nil else { return }
+            parked[p.id] = nil
+            document.apply(edit)
+            for s in p.drawing.strokes { hidden[s.id] = nil; touched.insert(s.id) }
+            fixKeys()
+            pagesTouched = true
+        case .deletePage(let p, _):
+            guard let i = document.index(of: p.id), document.pages.count > 1 else { return }
+            let page = document.pages[i]
+            document.apply(edit)
+            parked[p.id] = ParkedPage(format: page.format, drawing: page.drawing)
+            pagesTouched = true
+        case .movePage:
+            document.apply(edit)
+            fixKeys()
+            pagesTouched = true
+        case .setFormat(let changes):
+            document.apply(edit)
+            for c in changes where parked[c.page] != nil { parked[c.page]!.format = c.to }
+            pagesTouched = true
+        }
+    }
+
+    /// Restyle, front and back replace strokes by copies (same points, new ids): a copy of a stroke the board
+    /// knows takes over its global id, so the board gets a change of look or order instead of a new stroke.
+    private mutating func adoptCopies(removed: [Stroke], added: [Stroke]) {
+        guard !removed.isEmpty, !added.isEmpty else { return }
+        var candidates: [Int: [Stroke]] = [:]
+        for a in added where ledger.globalID(local: a.id) == nil { candidates[a.drawnPoints.count, default: []].append(a) }
+        for r in removed {
+            guard let g = ledger.globalID(local: r.id), var e = ledger[g], var list = candidates[r.drawnPoints.count],
+                  let k = list.firstIndex(where: { $0.page == r.page && $0.shape == r.shape && $0.content == r.content && $0.drawnPoints == r.drawnPoints }) else { continue }
+            let copy = list.remove(at: k)
+            candidates[r.drawnPoints.count] = list
+            e.local = copy.id
+            ledger[g] = e
+            hidden[r.id] = nil
+            touched.insert(r.id); touched.insert(copy.id)
         }
     }
 
@@ -96,7 +272,7 @@ public struct BoardReplica: Sendable {
         let own = op.client == client
         switch op.change {
         case .add(let s):
-            addConfirmed(s, order: sequence << Self.pieceBits, own: own)
+            addConfirmed(s, order: sequence << Self.sequenceShift, own: own)
         case .remove(let ids):
             for id in ids { setVisible(id, false, own: own) }
         case .restore(let ids):
@@ -108,13 +284,56 @@ public struct BoardReplica: Sendable {
             for id in cut.keys { setVisible(id, false, own: own) }
             for s in added {
                 if let p = s.place, let order = cut[p] {
-                    let root = order & ~Self.pieceMask
-                    let n = min((piecesPlaced[root] ?? 0) + 1, Self.pieceMask)
+                    let root = order & ~Self.slotMask
+                    let n = min((piecesPlaced[root] ?? 0) + 1, Self.slotMask)
                     piecesPlaced[root] = n
                     addConfirmed(s, order: root | n, own: own)
-                } else if own, s.id.client == client, ledger[s.id] == nil {
+                } else if own, s.id.client == client, ledger[s.id] == nil, let page = ledger[page: s.page]?.local {
                     // My piece of a stroke that was gone when my cut reached the board: it does not exist.
-                    if drawing.remove(s.id.number) != nil { touched.insert(s.id.number) }
+                    if withDrawing(page, { $0.remove(s.id.number) }) != nil { touched.insert(s.id.number) }
+                }
+            }
+        case .look(let changes):
+            for c in changes { setLook(c, own: own) }
+        case .front(let ids), .back(let ids):
+            let front: Bool
+            if case .front = op.change { front = true } else { front = false }
+            for (k, id) in ids.prefix(OperationCodec.maxReordered).enumerated() {
+                let slot = UInt64(k) << Self.slotBits
+                let order = front ? sequence << Self.sequenceShift | slot
+                                  : UInt64(bitPattern: -Int64(bitPattern: (sequence + 1) << Self.sequenceShift) + Int64(slot))
+                setOrder(id, order, front: front, own: own)
+            }
+        case .addPage(let p):
+            addPage(p, own: own)
+        case .deletePages(let ids):
+            for id in ids { setPageVisible(id, false, own: own) }
+        case .restorePages(let ids):
+            for id in ids { setPageVisible(id, true, own: own) }
+        case .movePages(let moves):
+            for (id, key) in moves.sorted(by: { $0.key < $1.key }) {
+                guard var e = ledger[page: id] else { continue }
+                let old = e.key
+                e.key = key
+                ledger[page: id] = e
+                pagesTouched = true
+                if !own, keys[e.local] == old { keys[e.local] = key }
+            }
+            arrange()
+        case .formatPages(let formats):
+            for (id, f) in formats.sorted(by: { $0.key < $1.key }) {
+                guard var e = ledger[page: id] else { continue }
+                let old = e.format
+                e.format = f
+                ledger[page: id] = e
+                pagesTouched = true
+                guard !own, format(of: e.local) == old else { continue }
+                if let i = document.index(of: e.local) {
+                    var pages = document.pages
+                    pages[i] = Page(id: e.local, format: f, drawing: pages[i].drawing)
+                    document.follow(pages: pages)
+                } else {
+                    parked[e.local]?.format = f
                 }
             }
         }
@@ -131,21 +350,23 @@ public struct BoardReplica: Sendable {
 
     private mutating func addConfirmed(_ s: BoardStroke, order: UInt64, own: Bool) {
         guard ledger[s.id] == nil else { notes.append("add of \(s.id), which exists, ignored"); return }
+        guard let page = ledger[page: s.page]?.local else { notes.append("add of \(s.id) on page \(s.page), which does not exist, ignored"); return }
+        let look = StrokeLook(transform: s.transform, width: s.style.width, color: s.style.color)
         if own && s.id.client == client {
             // My stroke: it is already here (or was erased here since, an edit still to publish).
             let local = s.id.number
-            ledger[s.id] = .init(local: local, visible: true, order: order)
-            if drawing.stroke(local) != nil {
-                place(local, order: order)
+            ledger[s.id] = .init(local: local, visible: true, order: order, page: page, look: look)
+            if stroke(local, page: page) != nil {
+                place(local, page: page, order: order)
             } else if hidden[local] == nil {
-                hidden[local] = s.stroke(local: local, order: order)
+                hidden[local] = s.stroke(local: local, page: page, order: order)
             }
             touched.insert(local)
             return
         }
         let local = makeLocalID()
-        ledger[s.id] = .init(local: local, visible: true, order: order)
-        drawing.insert(s.stroke(local: local, order: order))
+        ledger[s.id] = .init(local: local, visible: true, order: order, page: page, look: look)
+        withDrawing(page) { $0.insert(s.stroke(local: local, page: page, order: order)) }
         touched.insert(local)
     }
 
@@ -158,13 +379,54 @@ public struct BoardReplica: Sendable {
         ledger[id] = e
         touched.insert(e.local)
         guard !own, before != visible else { return }
-        let here = drawing.stroke(e.local) != nil
+        let here = stroke(e.local, page: e.page) != nil
         guard here == before else { return }
         if visible {
-            if let s = hidden.removeValue(forKey: e.local) { drawing.insert(withOrder(s, e.order)) }
-        } else if let s = drawing.remove(e.local) {
+            if let s = hidden.removeValue(forKey: e.local) {
+                let shown = withOrder(s, e.order)
+                withDrawing(e.page) { $0.insert(shown) }
+            }
+        } else if let s = withDrawing(e.page, { $0.remove(e.local) }) ?? nil {
             hidden[e.local] = s
         }
+    }
+
+    /// Each part of a stroke's look is its own last-writer-wins value.
+    private mutating func setLook(_ c: LookChange, own: Bool) {
+        guard var e = ledger[c.id] else { return }
+        let old = e.look
+        var new = old
+        if let t = c.transform { new.transform = t }
+        if let w = c.width { new.width = w }
+        if let color = c.color { new.color = color }
+        e.look = new
+        ledger[c.id] = e
+        touched.insert(e.local)
+        guard !own else { return }
+        let shown = stroke(e.local, page: e.page)
+        guard let s = shown ?? hidden[e.local] else { return }
+        var here = StrokeLook(of: s)
+        if here.transform == old.transform { here.transform = new.transform }
+        if here.width == old.width { here.width = new.width }
+        if here.color == old.color { here.color = new.color }
+        guard here != StrokeLook(of: s) else { return }
+        let changed = here.applied(to: s)
+        if shown != nil { withDrawing(e.page) { $0.insert(changed) } } else { hidden[e.local] = changed }
+    }
+
+    private mutating func setOrder(_ id: BoardStrokeID, _ order: UInt64, front: Bool, own: Bool) {
+        guard var e = ledger[id] else { return }
+        let old = e.order
+        e.order = order
+        ledger[id] = e
+        touched.insert(e.local)
+        let mine: Int64? = (stroke(e.local, page: e.page) ?? hidden[e.local])?.drawKey
+        guard let mine else { return }
+        // Mine: the board confirms a move I made, unless I moved the stroke the other way since. Theirs: follow
+        // unless I moved it myself.
+        let follows = own ? (front ? mine > Int64(bitPattern: old) : mine < Int64(bitPattern: old)) : mine == Int64(bitPattern: old)
+        guard follows else { return }
+        if stroke(e.local, page: e.page) != nil { place(e.local, page: e.page, order: order) } else if let s = hidden[e.local] { hidden[e.local] = withOrder(s, order) }
     }
 
     private func withOrder(_ s: Stroke, _ order: UInt64) -> Stroke {
@@ -173,41 +435,128 @@ public struct BoardReplica: Sendable {
         return s
     }
 
-    private mutating func place(_ local: StrokeID, order: UInt64) {
-        guard let s = drawing.stroke(local), s.order != order else { return }
-        drawing.insert(withOrder(s, order))
+    private mutating func place(_ local: StrokeID, page: PageID, order: UInt64) {
+        guard let s = stroke(local, page: page), s.order != order else { return }
+        let moved = withOrder(s, order)
+        withDrawing(page) { $0.insert(moved) }
         touched.insert(local)
+    }
+
+    private mutating func addPage(_ p: BoardPage, own: Bool) {
+        guard ledger[page: p.id] == nil else { notes.append("add of page \(p.id), which exists, ignored"); return }
+        pagesTouched = true
+        if own && p.id.client == client {
+            // My page: already here (or deleted here since, an edit still to publish).
+            let local = p.id.number
+            ledger[page: p.id] = .init(local: local, visible: true, key: p.key, format: p.format)
+            if document.index(of: local) == nil && parked[local] == nil { parked[local] = ParkedPage(format: p.format, drawing: Drawing()) }
+            if keys[local] == nil { keys[local] = p.key }
+            return
+        }
+        let local = makePageID()
+        ledger[page: p.id] = .init(local: local, visible: true, key: p.key, format: p.format)
+        keys[local] = p.key
+        document.follow(pages: document.pages + [Page(id: local, format: p.format)])
+        arrange()
+    }
+
+    private mutating func setPageVisible(_ id: BoardPageID, _ visible: Bool, own: Bool) {
+        guard var e = ledger[page: id] else { return }
+        // A board always has a page: a delete of its last one is not applied (on every replica alike).
+        if !visible, e.visible, !ledger.pages.contains(where: { $0.key != id && $0.value.visible }) {
+            notes.append("delete of page \(id), the board's last, ignored")
+            return
+        }
+        let before = e.visible
+        e.visible = visible
+        ledger[page: id] = e
+        pagesTouched = true
+        guard !own, before != visible else { return }
+        let here = document.index(of: e.local) != nil
+        guard here == before else { return }
+        if visible {
+            guard let p = parked.removeValue(forKey: e.local) else { return }
+            document.follow(pages: document.pages + [Page(id: e.local, format: p.format, drawing: p.drawing)])
+            touched.formUnion(p.drawing.strokes.map(\.id))
+            arrange()
+        } else if let i = document.index(of: e.local) {
+            // A document always has a page: the last one stays, and going out again it brings the page back.
+            guard document.pages.count > 1 else { notes.append("page \(id) is the last page here; kept"); return }
+            var pages = document.pages
+            let p = pages.remove(at: i)
+            parked[e.local] = ParkedPage(format: p.format, drawing: p.drawing)
+            touched.formUnion(p.drawing.strokes.map(\.id))
+            document.follow(pages: pages)
+        }
     }
 
     // MARK: the outbox
 
     /// What this replica holds that the board does not: the operations that make the board's state equal the
-    /// local drawing. Adds come first, in drawing order; a cut is a `replace` of the original it came from;
-    /// a clear or erase is a `remove` of exactly the strokes that were visible here.
+    /// local document. New pages first, then page changes, strokes added (in drawing order), cuts as a `replace`
+    /// of the original they came from, erases and clears as a `remove` of exactly the strokes that were visible
+    /// here, changes of look and order, and deleted pages last.
     public func outbox(chunk: Int = 10_000) -> [BoardOperation.Change] {
-        var removes: [BoardStrokeID] = [], restores: [BoardStrokeID] = []
+        var out: [BoardOperation.Change] = []
+        // Pages.
+        var shownAt: [PageID: Int] = [:]
+        for (i, p) in document.pages.enumerated() { shownAt[p.id] = i }
+        var deletes: [BoardPageID] = [], restores: [BoardPageID] = []
+        var moves: [BoardPageID: PageKey] = [:], formats: [BoardPageID: PageFormat] = [:]
+        for (gid, e) in ledger.pages {
+            let here = shownAt[e.local] != nil
+            if e.visible && !here { deletes.append(gid) }
+            if !e.visible && here { restores.append(gid) }
+            if let k = keys[e.local], k != e.key, here { moves[gid] = k }
+            if let f = here ? document.pages[shownAt[e.local]!].format : parked[e.local]?.format, f != e.format { formats[gid] = f }
+        }
+        for p in document.pages where ledger.globalPageID(local: p.id) == nil {
+            out.append(.addPage(BoardPage(id: boardPageID(p.id), key: keys[p.id] ?? .first, format: p.format)))
+        }
+        if !restores.isEmpty { out.append(.restorePages(restores.sorted())) }
+        if !moves.isEmpty { out.append(.movePages(moves)) }
+        if !formats.isEmpty { out.append(.formatPages(formats)) }
+
+        // Strokes the board knows.
+        var removes: [BoardStrokeID] = [], strokeRestores: [BoardStrokeID] = []
+        var looks: [LookChange] = []
+        var fronts: [(Stroke, BoardStrokeID)] = [], backs: [(Stroke, BoardStrokeID)] = []
         var gone: [UInt64: BoardStrokeID] = [:]   // board order → confirmed stroke no longer drawn here
         for (gid, e) in ledger.entries {
-            let here = drawing.stroke(e.local) != nil
+            let s = shownAt[e.page].map { document.pages[$0].drawing.stroke(e.local) } ?? parked[e.page]?.drawing.stroke(e.local)
+            let here = s != nil
             if e.visible && !here { removes.append(gid) }
-            if !e.visible && here { restores.append(gid) }
-            if !here { gone[e.order] = gone[e.order].map { Swift.min($0, gid) } ?? gid }
-        }
-        var adds: [BoardOperation.Change] = []
-        var pieces: [BoardStrokeID: [BoardStroke]] = [:]
-        for s in drawing.strokes where ledger.globalID(local: s.id) == nil {
-            let gid = BoardStrokeID(client: client, number: s.id)
-            let board = BoardStroke(id: gid, style: s.style, points: s.points, shape: s.shape)
-            // A piece of a stroke the board knows: its order is that stroke's board order.
-            if s.order != s.id, let original = gone[s.order] {
-                var p = board
-                p.place = original
-                pieces[original, default: []].append(p)
-            } else {
-                adds.append(.add(board))
+            if !e.visible && here { strokeRestores.append(gid) }
+            guard let s else { gone[e.order] = gone[e.order].map { Swift.min($0, gid) } ?? gid; continue }
+            let look = StrokeLook(of: s)
+            if look != e.look {
+                looks.append(LookChange(id: gid, transform: look.transform == e.look.transform ? nil : look.transform,
+                                        width: look.width == e.look.width ? nil : look.width,
+                                        color: look.color == e.look.color ? nil : look.color))
+            }
+            if s.order != e.order {
+                if s.drawKey > Int64(bitPattern: e.order) { fronts.append((s, gid)) } else { backs.append((s, gid)) }
             }
         }
-        var out = adds
+        // Strokes new here, on shown pages (a parked page's new strokes wait until it is back).
+        var adds: [BoardOperation.Change] = []
+        var pieces: [BoardStrokeID: [BoardStroke]] = [:]
+        for p in document.pages {
+            let page = boardPageID(p.id)
+            for s in p.drawing.strokes where ledger.globalID(local: s.id) == nil {
+                let gid = BoardStrokeID(client: client, number: s.id)
+                let board = BoardStroke(id: gid, page: page, style: s.style, points: s.drawnPoints, transform: s.transform, shape: s.shape, content: s.content)
+                // A piece of a stroke the board knows: its order is that stroke's board order.
+                if s.order != s.id, let original = gone[s.order] {
+                    var piece = board
+                    piece.place = original
+                    pieces[original, default: []].append(piece)
+                } else {
+                    adds.append(.add(board))
+                }
+            }
+        }
+        out += adds
         var cutOriginals = Set<BoardStrokeID>()
         for original in pieces.keys.sorted() {
             out.append(.replace(removed: [original], added: pieces[original]!))
@@ -215,8 +564,20 @@ public struct BoardReplica: Sendable {
         }
         removes = removes.filter { !cutOriginals.contains($0) }.sorted()
         for i in stride(from: 0, to: removes.count, by: chunk) { out.append(.remove(Array(removes[i..<min(i + chunk, removes.count)]))) }
-        restores.sort()
-        for i in stride(from: 0, to: restores.count, by: chunk) { out.append(.restore(Array(restores[i..<min(i + chunk, restores.count)]))) }
+        strokeRestores.sort()
+        for i in stride(from: 0, to: strokeRestores.count, by: chunk) {
+            out.append(.restore(Array(strokeRestores[i..<min(i + chunk, strokeRestores.count)])))
+        }
+        looks.sort { $0.id < $1.id }
+        for i in stride(from: 0, to: looks.count, by: chunk) { out.append(.look(Array(looks[i..<min(i + chunk, looks.count)]))) }
+        // In drawing order, so strokes moved together keep their order among themselves.
+        let step = min(chunk, OperationCodec.maxReordered)
+        let front = fronts.sorted { $0.0.drawsBefore($1.0) }.map(\.1), back = backs.sorted { $0.0.drawsBefore($1.0) }.map(\.1)
+        for i in stride(from: 0, to: front.count, by: step) { out.append(.front(Array(front[i..<min(i + step, front.count)]))) }
+        // Each back entry goes below the one before: the last group sent is the bottom one.
+        let backGroups = stride(from: 0, to: back.count, by: step).map { Array(back[$0..<min($0 + step, back.count)]) }
+        for g in backGroups.reversed() { out.append(.back(g)) }
+        if !deletes.isEmpty { out.append(.deletePages(deletes.sorted())) }
         return out
     }
 

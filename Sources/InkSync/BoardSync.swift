@@ -23,6 +23,8 @@ public final class BoardSync {
     private var awaiting: UInt64 = 0
     /// A publish failed without an answer: the entry may be on the board, so catch up to its end first.
     private var unsure = false
+    /// The page map has been stored since this engine started.
+    private var pagesStored = false
 
     public enum Failure: Error, CustomStringConvertible {
         case unreachable(String), credentials(String), permission(String), document(String), other(String)
@@ -44,18 +46,37 @@ public final class BoardSync {
         var ledger = BoardLedger()
         var client = UInt64.random(in: 1...UInt64(Int64.max))
         var hidden: [StrokeID: Stroke] = [:]
+        var parked: [PageID: BoardReplica.ParkedPage] = [:]
         if let r = record {
             client = r.client
             ledger.lastSequence = r.lastSequence
             ledger.applied = r.applied
-            for e in r.entries {
-                ledger[BoardStrokeID(client: e.client, number: e.number)] = .init(local: e.local, visible: e.visible, order: e.order)
+            for p in r.pages {
+                guard let key = PageKey(digits: p.key) else { throw Failure.document("\(document.path): a board page has no valid key") }
+                ledger[page: BoardPageID(client: p.client, number: p.number)] = .init(local: p.local, visible: p.visible, key: key, format: p.format)
             }
-            for s in r.hidden { hidden[s.id] = s }
+            for p in r.parkedPages { parked[p.id] = .init(format: p.format, drawing: Drawing()) }
+            var strokes: [StrokeID: Stroke] = [:]
+            for p in document.document.pages { for s in p.drawing.strokes { strokes[s.id] = s } }
+            for s in r.hidden { strokes[s.id] = s }
+            var visible = Set<StrokeID>()
+            for e in r.entries {
+                // The page of the stored stroke; the board look as stored (format 8 stored none: the stroke's own).
+                let s = strokes[e.local]
+                let look = e.look.map { StrokeLook(transform: $0.transform, width: $0.width, color: $0.color) } ?? s.map { StrokeLook(of: $0) }
+                    ?? StrokeLook(transform: .identity, width: 1, color: .black)
+                ledger[BoardStrokeID(client: e.client, number: e.number)] = .init(local: e.local, visible: e.visible, order: e.order,
+                                                                                 page: s?.page ?? Page.firstID, look: look)
+                if e.visible { visible.insert(e.local) }
+            }
+            for s in r.hidden {
+                // On a page deleted here, a stroke the board shows is in that page's drawing; otherwise it is hidden.
+                if parked[s.page] != nil && visible.contains(s.id) { parked[s.page]!.drawing.insert(s) } else { hidden[s.id] = s }
+            }
         }
-        replica = BoardReplica(client: client, drawing: document.drawing, hidden: hidden, ledger: ledger)
+        replica = BoardReplica(client: client, document: document.document, parked: parked, hidden: hidden, ledger: ledger)
         // Nothing is written before the first entry arrives: a failed first connect leaves the file as it was.
-        if record != nil && !replica.touched.isEmpty { try persist() }
+        if record != nil && (!replica.touched.isEmpty || replica.pagesTouched) { try persist() }
     }
 
     // MARK: connecting
@@ -159,32 +180,56 @@ public final class BoardSync {
     /// Stores what the last entries changed, in one transaction with the new log position.
     private func persist() throws {
         for line in replica.takeNotes() { note(line) }
+        // The page map goes into the file with the first batch too: a later move here must not make another page
+        // the board's first.
+        let pagesTouched = replica.pagesTouched || !pagesStored
+        pagesStored = true
         let touched = replica.takeTouched()
         let l = replica.ledger
         var c = BoardCommit(client: replica.client, url: url.description, lastSequence: l.lastSequence, applied: l.applied)
+        var shownPage = Set<PageID>()
+        for p in replica.document.pages { shownPage.insert(p.id) }
         for id in touched.sorted() {
             let gid = l.globalID(local: id)
-            if let s = replica.drawing.stroke(id) {
+            let entry = gid.flatMap { l[$0] }
+            let page = entry?.page
+            if let page, let s = replica.stroke(id, page: page) {
+                if shownPage.contains(page) { c.shown.append(s) } else { c.hidden.append(s) }
+            } else if let s = replica.document.pages.lazy.compactMap({ $0.drawing.stroke(id) }).first {
                 c.shown.append(s)
             } else if let s = replica.hidden[id], gid != nil {
                 c.hidden.append(s)
             } else {
                 c.dropped.append(id)
             }
-            if let g = gid, let e = l[g] {
-                c.entries.append(.init(local: id, client: g.client, number: g.number, visible: e.visible, order: e.order))
+            if let g = gid, let e = entry {
+                let look = BoardRecord.Look(transform: e.look.transform, width: e.look.width, color: e.look.color)
+                c.entries.append(.init(local: id, client: g.client, number: g.number, visible: e.visible, order: e.order, look: look))
+            } else {
+                c.unmapped.append(id)
+            }
+        }
+        if pagesTouched {
+            c.pages = replica.document.pages.map { (id: $0.id, format: $0.format) }
+            c.parkedPages = replica.parked.map { (id: $0.key, format: $0.value.format) }.sorted { $0.id < $1.id }
+            c.pageEntries = l.pages.map { g, e in
+                BoardRecord.PageEntry(local: e.local, client: g.client, number: g.number, visible: e.visible, key: e.key.digits, format: e.format)
             }
         }
         do { try document.commitBoard(c) } catch { throw Failure.document("\(error)") }
-        if !touched.isEmpty { onApplied?(c) }
+        if !touched.isEmpty || pagesTouched { onApplied?(c) }
     }
 
     // MARK: the document → the log
 
-    /// Shared with an editor on another thread, so both number strokes from one sequence.
+    /// Shared with an editor on another thread, so both number strokes (and pages) from one sequence.
     public var numbers: StrokeNumbers? {
         get { replica.numbers }
         set { replica.numbers = newValue }
+    }
+    public var pageNumbers: StrokeNumbers? {
+        get { replica.pageNumbers }
+        set { replica.pageNumbers = newValue }
     }
 
     /// Called after each batch of board entries is in the document, with what changed in the drawing.
@@ -192,12 +237,10 @@ public final class BoardSync {
 
     /// Local edits someone else already committed to the document (the app's save queue): the replica follows.
     public func didCommit(_ changes: [Change]) {
-        // A board is one page for now: the document's first.
-        let board = document.document.pages[0].id
         for c in changes {
             switch c {
-            case .did(let e), .redid(let e): if e.strokePage == board { replica.perform(e) }
-            case .undid(let e): if e.strokePage == board { replica.perform(e.inverse) }
+            case .did(let e), .redid(let e): replica.perform(e)
+            case .undid(let e): replica.perform(e.inverse)
             }
         }
     }

@@ -4,11 +4,22 @@ import InkStore
 /// The bytes of a log entry. Compact (points go through the document's `PointCodec`, ~2 bytes a point) and
 /// strict: everything from the log is untrusted, and a malformed entry is an error, never a crash.
 ///
-/// Layout: "OK" 1 | kind (1 add, 2 remove, 3 restore, 4 replace) | varint client | varint number | body.
-/// A stroke is: id, place flag (0/1) [+ id], tool (0 pen, 1 highlighter), RGBA (4 bytes), width (8 bytes,
-/// IEEE little-endian), shape name (varint length, 0 for freehand, + UTF-8; a name this build does not know
-/// reads as freehand; "polyline" is a stroke drawn as written that is no shape), varint blob length, PointCodec
-/// blob. An id is two varints. Lists are a varint count.
+/// Layout: "OK" version | kind | varint client | varint number | body. An id is two varints; lists are a varint count.
+///
+/// Version 1 (strokes on the board's first page, never moved; still written for such entries, so older replicas
+/// read them): kinds 1 add, 2 remove, 3 restore, 4 replace. A stroke is: id, place flag (0/1) [+ id], tool
+/// (0 pen, 1 highlighter), RGBA (4 bytes), width (8 bytes, IEEE little-endian), shape name (varint length, 0 for
+/// freehand, + UTF-8; a name this build does not know reads as freehand; "polyline" is a stroke drawn as written
+/// that is no shape), varint blob length, PointCodec blob (the points as drawn).
+///
+/// Version 2 adds to a stroke its page id (after the place) and its transform (after the shape name: 0 for
+/// none, or 1 and six doubles a b c d tx ty), and the kinds 5 look (per stroke: id, a mask 1 transform | 2 width |
+/// 4 colour, then those values), 6 front and 7 back (ids, at most `maxReordered`), 8 add page (id, key, format),
+/// 9 delete pages and 10 restore pages (ids), 11 move pages (id + key each), 12 format pages (id + format each).
+/// A v2 stroke ends (before its points) with its content: a varint length, 0 for ink, else `ContentCodec` bytes.
+/// A key is a varint count and varint digits; a format is a size flag (0 endless, 1 + width, height), the
+/// background style's name, paper and line RGBA, spacing and margin, and a PDF flag (0, or 1 + the file's 64 hex
+/// digits + varint page index).
 public enum OperationCodec {
     /// The shape name of a polyline that is not a shape (an imported stroke, a piece of a cut shape).
     static let polylineName = "polyline"
@@ -18,6 +29,12 @@ public enum OperationCodec {
     public static let maxIDs = 200_000
     /// Most points one stroke may have.
     public static let maxPoints = 2_000_000
+    /// Most strokes one front or back entry may move (each takes its own slot of the entry's place).
+    public static let maxReordered = 64
+    /// Most pages one entry may name.
+    public static let maxPages = 10_000
+    /// Largest page side an entry may set (what a document can store).
+    public static let maxPageSide = 100_000.0
 
     public struct Failure: Error, CustomStringConvertible, Equatable {
         public let description: String
@@ -25,22 +42,51 @@ public enum OperationCodec {
     }
 
     public static func encode(_ op: BoardOperation) throws -> [UInt8] {
-        var out: [UInt8] = [0x4F, 0x4B, 1]
+        let v2 = op.needsVersion2
+        var out: [UInt8] = [0x4F, 0x4B, v2 ? 2 : 1]
         out.reserveCapacity(64)
         switch op.change {
         case .add: out.append(1)
         case .remove: out.append(2)
         case .restore: out.append(3)
         case .replace: out.append(4)
+        case .look: out.append(5)
+        case .front: out.append(6)
+        case .back: out.append(7)
+        case .addPage: out.append(8)
+        case .deletePages: out.append(9)
+        case .restorePages: out.append(10)
+        case .movePages: out.append(11)
+        case .formatPages: out.append(12)
         }
         varint(op.client, &out); varint(op.number, &out)
         switch op.change {
-        case .add(let s): try stroke(s, &out)
-        case .remove(let ids), .restore(let ids): list(ids, &out)
+        case .add(let s): try stroke(s, v2: v2, &out)
+        case .remove(let ids), .restore(let ids), .front(let ids), .back(let ids): list(ids, &out)
         case .replace(let r, let a):
             list(r, &out)
             varint(UInt64(a.count), &out)
-            for s in a { try stroke(s, &out) }
+            for s in a { try stroke(s, v2: v2, &out) }
+        case .look(let changes):
+            varint(UInt64(changes.count), &out)
+            for c in changes {
+                id(c.id, &out)
+                out.append((c.transform == nil ? 0 : 1) | (c.width == nil ? 0 : 2) | (c.color == nil ? 0 : 4))
+                if let t = c.transform { doubles([t.a, t.b, t.c, t.d, t.tx, t.ty], &out) }
+                if let w = c.width { doubles([w], &out) }
+                if let c = c.color { out += [c.r, c.g, c.b, c.a] }
+            }
+        case .addPage(let p):
+            page(p.id, &out); key(p.key, &out); format(p.format, &out)
+        case .deletePages(let ids), .restorePages(let ids):
+            varint(UInt64(ids.count), &out)
+            for i in ids { page(i, &out) }
+        case .movePages(let keys):
+            varint(UInt64(keys.count), &out)
+            for (i, k) in keys.sorted(by: { $0.key < $1.key }) { page(i, &out); key(k, &out) }
+        case .formatPages(let formats):
+            varint(UInt64(formats.count), &out)
+            for (i, f) in formats.sorted(by: { $0.key < $1.key }) { page(i, &out); format(f, &out) }
         }
         return out
     }
@@ -50,7 +96,8 @@ public enum OperationCodec {
         var r = Reader(bytes: bytes)
         guard try r.byte() == 0x4F, try r.byte() == 0x4B else { throw Failure("not an Oekaki board entry") }
         let version = try r.byte()
-        guard version == 1 else { throw Failure("unknown entry version \(version)") }
+        guard version == 1 || version == 2 else { throw Failure("unknown entry version \(version)") }
+        r.v2 = version == 2
         let kind = try r.byte()
         let client = try r.varint(), number = try r.varint()
         let change: BoardOperation.Change
@@ -68,6 +115,44 @@ public enum OperationCodec {
                 added.append(s)
             }
             change = .replace(removed: removed, added: added)
+        case 5 where r.v2:
+            let n = try r.count(limit: maxIDs)
+            var changes: [LookChange] = []
+            for _ in 0..<n {
+                var c = LookChange(id: try r.id())
+                let mask = try r.byte()
+                guard mask & ~7 == 0 else { throw Failure("look of \(c.id): unknown parts \(mask)") }
+                if mask & 1 != 0 {
+                    let t = AffineMap(a: try r.double(), b: try r.double(), c: try r.double(), d: try r.double(), tx: try r.double(), ty: try r.double())
+                    guard t.isFinite, t.determinant != 0 else { throw Failure("look of \(c.id): a placement that is not usable") }
+                    c.transform = t
+                }
+                if mask & 2 != 0 { c.width = try r.width(of: c.id) }
+                if mask & 4 != 0 { c.color = RGBA(r: try r.byte(), g: try r.byte(), b: try r.byte(), a: try r.byte()) }
+                changes.append(c)
+            }
+            change = .look(changes)
+        case 6 where r.v2, 7 where r.v2:
+            let ids = try r.ids()
+            guard ids.count <= maxReordered else { throw Failure("\(ids.count) strokes reordered in one entry (limit \(maxReordered))") }
+            change = kind == 6 ? .front(ids) : .back(ids)
+        case 8 where r.v2:
+            change = .addPage(BoardPage(id: try r.page(), key: try r.key(), format: try r.format()))
+        case 9 where r.v2, 10 where r.v2:
+            let n = try r.count(limit: maxPages)
+            var ids: [BoardPageID] = []
+            for _ in 0..<n { ids.append(try r.page()) }
+            change = kind == 9 ? .deletePages(ids) : .restorePages(ids)
+        case 11 where r.v2:
+            let n = try r.count(limit: maxPages)
+            var keys: [BoardPageID: PageKey] = [:]
+            for _ in 0..<n { keys[try r.page()] = try r.key() }
+            change = .movePages(keys)
+        case 12 where r.v2:
+            let n = try r.count(limit: maxPages)
+            var formats: [BoardPageID: PageFormat] = [:]
+            for _ in 0..<n { formats[try r.page()] = try r.format() }
+            change = .formatPages(formats)
         default: throw Failure("unknown operation kind \(kind)")
         }
         guard r.atEnd else { throw Failure("\(bytes.count - r.at) trailing bytes") }
@@ -84,14 +169,38 @@ public enum OperationCodec {
 
     private static func id(_ i: BoardStrokeID, _ out: inout [UInt8]) { varint(i.client, &out); varint(i.number, &out) }
 
+    private static func page(_ i: BoardPageID, _ out: inout [UInt8]) { varint(i.client, &out); varint(i.number, &out) }
+
+    private static func doubles(_ values: [Double], _ out: inout [UInt8]) {
+        for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
+    }
+
+    private static func key(_ k: PageKey, _ out: inout [UInt8]) {
+        varint(UInt64(k.digits.count), &out)
+        for d in k.digits { varint(UInt64(d), &out) }
+    }
+
+    private static func format(_ f: PageFormat, _ out: inout [UInt8]) {
+        if let s = f.size { out.append(1); doubles([s.width, s.height], &out) } else { out.append(0) }
+        let b = f.background
+        let name = Array(b.style.rawValue.utf8)
+        varint(UInt64(name.count), &out)
+        out += name
+        out += [b.paper.r, b.paper.g, b.paper.b, b.paper.a, b.line.r, b.line.g, b.line.b, b.line.a]
+        doubles([b.spacing, b.margin], &out)
+        // A PDF page under the paper's ink, by its file's hash (the file's bytes are not on the log).
+        if let pdf = b.pdf { out.append(1); out += Array(pdf.file.hex.utf8); varint(UInt64(pdf.index), &out) } else { out.append(0) }
+    }
+
     private static func list(_ ids: [BoardStrokeID], _ out: inout [UInt8]) {
         varint(UInt64(ids.count), &out)
         for i in ids { id(i, &out) }
     }
 
-    private static func stroke(_ s: BoardStroke, _ out: inout [UInt8]) throws {
+    private static func stroke(_ s: BoardStroke, v2: Bool, _ out: inout [UInt8]) throws {
         id(s.id, &out)
         if let p = s.place { out.append(1); id(p, &out) } else { out.append(0) }
+        if v2 { page(s.page, &out) }
         switch s.style.tool {
         case .pen: out.append(0)
         case .highlighter: out.append(1)
@@ -103,6 +212,14 @@ public enum OperationCodec {
         let shape = Array((s.shape?.rawValue ?? (s.style.trace == .polyline ? OperationCodec.polylineName : "")).utf8)
         varint(UInt64(shape.count), &out)
         out += shape
+        if v2 {
+            let t = s.transform
+            if t.isIdentity { out.append(0) } else { out.append(1); doubles([t.a, t.b, t.c, t.d, t.tx, t.ty], &out) }
+            let content: [UInt8]
+            do { content = try ContentCodec.encode(s.content) ?? [] } catch { throw Failure("stroke \(s.id): \(error)") }
+            varint(UInt64(content.count), &out)
+            out += content
+        }
         let blob: [UInt8]
         do { blob = try PointCodec.encode(s.points.isEmpty ? [InkPoint(x: 0, y: 0)] : s.points) } catch {
             throw Failure("stroke \(s.id): \(error)")
@@ -116,7 +233,74 @@ public enum OperationCodec {
     private struct Reader {
         let bytes: [UInt8]
         var at = 0
+        /// An entry of version 2 (pages and placements).
+        var v2 = false
         var atEnd: Bool { at == bytes.count }
+
+        mutating func double() throws -> Double {
+            var bits: UInt64 = 0
+            for i in 0..<8 { bits |= UInt64(try byte()) << (8 * UInt64(i)) }
+            return Double(bitPattern: bits)
+        }
+
+        mutating func width(of sid: BoardStrokeID) throws -> Double {
+            let width = try double()
+            guard width.isFinite, width > 0, width <= 10_000 else { throw Failure("stroke \(sid) has width \(width)") }
+            return width
+        }
+
+        mutating func page() throws -> BoardPageID { BoardPageID(client: try varint(), number: try varint()) }
+
+        mutating func key() throws -> PageKey {
+            let n = try count(limit: PageKey.maxDigits)
+            var digits: [UInt16] = []
+            for _ in 0..<n {
+                let d = try varint()
+                guard d <= UInt64(UInt16.max) else { throw Failure("page key digit \(d) is too large") }
+                digits.append(UInt16(d))
+            }
+            guard let k = PageKey(digits: digits) else { throw Failure("page key \(digits.prefix(8)) is not a key") }
+            return k
+        }
+
+        mutating func format() throws -> PageFormat {
+            var size: Size?
+            switch try byte() {
+            case 0: size = nil
+            case 1:
+                let w = try double(), h = try double()
+                guard w.isFinite, h.isFinite, w > 0, h > 0, w <= OperationCodec.maxPageSide, h <= OperationCodec.maxPageSide else {
+                    throw Failure("page size \(w) × \(h) is outside 0…\(Int(OperationCodec.maxPageSide))")
+                }
+                size = Size(width: w, height: h)
+            case let f: throw Failure("bad page size flag \(f)")
+            }
+            let n = try varint()
+            guard n <= 32, n <= UInt64(bytes.count - at) else { throw Failure("bad background name") }
+            let name = String(decoding: bytes[at..<at + Int(n)], as: UTF8.self)
+            at += Int(n)
+            guard let style = Background.Style(rawValue: name) else { throw Failure("unknown background '\(name)'") }
+            let paper = RGBA(r: try byte(), g: try byte(), b: try byte(), a: try byte())
+            let line = RGBA(r: try byte(), g: try byte(), b: try byte(), a: try byte())
+            let spacing = try double(), margin = try double()
+            guard Background.spacingRange.contains(spacing), margin.isFinite, margin >= 0, margin <= Background.spacingRange.upperBound else {
+                throw Failure("background spacing \(spacing) or margin \(margin) is out of range")
+            }
+            var pdf: PDFPageRef?
+            switch try byte() {
+            case 0: break
+            case 1:
+                guard bytes.count - at >= 64, let hash = ContentHash(hex: String(decoding: bytes[at..<at + 64], as: UTF8.self)) else {
+                    throw Failure("a PDF background names no file")
+                }
+                at += 64
+                let index = try varint()
+                guard index <= UInt64(PDFPageRef.maxIndex) else { throw Failure("PDF page \(index) is out of range") }
+                pdf = PDFPageRef(file: hash, index: Int(index))
+            case let f: throw Failure("bad PDF flag \(f)")
+            }
+            return PageFormat(size: size, background: Background(style: style, paper: paper, line: line, spacing: spacing, margin: margin, pdf: pdf))
+        }
 
         mutating func byte() throws -> UInt8 {
             guard at < bytes.count else { throw Failure("entry ends early") }
@@ -159,6 +343,7 @@ public enum OperationCodec {
             case 1: place = try id()
             case let f: throw Failure("bad place flag \(f)")
             }
+            let page = v2 ? try self.page() : .first
             let tool: Tool
             switch try byte() {
             case 0: tool = .pen
@@ -166,15 +351,29 @@ public enum OperationCodec {
             case let t: throw Failure("unknown tool \(t)")
             }
             let color = RGBA(r: try byte(), g: try byte(), b: try byte(), a: try byte())
-            var bits: UInt64 = 0
-            for i in 0..<8 { bits |= UInt64(try byte()) << (8 * UInt64(i)) }
-            let width = Double(bitPattern: bits)
-            guard width.isFinite, width > 0, width <= 10_000 else { throw Failure("stroke \(sid) has width \(width)") }
+            let width = try self.width(of: sid)
             let nameLength = try varint()
             guard nameLength <= 64, nameLength <= UInt64(bytes.count - at) else { throw Failure("stroke \(sid): bad shape name") }
             let name = String(decoding: bytes[at..<at + Int(nameLength)], as: UTF8.self)
             let shape = ShapeKind(rawValue: name)
             at += Int(nameLength)
+            var transform = AffineMap.identity
+            var content = StrokeContent.ink
+            if v2 {
+                switch try byte() {
+                case 0: break
+                case 1:
+                    transform = AffineMap(a: try double(), b: try double(), c: try double(), d: try double(), tx: try double(), ty: try double())
+                    guard transform.isFinite, transform.determinant != 0 else { throw Failure("stroke \(sid) has a placement that is not usable") }
+                case let f: throw Failure("bad transform flag \(f)")
+                }
+                let n = try varint()
+                guard n <= UInt64(bytes.count - at) else { throw Failure("stroke \(sid): content runs past the end of the entry") }
+                if n > 0 {
+                    do { content = try ContentCodec.decode(Array(bytes[at..<at + Int(n)])) } catch { throw Failure("stroke \(sid): \(error)") }
+                    at += Int(n)
+                }
+            }
             let length = try varint()
             guard length <= UInt64(bytes.count - at) else { throw Failure("stroke \(sid): points run past the end of the entry") }
             let n = Int(length)
@@ -187,9 +386,10 @@ public enum OperationCodec {
                 throw Failure("stroke \(sid) has a point that is not a number")
             }
             // A shape is drawn as a polyline (its points are the exact shape), never smoothed.
-            return BoardStroke(id: sid, place: place, style: StrokeStyle(tool: tool, color: color, width: width,
-                                                                        trace: shape == nil && name != OperationCodec.polylineName ? .smoothed : .polyline),
-                               points: points, shape: shape)
+            return BoardStroke(id: sid, place: place, page: page,
+                               style: StrokeStyle(tool: tool, color: color, width: width,
+                                                  trace: shape == nil && name != OperationCodec.polylineName ? .smoothed : .polyline),
+                               points: points, transform: transform, shape: shape, content: content)
         }
     }
 }

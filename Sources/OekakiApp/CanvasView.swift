@@ -487,9 +487,9 @@ final class CanvasView: CanvasInputTarget {
         redraw()
     }
 
-    /// Strokes other people changed on a shared board: shown at once, outside this user's history.
-    func follow(shown: [Stroke], removed: [StrokeID]) {
-        repaint(editor.follow(shown: shown, removed: removed))
+    /// Pages and strokes other people changed on a shared board: shown at once, outside this user's history.
+    func follow(pages: [(id: PageID, format: PageFormat)]?, shown: [Stroke], removed: [StrokeID]) {
+        apply(editor.follow(pages: pages, shown: shown, removed: removed), drawingChanged: true)
         onEdit?()
         redraw()
     }

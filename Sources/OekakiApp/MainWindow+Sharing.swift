@@ -11,10 +11,12 @@ extension MainWindow {
     func share(_ url: BoardURL) {
         board?.stop()
         let numbers = StrokeNumbers(after: canvas.editor.document.nextStrokeID - 1)
+        let pageNumbers = StrokeNumbers(after: canvas.editor.document.nextPageID - 1)
         canvas.editor.strokeIDs = { numbers.make() }
-        let b = SharedBoard(url: url, autosave: autosave, numbers: numbers)
+        canvas.editor.pageIDs = { pageNumbers.make() }
+        let b = SharedBoard(url: url, autosave: autosave, numbers: numbers, pageNumbers: pageNumbers)
         b.onApplied = { [weak self] c in
-            self?.canvas.follow(shown: c.shown, removed: c.hidden.map(\.id) + c.dropped)
+            self?.canvas.follow(pages: c.pages, shown: c.shown, removed: c.hidden.map(\.id) + c.dropped)
         }
         b.onState = { [weak self] state in self?.boardState = state; self?.showBoard() }
         b.liveSource = { [weak self] in self?.canvas.editor.liveStrokes ?? [] }

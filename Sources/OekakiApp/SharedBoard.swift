@@ -18,6 +18,7 @@ final class SharedBoard {
     let url: BoardURL
     private let autosave: Autosave
     private let numbers: StrokeNumbers
+    private let pageNumbers: StrokeNumbers
     /// GTK thread: strokes changed by other people, to show.
     var onApplied: ((BoardCommit) -> Void)?
     /// GTK thread: connection state for the title bar.
@@ -46,8 +47,8 @@ final class SharedBoard {
     private var timer: UInt32 = 0
     private var tickQueued = false
 
-    init(url: BoardURL, autosave: Autosave, numbers: StrokeNumbers) {
-        self.url = url; self.autosave = autosave; self.numbers = numbers
+    init(url: BoardURL, autosave: Autosave, numbers: StrokeNumbers, pageNumbers: StrokeNumbers) {
+        self.url = url; self.autosave = autosave; self.numbers = numbers; self.pageNumbers = pageNumbers
         name = url.user ?? ProcessInfo.processInfo.environment["USER"] ?? "someone"
     }
 
@@ -87,12 +88,13 @@ final class SharedBoard {
     }
 
     func start() {
-        let url = self.url, numbers = self.numbers
+        let url = self.url, numbers = self.numbers, pageNumbers = self.pageNumbers
         autosave.withFile { [weak self] file in
             guard let self else { return }
             do {
                 let s = try BoardSync(document: file, url: url)
                 s.numbers = numbers
+                s.pageNumbers = pageNumbers
                 s.note = { FileHandle.standardError.write(Data("oekaki: board \(url.board): \($0)\n".utf8)) }
                 s.onApplied = { [weak self] c in
                     let batch = MainLoopHandoff(value: c)

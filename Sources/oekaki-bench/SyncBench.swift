@@ -67,7 +67,7 @@ enum SyncBench {
         let a = try replica(dir + "/a.oekaki", url), b = try replica(dir + "/b.oekaki", url)
         var s = Samples()
         for k in 0..<(rounds + 10) {
-            try a.commit([.did(.add([line(a.replica.drawing.nextStrokeID, k)]))])
+            try a.commit([.did(.add([line(a.replica.document.nextStrokeID, k)]))])
             let t0 = Clock.nanoseconds()
             try a.push()
             let before = b.replica.ledger.lastSequence
@@ -107,7 +107,7 @@ enum SyncBench {
             let w = writers[i]
             do {
                 for k in 0..<strokesEach {
-                    try w.commit([.did(.add([line(w.replica.drawing.nextStrokeID, k * 10 + i, points: 20)]))])
+                    try w.commit([.did(.add([line(w.replica.document.nextStrokeID, k * 10 + i, points: 20)]))])
                     if k % 50 == 49 { try w.pull(waitMs: 0); try w.push() }
                 }
                 try w.syncOnce(timeoutMs: 60_000)

@@ -32,7 +32,7 @@ enum SyncCommand {
             try sync.connect(timeoutMs: 5000)
             if once {
                 try sync.syncOnce()
-                print("\(file): in step with \(url) at entry \(sync.replica.ledger.lastSequence), \(document.drawing.strokes.count) strokes")
+                print("\(file): in step with \(url) at entry \(sync.replica.ledger.lastSequence), \(document.document.strokeCount) strokes on \(document.document.pages.count) pages")
                 return
             }
             try live(sync, file: file)
@@ -53,7 +53,7 @@ enum SyncCommand {
                     print("online again")
                 }
                 let n = try sync.pull(waitMs: 100)
-                if n > 0 { print("applied \(n) entries, board at \(sync.replica.ledger.lastSequence), \(sync.document.drawing.strokes.count) strokes") }
+                if n > 0 { print("applied \(n) entries, board at \(sync.replica.ledger.lastSequence), \(sync.document.document.strokeCount) strokes on \(sync.document.document.pages.count) pages") }
                 let sent = try sync.push()
                 if sent > 0 { print("published \(sent) entries") }
             } catch let f as BoardSync.Failure {

@@ -29,7 +29,7 @@ final class BoardFaultTests: XCTestCase {
 
         /// Draws one line (committed to the file at once, like the app), then tries the network if online.
         func draw(_ k: Int) throws {
-            let id = sync.replica.drawing.nextStrokeID
+            let id = sync.replica.document.nextStrokeID
             let points = (0..<5).map { InkPoint(x: Double(10 + 30 * $0), y: Double(k * 4 % 1000), pressure: 0.5) }
             try sync.commit([.did(.add([Stroke(id: id, style: StrokeStyle(color: color), points: points)]))])
             drawn.append(id)

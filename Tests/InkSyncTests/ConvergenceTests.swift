@@ -2,9 +2,12 @@ import XCTest
 import InkCore
 @testable import InkSync
 
-/// N simulated replicas edit concurrently (draw, erase, area-cut, clear, undo), publish their outboxes to one
-/// simulated log at random moments, receive it late and in bursts, sometimes twice; in the end every replica
-/// (and a new one that only reads the log) holds the same strokes in the same order. No server involved.
+/// N simulated replicas edit concurrently, publish their outboxes to one simulated log at random moments, receive
+/// it late and in bursts, sometimes twice; in the end every replica (and a new one that only reads the log) holds
+/// the same pages in the same order with the same formats, and on each the same strokes in the same order with
+/// the same look. No server involved. The edits are everything a user can do: draw, erase, area-cut, clear, undo,
+/// and (second test) pages (add, duplicate, delete, move, format) and selections (move/resize/turn, restyle,
+/// front, back, duplicate).
 final class ConvergenceTests: XCTestCase {
     /// One simulated user: a replica, its own undo stack, how far it has read the log, and its last published entry.
     struct User {
@@ -14,16 +17,27 @@ final class ConvergenceTests: XCTestCase {
         var awaiting = -1
     }
 
-    func testRandomConcurrentEditsConverge() throws {
+    func testRandomConcurrentStrokeEditsConverge() throws {
         for seed in 1...40 as ClosedRange<UInt64> {
-            try runSimulation(seed: seed, users: 2 + Int(seed % 4), steps: 400)
+            try runSimulation(seed: seed, users: 2 + Int(seed % 4), steps: 400, pagesAndSelections: false)
         }
     }
 
-    func runSimulation(seed: UInt64, users count: Int, steps: Int) throws {
+    func testRandomConcurrentPageAndSelectionEditsConverge() throws {
+        var done: [String: Int] = [:]
+        for seed in 100...160 as ClosedRange<UInt64> {
+            done.merge(try runSimulation(seed: seed, users: 2 + Int(seed % 4), steps: 500, pagesAndSelections: true)) { $0 + $1 }
+        }
+        for k in ["transform", "restyle", "front", "back", "duplicate", "addPage", "duplicatePage", "deletePage", "movePage", "format"] {
+            XCTAssertGreaterThan(done[k] ?? 0, 20, "the simulation hardly did \(k)")
+        }
+    }
+
+    @discardableResult
+    func runSimulation(seed: UInt64, users count: Int, steps: Int, pagesAndSelections: Bool) throws -> [String: Int] {
         var rng = SeededRandom(seed: seed)
         var log: [BoardOperation] = []
-        var users = (0..<count).map { User(replica: BoardReplica(client: 1000 + UInt64($0), drawing: Drawing())) }
+        var users = (0..<count).map { User(replica: BoardReplica(client: 1000 + UInt64($0), document: Document())) }
         var kinds = [String: Int]()
 
         func receive(_ u: inout User, upTo end: Int) {
@@ -34,73 +48,138 @@ final class ConvergenceTests: XCTestCase {
             guard u.read > u.awaiting else { return }
             let ops = u.replica.operations(u.replica.outbox(chunk: 3))
             for op in ops {
-                log.append(op)
+                // Through the codec, as on a real board.
+                let bytes = try! OperationCodec.encode(op)
+                log.append(try! OperationCodec.decode(bytes))
                 if case .replace = op.change { kinds["replace", default: 0] += 1 }
                 // A retry past JetStream's de-duplication window: the same operation twice on the log.
                 if rng.unit() < 0.05 { log.append(op) }
             }
             if !ops.isEmpty { u.awaiting = log.count - 1 }
         }
+        func pick<T>(_ a: [T], _ rng: inout SeededRandom) -> T { a[Int(rng.next() % UInt64(a.count))] }
+        func perform(_ e: Edit, _ u: inout User, _ kind: String) {
+            u.replica.perform(e); u.undo.append(e); kinds[kind, default: 0] += 1
+        }
 
         for _ in 0..<steps {
             let i = Int(rng.next() % UInt64(count))
             var u = users[i]
-            let visible = u.replica.drawing.strokes
-            switch rng.next() % 100 {
+            let doc = u.replica.document
+            let page = pick(doc.pages, &rng)
+            let visible = page.drawing.strokes
+            let action = rng.next() % (pagesAndSelections ? 140 : 100)
+            switch action {
             case 0..<30:
                 let id = u.replica.newStrokeID()
                 let x = rng.range(0, 500), y = rng.range(0, 500)
                 let points = (0..<6).map { k in InkPoint(x: x + Double(k) * 3, y: y + rng.range(-2, 2), pressure: 0.5) }
-                let e = Edit.add([Stroke(id: id, style: StrokeStyle(color: RGBA(r: UInt8(i * 40), g: 0, b: 0)), points: points)])
-                u.replica.perform(e); u.undo.append(e); kinds["add", default: 0] += 1
+                perform(.add([Stroke(id: id, style: StrokeStyle(color: RGBA(r: UInt8(i * 40), g: 0, b: 0)), points: points, page: page.id)]), &u, "add")
             case 30..<40 where !visible.isEmpty:
-                let s = visible[Int(rng.next() % UInt64(visible.count))]
-                let e = Edit.remove([s])
-                u.replica.perform(e); u.undo.append(e); kinds["erase", default: 0] += 1
+                perform(.remove([pick(visible, &rng)]), &u, "erase")
             case 40..<50 where !visible.isEmpty:
-                let s = visible[Int(rng.next() % UInt64(visible.count))]
+                let s = pick(visible, &rng)
                 guard s.points.count >= 2 else { break }
                 let half = s.points.count / 2
-                let a = Stroke(id: u.replica.newStrokeID(), style: s.style, points: Array(s.points[..<half]), order: s.order)
-                let b = Stroke(id: u.replica.newStrokeID(), style: s.style, points: Array(s.points[half...]), order: s.order)
-                let e = Edit.replace(removed: [s], added: [a, b].filter { !$0.points.isEmpty })
-                u.replica.perform(e); u.undo.append(e); kinds["cut", default: 0] += 1
+                let a = Stroke(id: u.replica.newStrokeID(), style: s.style, points: Array(s.points[..<half]), order: s.order, page: s.page)
+                let b = Stroke(id: u.replica.newStrokeID(), style: s.style, points: Array(s.points[half...]), order: s.order, page: s.page)
+                perform(.replace(removed: [s], added: [a, b].filter { !$0.points.isEmpty }), &u, "cut")
             case 50..<51 where !visible.isEmpty:
-                let e = Edit.clear(visible)
-                u.replica.perform(e); u.undo.append(e); kinds["clear", default: 0] += 1
+                perform(.clear(visible), &u, "clear")
             case 51..<61:
                 if let e = u.undo.popLast() { u.replica.perform(e.inverse); kinds["undo", default: 0] += 1 }
             case 61..<80:
                 publish(&u, rng: &rng)
-            default:
+            case 80..<100:
                 receive(&u, upTo: min(log.count, u.read + Int(rng.next() % 8)))
+            // Selections: 1–3 strokes of one page.
+            case 100..<106 where !visible.isEmpty:
+                let chosen = Array(Set((0..<3).map { _ in pick(visible, &rng) })).sorted { $0.drawsBefore($1) }
+                let m = rng.unit() < 0.5 ? AffineMap.translation(rng.range(-50, 50), rng.range(-50, 50))
+                                         : .rotation(degrees: rng.range(-90, 90), about: Point(x: 250, y: 250))
+                let t = StrokeTransform(page: page.id, ids: chosen.map(\.id), before: chosen.map { Placement(of: $0) }, matrix: m,
+                                        widthScale: rng.unit() < 0.3 ? 1.5 : 1)
+                perform(.transform(t), &u, "transform")
+            case 106..<112 where !visible.isEmpty:
+                // Restyle, front or back: copies under new ids, as the editor makes them.
+                let chosen = Array(Set((0..<2).map { _ in pick(visible, &rng) })).sorted { $0.drawsBefore($1) }
+                let how = rng.next() % 3
+                let bottom = visible.first?.drawKey ?? 1
+                let copies = chosen.enumerated().map { k, s -> Stroke in
+                    var c = s
+                    c.id = u.replica.newStrokeID()
+                    switch how {
+                    case 0: c.order = s.order; c.style.color = RGBA(r: 0, g: UInt8(rng.next() % 256), b: 200); c.style.width = rng.range(1, 9)
+                    case 1: c.order = c.id
+                    default: c.order = StrokeID(bitPattern: min(bottom, 1) - Int64(chosen.count) + Int64(k) - 1)
+                    }
+                    return c
+                }
+                perform(.replace(removed: chosen, added: copies), &u, ["restyle", "front", "back"][Int(how)])
+            case 112..<115 where !visible.isEmpty:
+                let s = pick(visible, &rng)
+                var c = s
+                c.id = u.replica.newStrokeID(); c.order = c.id
+                c.setTransform(s.transform.then(.translation(20, 20)))
+                perform(.add([c]), &u, "duplicate")
+            // Pages.
+            case 115..<121:
+                let p = Page(id: u.replica.newPageID(), format: .fixed(Size(width: 600, height: 800)))
+                perform(.addPage(p, at: Int(rng.next() % UInt64(doc.pages.count + 1))), &u, "addPage")
+            case 121..<124:
+                let id = u.replica.newPageID()
+                var copy = Drawing()
+                for s in visible {
+                    var c = s
+                    c.id = u.replica.newStrokeID(); c.order = c.id; c.page = id
+                    copy.insert(c)
+                }
+                perform(.addPage(Page(id: id, format: page.format, drawing: copy), at: doc.index(of: page.id)! + 1), &u, "duplicatePage")
+            case 124..<129 where doc.pages.count > 1:
+                perform(.deletePage(page, at: doc.index(of: page.id)!), &u, "deletePage")
+            case 129..<134 where doc.pages.count > 1:
+                let from = doc.index(of: page.id)!, to = Int(rng.next() % UInt64(doc.pages.count))
+                guard from != to else { break }
+                perform(.movePage(from: from, to: to), &u, "movePage")
+            case 134..<140:
+                let styles = Background.Style.allCases
+                let f = PageFormat(size: rng.unit() < 0.3 ? nil : Size(width: rng.range(100, 900).rounded(), height: 700),
+                                   background: Background(style: pick(styles, &rng)))
+                guard f != page.format else { break }
+                perform(.setFormat([Edit.FormatChange(page: page.id, from: page.format, to: f)]), &u, "format")
+            default:
+                break
             }
             users[i] = u
         }
 
         // Everyone comes online: read everything, publish, until nobody has anything left to send.
-        for _ in 0..<10 {
+        for _ in 0..<12 {
             for i in users.indices { receive(&users[i], upTo: log.count); publish(&users[i], rng: &rng) }
         }
         for i in users.indices { receive(&users[i], upTo: log.count) }
-        var fresh = BoardReplica(client: 9999, drawing: Drawing())
+        var fresh = BoardReplica(client: 9999, document: Document())
         for (k, op) in log.enumerated() { fresh.receive(op, sequence: UInt64(k + 1)) }
 
-        let expected = Self.board(fresh.replica)
+        let expected = Self.board(fresh)
         XCTAssertFalse(log.isEmpty)
         for (i, u) in users.enumerated() {
-            XCTAssertTrue(u.replica.outbox().isEmpty, "seed \(seed): user \(i) still has changes to send")
+            XCTAssertEqual(u.replica.outbox(), [], "seed \(seed): user \(i) still has changes to send")
             XCTAssertEqual(Self.board(u.replica), expected, "seed \(seed): user \(i) differs from the log (\(kinds))")
         }
+        if ProcessInfo.processInfo.environment["SIM_DEBUG"] != nil { print("seed \(seed): \(kinds) pages \(fresh.document.pages.count) strokes \(fresh.document.strokeCount) log \(log.count)") }
+        return kinds
     }
 
-    /// The visible strokes in drawing order, by global id: what `oekaki info` would show, independent of local ids.
+    /// The pages in order (global id, format) and on each the visible strokes in drawing order, by global id with
+    /// their look: what `oekaki info` would show, independent of local ids.
     static func board(_ r: BoardReplica) -> [String] {
-        r.drawing.strokes.map { s in
-            let g = r.ledger.globalID(local: s.id).map(\.description) ?? "unpublished \(s.id)"
-            return "\(g) \(s.points.count) \(s.style.color)"
+        r.document.pages.flatMap { p -> [String] in
+            let pid = r.ledger.globalPageID(local: p.id).map(\.description) ?? "unpublished page \(p.id)"
+            return ["\(pid) \(p.format)"] + p.drawing.strokes.map { s in
+                let g = r.ledger.globalID(local: s.id).map(\.description) ?? "unpublished \(s.id)"
+                return "  \(g) \(s.points.count) \(s.style.color) \(s.style.width) \(s.transform)"
+            }
         }
     }
 }
-
-private extension BoardReplica { var replica: BoardReplica { self } }

@@ -1,5 +1,6 @@
 import XCTest
 import InkCore
+import InkStore
 @testable import InkSync
 
 final class OperationCodecTests: XCTestCase {
@@ -18,6 +19,98 @@ final class OperationCodecTests: XCTestCase {
             let op = BoardOperation(client: 42, number: 9, change: change)
             XCTAssertEqual(try OperationCodec.decode(try OperationCodec.encode(op)), op)
         }
+    }
+
+    func testPageAndSelectionEntriesRoundTripAsVersion2() throws {
+        let p = BoardPageID(client: 0x77, number: 3)
+        var moved = stroke(a, place: nil); moved.page = p; moved.transform = .rotation(degrees: 30, about: Point(x: 5, y: 5))
+        let ruled = PageFormat(size: Size(width: 595.5, height: 842), background: Background(style: .graph, paper: RGBA(r: 9, g: 8, b: 7), spacing: 20, margin: 12))
+        let changes: [BoardOperation.Change] = [
+            .add(moved), .replace(removed: [b], added: [BoardStroke(id: a, place: b, page: p, style: moved.style, points: moved.points)]),
+            .look([LookChange(id: a, transform: .translation(3, -4)), LookChange(id: b, width: 7.5, color: RGBA(r: 1, g: 2, b: 3, a: 4)),
+                   LookChange(id: a, transform: .scale(2, 3, about: Point(x: 1, y: 1)), width: 1, color: .black)]),
+            .front([a, b]), .back([b]),
+            .addPage(BoardPage(id: p, key: PageKey.between(.first, nil), format: ruled)),
+            .addPage(BoardPage(id: .first, key: .first, format: .endless)),
+            .deletePages([p, .first]), .restorePages([p]),
+            .movePages([p: PageKey.between(nil, .first), .first: PageKey(digits: [3, 0xffff, 1])!]),
+            .formatPages([p: ruled, .first: .endless]),
+            // A text box, and a PDF page under the paper (by hash: the file's bytes are not on the log).
+            .add(BoardStroke(id: b, page: p, style: moved.style, points: [InkPoint(x: 0, y: 0, pressure: 1), InkPoint(x: 100, y: 30, pressure: 1)],
+                             content: .text(TextBox(text: "ひらがな and text", font: "Sans", size: 14, color: .black, width: 100)))),
+            .formatPages([p: PageFormat(size: nil, background: Background(pdf: PDFPageRef(file: ContentHash(of: [1, 2, 3]), index: 4)))]),
+        ]
+        for change in changes {
+            let op = BoardOperation(client: 42, number: 9, change: change)
+            let bytes = try OperationCodec.encode(op)
+            XCTAssertEqual(bytes[2], 2, "\(change)")
+            XCTAssertEqual(try OperationCodec.decode(bytes), op)
+        }
+        // A stroke on the first page, never moved, is still written as version 1: older replicas read it.
+        XCTAssertEqual(try OperationCodec.encode(BoardOperation(client: 1, number: 1, change: .add(stroke(a))))[2], 1)
+    }
+
+    /// Bytes written by the version before pages were shared (OperationCodec at 2f3 of issue 13): still read.
+    func testVersion1EntriesStillDecode() throws {
+        // add: client 5, number 1, stroke 5-1, no place, pen, #ff0000ff, width 3, freehand, two points.
+        let points = try PointCodec.encode([InkPoint(x: 1, y: 2, pressure: 0.5), InkPoint(x: 10, y: 2, pressure: 0.5)])
+        var add: [UInt8] = [0x4F, 0x4B, 1, 1, 5, 1, 5, 1, 0, 0, 0xff, 0, 0, 0xff]
+        withUnsafeBytes(of: (3.0).bitPattern.littleEndian) { add += $0 }
+        add += [0, UInt8(points.count)] + points
+        let op = try OperationCodec.decode(add)
+        guard case .add(let s) = op.change else { return XCTFail("\(op)") }
+        XCTAssertEqual(s.id, BoardStrokeID(client: 5, number: 1))
+        XCTAssertEqual(s.page, .first)
+        XCTAssertEqual(s.transform, .identity)
+        XCTAssertEqual(s.points.map(\.x), [1, 10])
+        XCTAssertEqual(s.style.color, RGBA(r: 0xff, g: 0, b: 0))
+        XCTAssertEqual(try OperationCodec.decode([0x4F, 0x4B, 1, 2, 5, 2, 1, 5, 1]).change, .remove([BoardStrokeID(client: 5, number: 1)]))
+        // Kinds of version 2 are not version 1 entries.
+        XCTAssertThrowsError(try OperationCodec.decode([0x4F, 0x4B, 1, 9, 5, 2, 1, 0, 0]))
+        XCTAssertThrowsError(try OperationCodec.decode([0x4F, 0x4B, 3, 2, 5, 2, 0])) { XCTAssertTrue("\($0)".contains("version 3")) }
+    }
+
+    func testHostileVersion2EntriesAreErrors() throws {
+        let p = BoardPageID(client: 1, number: 2)
+        let page = try OperationCodec.encode(BoardOperation(client: 1, number: 1, change: .addPage(BoardPage(id: p, key: .first, format: .fixed(Size(width: 10, height: 10))))))
+        for cut in 0..<page.count { XCTAssertThrowsError(try OperationCodec.decode(Array(page[..<cut]))) }
+        // A key ending in 0 (no room below it), a page 1e9 wide, a front of too many strokes, an unknown look part.
+        var zeroKey: [UInt8] = [0x4F, 0x4B, 2, 8, 1, 1, 1, 2, 2, 5, 0, 0]
+        XCTAssertThrowsError(try OperationCodec.decode(zeroKey)) { XCTAssertTrue("\($0)".contains("key"), "\($0)") }
+        zeroKey[8] = 0
+        XCTAssertThrowsError(try OperationCodec.decode(zeroKey))
+        var huge: [UInt8] = [0x4F, 0x4B, 2, 8, 1, 1, 1, 2, 1, 1, 1]
+        for v in [1e9, 10.0] { withUnsafeBytes(of: v.bitPattern.littleEndian) { huge += $0 } }
+        XCTAssertThrowsError(try OperationCodec.decode(huge)) { XCTAssertTrue("\($0)".contains("page size"), "\($0)") }
+        let many = (0..<(OperationCodec.maxReordered + 1)).map { BoardStrokeID(client: 1, number: UInt64($0)) }
+        XCTAssertThrowsError(try OperationCodec.decode(try OperationCodec.encode(BoardOperation(client: 1, number: 1, change: .front(many)))))
+        XCTAssertThrowsError(try OperationCodec.decode([0x4F, 0x4B, 2, 5, 1, 1, 1, 1, 1, 8])) { XCTAssertTrue("\($0)".contains("unknown parts"), "\($0)") }
+        var flat: [UInt8] = [0x4F, 0x4B, 2, 5, 1, 1, 1, 1, 1, 1]
+        for v in [0.0, 0, 0, 0, 1, 1] { withUnsafeBytes(of: v.bitPattern.littleEndian) { flat += $0 } }
+        XCTAssertThrowsError(try OperationCodec.decode(flat)) { XCTAssertTrue("\($0)".contains("placement"), "\($0)") }
+        var rng = SeededRandom(seed: 9)
+        for _ in 0..<2000 {
+            var bytes = page
+            for _ in 0..<3 { bytes[Int(rng.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: rng.next()) }
+            _ = try? OperationCodec.decode(bytes)
+        }
+    }
+
+    func testPageKeysAlwaysFitBetween() {
+        var keys = [PageKey.first]
+        var rng = SeededRandom(seed: 3)
+        for _ in 0..<2000 {
+            let i = Int(rng.next() % UInt64(keys.count + 1))
+            let k = PageKey.between(i > 0 ? keys[i - 1] : nil, i < keys.count ? keys[i] : nil)
+            XCTAssertNotNil(PageKey(digits: k.digits))
+            if i > 0 { XCTAssertLessThan(keys[i - 1], k) }
+            if i < keys.count { XCTAssertLessThan(k, keys[i]) }
+            keys.insert(k, at: i)
+        }
+        // Appending page after page keeps keys short.
+        var last = PageKey.first
+        for _ in 0..<500 { last = PageKey.between(last, nil) }
+        XCTAssertLessThanOrEqual(last.digits.count, 2)
     }
 
     func testHostileEntriesAreErrorsNotCrashes() throws {
