@@ -17,8 +17,9 @@ APP_ID := io.github.oekaki.Oekaki
 VERSION := $(shell sed -nE 's/.*static let version = "([^"]+)".*/\1/p' Sources/OekakiApp/AppInfo.swift)
 PREFIX ?= /usr/local
 DESTDIR ?=
-# The binary to install; empty means: build the release binary first.
+# The binary to install; empty means: build the release binary first. The thumbnailer is the one beside it.
 OEKAKI_BIN ?=
+THUMBNAILER_BIN = $(if $(OEKAKI_BIN),$(dir $(OEKAKI_BIN))oekaki-thumbnailer,.build/release/oekaki-thumbnailer)
 LOCALES := $(shell cat po/LINGUAS 2>/dev/null)
 MO_FILES := $(foreach l,$(LOCALES),.build/locale/$(l)/LC_MESSAGES/oekaki.mo)
 
@@ -55,6 +56,7 @@ pot:
 install: $(if $(OEKAKI_BIN),,release) locale
 	$(eval ROOT := $(DESTDIR)$(PREFIX))
 	install -Dm755 $(or $(OEKAKI_BIN),.build/release/oekaki) $(ROOT)/bin/oekaki
+	install -Dm755 $(THUMBNAILER_BIN) $(ROOT)/bin/oekaki-thumbnailer
 	install -Dm644 desktop/$(APP_ID).desktop $(ROOT)/share/applications/$(APP_ID).desktop
 	install -Dm644 desktop/$(APP_ID).svg $(ROOT)/share/icons/hicolor/scalable/apps/$(APP_ID).svg
 	install -Dm644 desktop/$(APP_ID)-symbolic.svg $(ROOT)/share/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg
@@ -63,17 +65,18 @@ install: $(if $(OEKAKI_BIN),,release) locale
 	install -Dm644 desktop/$(APP_ID).thumbnailer $(ROOT)/share/thumbnailers/$(APP_ID).thumbnailer
 	install -Dm644 desktop/$(APP_ID).metainfo.xml $(ROOT)/share/metainfo/$(APP_ID).metainfo.xml
 	install -Dm644 desktop/oekaki.1 $(ROOT)/share/man/man1/oekaki.1
+	install -Dm644 desktop/oekaki-thumbnailer.1 $(ROOT)/share/man/man1/oekaki-thumbnailer.1
 	install -Dm644 desktop/oekaki.bash-completion $(ROOT)/share/bash-completion/completions/oekaki
 	for l in $(LOCALES); do install -Dm644 .build/locale/$$l/LC_MESSAGES/oekaki.mo $(ROOT)/share/locale/$$l/LC_MESSAGES/oekaki.mo; done
 	$(if $(DESTDIR),,$(MAKE) --no-print-directory refresh-caches)
 
 uninstall:
 	$(eval ROOT := $(DESTDIR)$(PREFIX))
-	rm -f $(ROOT)/bin/oekaki $(ROOT)/share/applications/$(APP_ID).desktop \
+	rm -f $(ROOT)/bin/oekaki $(ROOT)/bin/oekaki-thumbnailer $(ROOT)/share/applications/$(APP_ID).desktop \
 	  $(ROOT)/share/icons/hicolor/scalable/apps/$(APP_ID).svg $(ROOT)/share/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg \
 	  $(ROOT)/share/icons/hicolor/scalable/mimetypes/application-x-oekaki.svg $(ROOT)/share/mime/packages/$(APP_ID).xml \
 	  $(ROOT)/share/thumbnailers/$(APP_ID).thumbnailer $(ROOT)/share/metainfo/$(APP_ID).metainfo.xml \
-	  $(ROOT)/share/man/man1/oekaki.1 $(ROOT)/share/bash-completion/completions/oekaki
+	  $(ROOT)/share/man/man1/oekaki.1 $(ROOT)/share/man/man1/oekaki-thumbnailer.1 $(ROOT)/share/bash-completion/completions/oekaki
 	for l in $(LOCALES); do rm -f $(ROOT)/share/locale/$$l/LC_MESSAGES/oekaki.mo; done
 	$(if $(DESTDIR),,$(MAKE) --no-print-directory refresh-caches)
 

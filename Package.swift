@@ -5,10 +5,16 @@ import PackageDescription
 // Swift 6 strict concurrency would force noise onto every C boundary.
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
+// Libraries the static Foundation needs that the modules, compiled against the shared one, do not name.
+let staticFoundation: [LinkerSetting] = ["FoundationInternationalization", "FoundationEssentials", "CoreFoundation",
+                                         "_FoundationCollections", "_FoundationCShims", "_FoundationICU", "swiftSynchronization"]
+    .map { .linkedLibrary($0) }
+
 let package = Package(
     name: "Oekaki",
     products: [
         .executable(name: "oekaki", targets: ["oekaki"]),
+        .executable(name: "oekaki-thumbnailer", targets: ["oekaki-thumbnailer"]),
         .executable(name: "oekaki-bench", targets: ["oekaki-bench"]),
         .library(name: "InkCore", targets: ["InkCore"]),
     ],
@@ -32,8 +38,13 @@ let package = Package(
         .target(name: "InkStore", dependencies: ["InkCore", "InkPDF", "CSQLite", "CZlib", "CDeflate", "Localization"], swiftSettings: swift5),
         .target(name: "InkSync", dependencies: ["InkCore", "InkStore", "CNats"], swiftSettings: swift5),
         .target(name: "OekakiApp", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "Localization", "CGtk", "CCairo"], swiftSettings: swift5),
-        .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "OekakiApp", "Localization"], swiftSettings: swift5),
-        .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync"], swiftSettings: swift5),
+        .target(name: "Thumbnailer", dependencies: ["InkCore", "InkRender", "InkStore", "Localization"], swiftSettings: swift5),
+        .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "OekakiApp", "Localization", "Thumbnailer"], swiftSettings: swift5),
+        // What a file manager runs for every thumbnail: no GTK, and the Swift runtime linked in, so starting it
+        // costs a few milliseconds of dynamic linking instead of tens (see BENCHMARKS.md, thumbnail_ms_1m).
+        .executableTarget(name: "oekaki-thumbnailer", dependencies: ["Thumbnailer", "Localization"], swiftSettings: swift5,
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"])] + staticFoundation),
+        .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "Thumbnailer"], swiftSettings: swift5),
 
         .testTarget(name: "InkCoreTests", dependencies: ["InkCore"], exclude: ["Fixtures"], swiftSettings: swift5),
         .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender", "InkStore", "InkPDF"], swiftSettings: swift5),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds oekaki_VERSION_amd64.deb from a binary linked with the Swift runtime inside (--static-swift-stdlib),
-# so the package needs only Debian's libraries, which dpkg-shlibdeps turns into Depends.
+# so the package needs only Debian's libraries, which dpkg-shlibdeps turns into Depends. The oekaki-thumbnailer
+# beside BINARY goes in too.
 # Usage: packaging/deb.sh BINARY VERSION OUT.deb   (run from the package root; `make deb` calls it)
 set -euo pipefail
 bin=$1 version=$2 out=$3
@@ -10,8 +11,8 @@ trap 'rm -rf "$stage"' EXIT
 root=$stage/oekaki
 
 make --no-print-directory -s install DESTDIR="$root" PREFIX=/usr OEKAKI_BIN="$bin" >/dev/null
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/oekaki"
-gzip -9n "$root/usr/share/man/man1/oekaki.1"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/oekaki" "$root/usr/bin/oekaki-thumbnailer"
+gzip -9n "$root/usr/share/man/man1/oekaki.1" "$root/usr/share/man/man1/oekaki-thumbnailer.1"
 doc=$root/usr/share/doc/oekaki
 install -d "$doc"
 install -m644 packaging/copyright "$doc/copyright"
@@ -28,7 +29,7 @@ install -m644 packaging/copyright "$doc/copyright"
 # Depends: the libraries the binary links, as Debian names and versions them.
 mkdir -p "$stage/debian"
 printf 'Source: oekaki\n\nPackage: oekaki\nArchitecture: any\n' > "$stage/debian/control"
-depends=$(cd "$stage" && dpkg-shlibdeps -O -e oekaki/usr/bin/oekaki 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$stage" && dpkg-shlibdeps -O -e oekaki/usr/bin/oekaki -e oekaki/usr/bin/oekaki-thumbnailer 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 install -d "$root/DEBIAN"

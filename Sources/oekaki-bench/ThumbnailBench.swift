@@ -2,9 +2,10 @@ import Foundation
 import InkCore
 import InkRender
 import InkStore
+import Thumbnailer
 
-/// `oekaki thumbnail ink-1m.oekaki out.png` (256×256, what a file manager asks for), timed from spawn to exit as
-/// the desktop's thumbnailer runs it, and the same work inside this process.
+/// `oekaki-thumbnailer ink-1m.oekaki out.png` (256×256, what a file manager asks for), timed from spawn to exit as
+/// the desktop's thumbnailer entry runs it, and the same work inside this process.
 enum ThumbnailBench {
     struct Result {
         var process = Samples()
@@ -17,39 +18,31 @@ enum ThumbnailBench {
     static func run(_ w: Workloads, rounds: Int) -> Result {
         var r = Result()
         let me = ChildProcess.ownExecutable
-        let cli = (me as NSString).deletingLastPathComponent + "/oekaki"
+        let cli = (me as NSString).deletingLastPathComponent + "/oekaki-thumbnailer"
         let out = w.folder + "/thumbnail.png"
         let env = ["PATH": Executables.path, "HOME": w.home, "LANG": "C.UTF-8"]
         for _ in 0..<rounds {
             if FileManager.default.isExecutableFile(atPath: cli) {
                 unlink(out)
                 do {
-                    let c = try ChildProcess.measure(cli, ["thumbnail", w.oekaki, out], environment: env, log: w.log, timeout: 60)
+                    let c = try ChildProcess.measure(cli, [w.oekaki, out], environment: env, log: w.log, timeout: 60)
                     if c.exitStatus != 0 || c.timedOut {
-                        r.failures.append("oekaki thumbnail: exit status \(c.exitStatus) (see \(w.log))")
+                        r.failures.append("oekaki-thumbnailer: exit status \(c.exitStatus) (see \(w.log))")
                     } else if PNGHeader.size(out).map({ $0 != (256, 256) }) ?? true {
-                        r.failures.append("oekaki thumbnail left no 256×256 PNG")
+                        r.failures.append("oekaki-thumbnailer left no 256×256 PNG")
                     } else {
                         r.process.add(c.wallMs)
                         r.cpu.add(c.cpuMs)
                     }
                 } catch { r.failures.append("\(error)") }
             } else if r.failures.isEmpty {
-                r.failures.append("oekaki is not built beside the bench: thumbnail_ms_1m is null")
+                r.failures.append("oekaki-thumbnailer is not built beside the bench: thumbnail_ms_1m is null")
             }
-            if let ms = try? Clock.ms({ try inProcess(w.oekaki, out) }).1 { r.inProcess.add(ms) }
+            if let ms = try? Clock.ms({ try ThumbnailCommand.write(w.oekaki, to: out, size: Thumbnail.defaultSize) }).1 {
+                r.inProcess.add(ms)
+            }
         }
         unlink(out)
         return r
-    }
-
-    /// What ThumbnailCommand does for a `.oekaki`.
-    static func inProcess(_ input: String, _ output: String) throws {
-        let stream = try StrokeStream.open(path: input)
-        defer { stream.close() }
-        let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize))
-        try Thumbnail.writePNG(pageSize: stream.pageSize, background: stream.background,
-                               runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
-                               size: Thumbnail.defaultSize, to: output)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Localization
 import OekakiApp
+import Thumbnailer
 
 /// Why a command failed; decides the exit code.
 enum CommandFailure: Error {
@@ -57,7 +58,11 @@ enum CLI {
             case "export":
                 try ExportCommand.run(Array(args.dropFirst()))
             case "thumbnail":
-                try ThumbnailCommand.run(Array(args.dropFirst()))
+                do { try ThumbnailCommand.run(Array(args.dropFirst())) } catch ThumbnailCommand.Failure.usage(let m) {
+                    throw CommandFailure.usage(m)
+                } catch ThumbnailCommand.Failure.input(let m) {
+                    throw CommandFailure.input(m)
+                }
             case "sync":
                 try SyncCommand.run(Array(args.dropFirst()))
             case let a? where a.hasPrefix("-"):

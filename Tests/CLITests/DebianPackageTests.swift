@@ -24,7 +24,7 @@ final class DebianPackageTests: XCTestCase {
         let tree = tmp.appendingPathComponent("root")
         XCTAssertEqual(try Shell.run("dpkg-deb", ["-x", deb.path, tree.path]).status, 0)
         let bin = tree.appendingPathComponent("usr/bin/oekaki").path
-        for file in ["usr/share/applications/io.github.oekaki.Oekaki.desktop", "usr/share/man/man1/oekaki.1.gz",
+        for file in ["usr/share/applications/io.github.oekaki.Oekaki.desktop", "usr/share/man/man1/oekaki.1.gz", "usr/bin/oekaki-thumbnailer",
                      "usr/share/metainfo/io.github.oekaki.Oekaki.metainfo.xml", "usr/share/doc/oekaki/copyright",
                      "usr/share/thumbnailers/io.github.oekaki.Oekaki.thumbnailer", "usr/share/locale/ja/LC_MESSAGES/oekaki.mo"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: tree.appendingPathComponent(file).path), "\(file) is in the package")
@@ -56,6 +56,17 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertEqual(export.status, 0, export.output)
         let header = (try? Data(contentsOf: URL(fileURLWithPath: png)).prefix(8)) ?? Data()
         XCTAssertEqual([UInt8](header), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a PNG was written")
+
+        // The thumbnailer the package's entry names: no GTK, nothing from the toolchain, and it works.
+        let thumbnailer = tree.appendingPathComponent("usr/bin/oekaki-thumbnailer").path
+        let tldd = try Shell.run("ldd", [thumbnailer], environment: clean)
+        XCTAssertEqual(tldd.status, 0, tldd.output)
+        XCTAssertFalse(tldd.output.contains(toolchain) || tldd.output.contains("not found") || tldd.output.contains("libgtk"), tldd.output)
+        let thumb = tmp.appendingPathComponent("t.png").path
+        let t = try Shell.run(thumbnailer, [doc, thumb, "--size", "64"], environment: clean)
+        XCTAssertEqual(t.status, 0, t.output)
+        let theader = (try? Data(contentsOf: URL(fileURLWithPath: thumb)).prefix(8)) ?? Data()
+        XCTAssertEqual([UInt8](theader), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a thumbnail was written")
 
         let info = try Shell.run("dpkg-deb", ["-f", deb.path, "Depends"])
         for lib in ["libgtk-4-1", "libcairo2", "libsqlite3-0", "zlib1g", "libc6"] {

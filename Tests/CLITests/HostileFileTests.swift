@@ -67,6 +67,10 @@ final class HostileFileTests: XCTestCase {
             if args[0] == "info" { infoError = r.stderr }
             if args[0] == "thumbnail" { XCTAssertEqual(r.stderr, infoError, "\(name): thumbnail and info disagree", line: line) }
         }
+        // So does the thumbnailer the desktop runs, under its own name.
+        let t = try OekakiBinary.run(["thumbnailer", file, tmp.appendingPathComponent("out.png").path], timeout: 30)
+        XCTAssertEqual(t.status, 1, "\(name) oekaki-thumbnailer: \(t.stderr)", line: line)
+        XCTAssertEqual(t.stderr, infoError.map { "oekaki-thumbnailer: " + $0.dropFirst("oekaki: ".count) }, name, line: line)
         XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("out.png").path), "no output for bad input")
     }
 

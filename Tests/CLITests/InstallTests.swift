@@ -27,6 +27,7 @@ final class InstallTests: XCTestCase {
 
     static let installed = [
         "bin/oekaki",
+        "bin/oekaki-thumbnailer",
         "share/applications/\(appID).desktop",
         "share/icons/hicolor/scalable/apps/\(appID).svg",
         "share/icons/hicolor/symbolic/apps/\(appID)-symbolic.svg",
@@ -35,6 +36,7 @@ final class InstallTests: XCTestCase {
         "share/thumbnailers/\(appID).thumbnailer",
         "share/metainfo/\(appID).metainfo.xml",
         "share/man/man1/oekaki.1",
+        "share/man/man1/oekaki-thumbnailer.1",
         "share/bash-completion/completions/oekaki",
         "share/locale/ja/LC_MESSAGES/oekaki.mo",
     ]
@@ -48,6 +50,11 @@ final class InstallTests: XCTestCase {
         let version = try Shell.run(usr.appendingPathComponent("bin/oekaki").path, ["--version"])
         XCTAssertEqual(version.status, 0)
         XCTAssertTrue(version.output.hasPrefix("oekaki "), version.output)
+        let thumbnailer = try Shell.run(usr.appendingPathComponent("bin/oekaki-thumbnailer").path, ["--help"])
+        XCTAssertEqual(thumbnailer.status, 0, thumbnailer.output)
+        // The thumbnailer entry names the installed thumbnailer.
+        let entry = try String(contentsOf: share.appendingPathComponent("thumbnailers/\(Self.appID).thumbnailer"), encoding: .utf8)
+        XCTAssertTrue(entry.contains("\nExec=oekaki-thumbnailer %i %o --size %s\n"), entry)
 
         // The launcher names the installed binary and icon, under the one app id.
         let desktop = try String(contentsOf: share.appendingPathComponent("applications/\(Self.appID).desktop"), encoding: .utf8)
@@ -62,9 +69,11 @@ final class InstallTests: XCTestCase {
 
         // The man page formats without warnings.
         if Shell.find("groff") != nil {
-            let man = try Shell.run("groff", ["-man", "-Tutf8", "-ww", "-z", share.appendingPathComponent("man/man1/oekaki.1").path])
-            XCTAssertEqual(man.status, 0)
-            XCTAssertEqual(man.output, "", "groff warnings")
+            for page in ["oekaki.1", "oekaki-thumbnailer.1"] {
+                let man = try Shell.run("groff", ["-man", "-Tutf8", "-ww", "-z", share.appendingPathComponent("man/man1/" + page).path])
+                XCTAssertEqual(man.status, 0)
+                XCTAssertEqual(man.output, "", "groff warnings in \(page)")
+            }
         }
 
         let uninstall = try Shell.run("make", ["--no-print-directory", "uninstall", "DESTDIR=\(root.path)", "PREFIX=/usr"], in: Self.packageRoot)

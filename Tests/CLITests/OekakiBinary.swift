@@ -49,12 +49,21 @@ enum OekakiBinary {
             && FileManager.default.isExecutableFile(atPath: u.path)
     }
 
-    /// Runs `oekaki args…`, optionally in `directory` and with `stdin`; fails the test on timeout.
+    /// `oekaki-thumbnailer`, built beside `oekaki`.
+    static var thumbnailer: URL? { url?.deletingLastPathComponent().appendingPathComponent("oekaki-thumbnailer") }
+
+    /// Runs `oekaki args…` (`oekaki-thumbnailer args…` when the first is "thumbnailer"), optionally in `directory`
+    /// and with `stdin`; fails the test on timeout.
     static func run(_ args: [String], in directory: URL? = nil, stdin: Data? = nil, timeout: TimeInterval = 120) throws -> Result {
         guard let url else { throw Failure.notFound(candidates.map(\.path)) }
         let p = Process()
-        p.executableURL = url
-        p.arguments = args
+        if args.first == "thumbnailer", let thumbnailer {
+            p.executableURL = thumbnailer
+            p.arguments = Array(args.dropFirst())
+        } else {
+            p.executableURL = url
+            p.arguments = args
+        }
         if let directory { p.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe(), inp = Pipe()
         p.standardOutput = out; p.standardError = err; p.standardInput = inp

@@ -100,21 +100,40 @@ final class ThumbnailCommandTests: XCTestCase {
         XCTAssertEqual(missing.stderr, try OekakiBinary.run(["info", t("nothing.oekaki")]).stderr)
     }
 
-    /// The desktop's thumbnailer entry, run the way a file manager runs it (%i, %o, %s substituted).
-    func testThumbnailerEntryCallsTheCommand() throws {
+    /// The desktop's thumbnailer entry, run the way a file manager runs it (%i, %o, %s substituted): it names
+    /// `oekaki-thumbnailer`, which draws what `oekaki thumbnail` draws, byte for byte, and links no GTK.
+    func testThumbnailerEntryRunsTheLeanThumbnailer() throws {
         let doc = try landscapeDrawing()
         let entry = try String(contentsOf: InstallTests.packageRoot.appendingPathComponent("desktop/io.github.oekaki.Oekaki.thumbnailer"), encoding: .utf8)
         XCTAssertTrue(entry.contains("MimeType=application/x-oekaki;"), entry)
+        XCTAssertTrue(entry.contains("\nTryExec=oekaki-thumbnailer\n"), entry)
         guard let exec = entry.split(separator: "\n").first(where: { $0.hasPrefix("Exec=") })?.dropFirst(5) else {
             return XCTFail("no Exec line: \(entry)")
         }
         var words = exec.split(separator: " ").map(String.init)
-        XCTAssertEqual(words.first, "oekaki")
-        words = Array(words.dropFirst()).map { ["%i": doc, "%o": t("from-entry"), "%s": "128"][$0] ?? $0 }
+        XCTAssertEqual(words.first, "oekaki-thumbnailer")
+        words = ["thumbnailer"] + Array(words.dropFirst()).map { ["%i": doc, "%o": t("from-entry"), "%s": "128"][$0] ?? $0 }
         let r = try OekakiBinary.run(words)
         XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
         let image = try RGBAImage(png: t("from-entry"))
         XCTAssertEqual([image.width, image.height], [128, 128])
+        XCTAssertLessThan(image.pixel(64, 64)[0], 60, "the line crosses the middle: \(image.pixel(64, 64))")
+        XCTAssertEqual(try OekakiBinary.run(["thumbnail", doc, t("from-oekaki.png"), "--size", "128"]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: t("from-entry"))),
+                       try Data(contentsOf: URL(fileURLWithPath: t("from-oekaki.png"))), "the same PNG as oekaki thumbnail")
+
+        // What makes it start fast: neither GTK nor the Swift runtime's shared libraries to load.
+        if let thumbnailer = OekakiBinary.thumbnailer, Shell.find("ldd") != nil {
+            let ldd = try Shell.run("ldd", [thumbnailer.path])
+            XCTAssertEqual(ldd.status, 0, ldd.output)
+            XCTAssertFalse(ldd.output.contains("libgtk"), ldd.output)
+            XCTAssertFalse(ldd.output.contains("libswiftCore") || ldd.output.contains("libFoundation"), ldd.output)
+        }
+        // Wrong arguments: the usage, exit 2.
+        let usage = try OekakiBinary.run(["thumbnailer", doc])
+        XCTAssertEqual(usage.status, 2)
+        XCTAssertEqual(usage.stderr, "oekaki-thumbnailer: thumbnail: needs IN and OUT.png\nusage: oekaki-thumbnailer IN OUT.png [--size N]\n")
     }
 }
 

@@ -1,0 +1,74 @@
+import Foundation
+import Localization
+import InkCore
+import InkRender
+import InkStore
+
+/// `oekaki thumbnail IN OUT.png [--size N]`: the first page of a `.oekaki` or `.xopp` fitted into N×N (default 256),
+/// transparent outside the page. A `.oekaki` is streamed, never loaded whole. Shared by `oekaki thumbnail` and
+/// `oekaki-thumbnailer` (what the desktop's thumbnailer entry runs: the same command without GTK to link).
+public enum ThumbnailCommand {
+    /// Why it failed; decides the exit code as in the `oekaki` command.
+    public enum Failure: Error {
+        /// Wrong arguments: exit 2 with the usage.
+        case usage(String)
+        /// Bad input file: exit 1 with one line.
+        case input(String)
+    }
+
+    public static func run(_ args: [String]) throws {
+        var files: [String] = []
+        var size: Int?
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            switch a {
+            case "--size":
+                guard i + 1 < args.count else { throw Failure.usage(localized("thumbnail: --size needs a number of pixels")) }
+                guard size == nil else { throw Failure.usage(localized("thumbnail: --size given twice")) }
+                guard let n = Int(args[i + 1]), (1...Thumbnail.maxSize).contains(n) else {
+                    throw Failure.usage(localized("thumbnail: --size needs a whole number of pixels from 1 to {0}, not '{1}'", Thumbnail.maxSize, args[i + 1]))
+                }
+                size = n
+                i += 2
+            default:
+                if a.hasPrefix("-") && a.count > 1 { throw Failure.usage(localized("thumbnail: unknown option '{0}'", a)) }
+                files.append(a)
+                i += 1
+            }
+        }
+        guard files.count >= 2 else { throw Failure.usage(localized("thumbnail: needs IN and OUT.png")) }
+        guard files.count == 2 else { throw Failure.usage(localized("thumbnail: unexpected argument '{0}'", files[2])) }
+        let (input, output) = (files[0], files[1])
+        // Thumbnailers often name the output without an extension (GNOME's is a temporary file): any name is PNG.
+        do {
+            try write(input, to: output, size: size ?? Thumbnail.defaultSize)
+        } catch let e as RenderError {
+            throw Failure.input(e.description)
+        } catch let e as StoreError {
+            throw Failure.input(e.description)
+        }
+    }
+
+    /// Renders the thumbnail of `input` into `output`; throws the store's and the renderer's errors as they are.
+    public static func write(_ input: String, to output: String, size n: Int) throws {
+        // A fixed page is streamed. An endless page's frame is its ink's, known only once every stroke is
+        // read, so such a page (and a .xopp) is loaded.
+        if StrokeStream.looksLikeDocument(path: input) {
+            let stream = try StrokeStream.open(path: input)
+            defer { stream.close() }
+            if !stream.format.isEndless {
+                let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize))
+                try Thumbnail.writePNG(pageSize: stream.pageSize, background: stream.background,
+                                       runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
+                                       size: n, to: output)
+                return
+            }
+        }
+        // Notes (what the import left out) are for `info`; a thumbnailer should be quiet.
+        let doc = try DocumentLoader.load(path: input, page: 1)
+        let page = doc.document.pages[0]
+        try Thumbnail.writePNG(frame: page.frame, background: page.format.background.paper,
+                               runs: LayeredExport.runs(of: page.drawing, count: 2), size: n, to: output)
+    }
+}
