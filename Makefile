@@ -45,12 +45,9 @@ locale: $(MO_FILES)
 	@mkdir -p $(@D)
 	msgfmt --check -o $@ $<
 
-# Regenerates po/oekaki.pot from the sources (every localized("…") and localizedPlural("…", "…", n); Swift's
-# literals parse as C's), then merges it into each .po.
+# Regenerates po/oekaki.pot from the sources (Tools/extract-strings.sh says which calls), then merges it into each .po.
 pot:
-	xgettext --from-code=UTF-8 --language=C --keyword=localized:1 --keyword=localizedPlural:1,2 \
-	  --add-comments=TRANSLATORS: --package-name=oekaki --package-version=$(VERSION) --no-location --sort-output \
-	  -o po/oekaki.pot $$(grep -rl 'localized' Sources --include='*.swift' | sort)
+	Tools/extract-strings.sh po/oekaki.pot $(VERSION)
 	for l in $(LOCALES); do msgmerge -q --update --backup=none po/$$l.po po/oekaki.pot; done
 
 install: $(if $(OEKAKI_BIN),,release) locale

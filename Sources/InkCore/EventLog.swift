@@ -50,12 +50,19 @@ public enum PageCommand: Hashable, Sendable {
 }
 
 /// A bad log line: where and why. `description` is `line N: message`; `message(file:)` is `FILE:N: message`.
+/// Two errors are equal when they say the same (in English) about the same line.
 public struct EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
     public var line: Int
-    public var message: String
-    public init(line: Int, message: String) { self.line = line; self.message = message }
+    /// Why, translatable (see `Wording`).
+    public var wording: Wording
+    /// Why, in English.
+    public var message: String { wording.description }
+    public init(line: Int, wording: Wording) { self.line = line; self.wording = wording }
+    public init(line: Int, message: String) { self.init(line: line, wording: .verbatim(message)) }
     public var description: String { "line \(line): \(message)" }
     public func message(file: String) -> String { "\(file):\(line): \(message)" }
+    public static func == (a: EventLogError, b: EventLogError) -> Bool { a.line == b.line && a.message == b.message }
+    public func hash(into h: inout Hasher) { h.combine(line); h.combine(message) }
 }
 
 public enum EventLog {
@@ -82,40 +89,40 @@ public enum EventLog {
             guard let m = try JSONObjectReader.members(of: bytes, in: range) else { return nil }
             members = m
         } catch let f as JSONObjectReader.Failure {
-            throw LineError(f.message)
+            throw LineError(f.wording)
         }
         let fields = Fields(members: members)
         let type = try fields.string("type")
         switch type {
         case "touch":
             let phaseName = try fields.string("phase")
-            guard let phase = InputEvent.Phase(rawValue: phaseName) else { throw LineError("unknown phase \(quoted(phaseName))") }
+            guard let phase = InputEvent.Phase(rawValue: phaseName) else { throw LineError("unknown phase {0}", quoted(phaseName)) }
             let id = try fields.integer("id")
             let x = try fields.coordinate("x"), y = try fields.coordinate("y")
             var device = InputEvent.Device.touch
             if let d = try fields.optionalString("device") {
-                guard let dev = InputEvent.Device(rawValue: d) else { throw LineError("unknown device \(quoted(d))") }
+                guard let dev = InputEvent.Device(rawValue: d) else { throw LineError("unknown device {0}", quoted(d)) }
                 device = dev
             }
             let pressure = try fields.optionalNumber("pressure")
-            if let p = pressure, !(0...1).contains(p) { throw LineError("\"pressure\" \(format(p)) is outside 0..1") }
+            if let p = pressure, !(0...1).contains(p) { throw LineError("\"pressure\" {0} is outside 0..1", format(p)) }
             let t = try fields.optionalNumber("t") ?? 0
             let point = InkPoint(x: x, y: y, pressure: pressure ?? 0.5, time: t)
             return .touch(InputEvent(pointer: id, phase: phase, point: point, device: device, hasPressure: pressure != nil))
         case "tool":
             let name = try fields.string("tool")
-            guard let tool = Tool(rawValue: name) else { throw LineError("unknown tool \(quoted(name))") }
+            guard let tool = Tool(rawValue: name) else { throw LineError("unknown tool {0}", quoted(name)) }
             var color: RGBA?
             if let hex = try fields.optionalString("color") {
                 guard var c = RGBA(hex: hex) else {
-                    throw LineError("bad colour \(quoted(hex)) (expected #RRGGBB or #RRGGBBAA)")
+                    throw LineError("bad colour {0} (expected #RRGGBB or #RRGGBBAA)", quoted(hex))
                 }
                 if tool == .highlighter && hex.utf8.count == 7 { c.a = RGBA.highlighterYellow.a }
                 color = c
             }
             let width = try fields.optionalNumber("width")
             if let w = width, !(w > 0 && w <= maxToolWidth) {
-                throw LineError("\"width\" \(format(w)) is outside 0..\(format(maxToolWidth)) (must be more than 0)")
+                throw LineError("\"{0}\" {1} is outside 0..{2} (must be more than 0)", "width", format(w), format(maxToolWidth))
             }
             return .tool(tool, color: color, width: width, recognize: try fields.optionalBool("recognize"))
         case "selection": return .selection(try selectionOp(fields))
@@ -125,14 +132,14 @@ public enum EventLog {
         case "canvas":
             let w = try fields.number("width"), h = try fields.number("height")
             for (k, v) in [("width", w), ("height", h)] where !(v > 0 && v <= maxPageSide) {
-                throw LineError("\"\(k)\" \(format(v)) is outside 0..\(format(maxPageSide)) (must be more than 0)")
+                throw LineError("\"{0}\" {1} is outside 0..{2} (must be more than 0)", k, format(v), format(maxPageSide))
             }
             return .canvas(Size(width: w, height: h))
         case "page":
             func index(required: Bool) throws -> Int? {
                 guard required || (fields.raw("index").map { $0 != .null } ?? false) else { return nil }
                 let k = try fields.integer("index")
-                guard k >= 1, k <= 1_000_000 else { throw LineError("\"index\" \(k) is not a page number (1 or more)") }
+                guard k >= 1, k <= 1_000_000 else { throw LineError("\"index\" {0} is not a page number (1 or more)", k) }
                 return Int(k)
             }
             let op = try fields.string("op")
@@ -142,13 +149,13 @@ public enum EventLog {
                 guard (w == nil) == (h == nil) else { throw LineError("a page needs both \"width\" and \"height\", or neither") }
                 for (k, v) in [("width", w), ("height", h)] {
                     if let v, !(v > 0 && v <= maxPageSide) {
-                        throw LineError("\"\(k)\" \(format(v)) is outside 0..\(format(maxPageSide)) (must be more than 0)")
+                        throw LineError("\"{0}\" {1} is outside 0..{2} (must be more than 0)", k, format(v), format(maxPageSide))
                     }
                 }
                 var style: Background.Style?
                 if let b = try fields.optionalString("background") {
                     guard let s = Background.Style(rawValue: b) else {
-                        throw LineError("unknown background \(quoted(b)) (plain, ruled, lined, graph or dotted)")
+                        throw LineError("unknown background {0} (plain, ruled, lined, graph or dotted)", quoted(b))
                     }
                     style = s
                 }
@@ -157,10 +164,10 @@ public enum EventLog {
             case "next": return .page(.next)
             case "prev": return .page(.previous)
             case "goto": return .page(.goTo(index: try index(required: true)!))
-            default: throw LineError("unknown page op \(quoted(op)) (add, delete, next, prev or goto)")
+            default: throw LineError("unknown page op {0} (add, delete, next, prev or goto)", quoted(op))
             }
         default:
-            throw LineError("unknown type \(quoted(type))")
+            throw LineError("unknown type {0}", quoted(type))
         }
     }
 
@@ -173,7 +180,7 @@ public enum EventLog {
         case "translate": return .translate(dx: try f.coordinate("dx"), dy: try f.coordinate("dy"))
         case "scale":
             let sx = try f.number("sx"), sy = try f.number("sy")
-            for (k, v) in [("sx", sx), ("sy", sy)] where v == 0 { throw LineError("\"\(k)\" is 0 (a scale must not flatten the selection)") }
+            for (k, v) in [("sx", sx), ("sy", sy)] where v == 0 { throw LineError("\"{0}\" is 0 (a scale must not flatten the selection)", k) }
             return .scale(sx: sx, sy: sy, about: try point(), keepWidths: try f.optionalBool("keepWidths"))
         case "rotate": return .rotate(degrees: try f.number("degrees"), about: try point())
         case "delete": return .delete
@@ -183,12 +190,12 @@ public enum EventLog {
             var color: RGBA?
             var keepsAlpha = false
             if let hex = try f.optionalString("color") {
-                guard let c = RGBA(hex: hex) else { throw LineError("bad colour \(quoted(hex)) (expected #RRGGBB or #RRGGBBAA)") }
+                guard let c = RGBA(hex: hex) else { throw LineError("bad colour {0} (expected #RRGGBB or #RRGGBBAA)", quoted(hex)) }
                 color = c; keepsAlpha = hex.utf8.count == 7
             }
             let width = try f.optionalNumber("width")
             if let w = width, !(w > 0 && w <= maxToolWidth) {
-                throw LineError("\"width\" \(format(w)) is outside 0..\(format(maxToolWidth)) (must be more than 0)")
+                throw LineError("\"{0}\" {1} is outside 0..{2} (must be more than 0)", "width", format(w), format(maxToolWidth))
             }
             return .style(color: color, keepsAlpha: keepsAlpha, width: width)
         case "front": return .front
@@ -203,7 +210,7 @@ public enum EventLog {
         case "all": return .all
         case "none": return .none
         default:
-            throw LineError("unknown selection op \(quoted(op)) (expected translate, scale, rotate, delete, duplicate, style, front, back, copy, cut, paste, all or none)")
+            throw LineError("unknown selection op {0} (expected translate, scale, rotate, delete, duplicate, style, front, back, copy, cut, paste, all or none)", quoted(op))
         }
     }
 
@@ -228,7 +235,13 @@ public enum EventLog {
 
     static func format(_ v: Double) -> String { JSONText.number(v) }
 
-    struct LineError: Error { var message: String; init(_ m: String) { message = m } }
+    /// A bad line's message, without the line's number (the replay adds it).
+    struct LineError: Error {
+        var wording: Wording
+        var message: String { wording.description }
+        init(_ w: Wording) { wording = w }
+        init(_ text: String, _ values: CustomStringConvertible...) { wording = Wording(text, values) }
+    }
 
     /// Typed access to an object's members with messages that name the key.
     private struct Fields {
@@ -239,42 +252,42 @@ public enum EventLog {
             return nil
         }
         func string(_ key: String) throws -> String {
-            guard let v = raw(key), v != .null else { throw LineError("missing \"\(key)\"") }
-            guard case .string(let s) = v else { throw LineError("\"\(key)\" must be a string, not \(v.kind)") }
+            guard let v = raw(key), v != .null else { throw LineError("missing \"{0}\"", key) }
+            guard case .string(let s) = v else { throw LineError("\"{0}\" must be a string, not {1}", key, v.kind) }
             return s
         }
         func optionalString(_ key: String) throws -> String? {
             guard let v = raw(key), v != .null else { return nil }
-            guard case .string(let s) = v else { throw LineError("\"\(key)\" must be a string, not \(v.kind)") }
+            guard case .string(let s) = v else { throw LineError("\"{0}\" must be a string, not {1}", key, v.kind) }
             return s
         }
         func optionalBool(_ key: String) throws -> Bool? {
             guard let v = raw(key), v != .null else { return nil }
-            guard case .bool(let b) = v else { throw LineError("\"\(key)\" must be true or false, not \(v.kind)") }
+            guard case .bool(let b) = v else { throw LineError("\"{0}\" must be true or false, not {1}", key, v.kind) }
             return b
         }
         func optionalNumber(_ key: String) throws -> Double? {
             guard let v = raw(key), v != .null else { return nil }
-            guard case .number(let d, _) = v else { throw LineError("\"\(key)\" must be a number, not \(v.kind)") }
-            guard d.isFinite else { throw LineError("\"\(key)\" is not a finite number") }
+            guard case .number(let d, _) = v else { throw LineError("\"{0}\" must be a number, not {1}", key, v.kind) }
+            guard d.isFinite else { throw LineError("\"{0}\" is not a finite number", key) }
             return d
         }
         func number(_ key: String) throws -> Double {
-            guard let d = try optionalNumber(key) else { throw LineError("missing \"\(key)\"") }
+            guard let d = try optionalNumber(key) else { throw LineError("missing \"{0}\"", key) }
             return d
         }
         func coordinate(_ key: String) throws -> Double {
             let d = try number(key)
             guard abs(d) <= EventLog.maxCoordinate else {
-                throw LineError("\"\(key)\" \(EventLog.format(d)) is too large (limit ±\(EventLog.format(EventLog.maxCoordinate)))")
+                throw LineError("\"{0}\" {1} is too large (limit ±{2})", key, EventLog.format(d), EventLog.format(EventLog.maxCoordinate))
             }
             return d
         }
         func integer(_ key: String) throws -> Int64 {
-            guard let v = raw(key), v != .null else { throw LineError("missing \"\(key)\"") }
-            guard case .number(let d, let i) = v else { throw LineError("\"\(key)\" must be an integer, not \(v.kind)") }
-            guard d.isFinite else { throw LineError("\"\(key)\" is not a finite number") }
-            guard let n = i else { throw LineError("\"\(key)\" must be an integer, not \(EventLog.format(d))") }
+            guard let v = raw(key), v != .null else { throw LineError("missing \"{0}\"", key) }
+            guard case .number(let d, let i) = v else { throw LineError("\"{0}\" must be an integer, not {1}", key, v.kind) }
+            guard d.isFinite else { throw LineError("\"{0}\" is not a finite number", key) }
+            guard let n = i else { throw LineError("\"{0}\" must be an integer, not {1}", key, EventLog.format(d)) }
             return n
         }
     }

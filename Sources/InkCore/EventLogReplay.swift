@@ -56,7 +56,7 @@ public struct EventLogReplay {
 
     private func checkLength(_ count: Int) throws {
         if count > EventLog.maxLineBytes {
-            throw EventLogError(line: lineNumber + 1, message: "line is longer than \(EventLog.maxLineBytes) bytes")
+            throw EventLogError(line: lineNumber + 1, wording: Wording("line is longer than {0} bytes", EventLog.maxLineBytes))
         }
     }
 
@@ -73,14 +73,14 @@ public struct EventLogReplay {
         do {
             event = try EventLog.event(bytes, range)
         } catch let e as EventLog.LineError {
-            throw EventLogError(line: lineNumber, message: e.message)
+            throw EventLogError(line: lineNumber, wording: e.wording)
         }
         guard let event else { return }
         eventCount += 1
         do {
             try apply(event)
         } catch let e as SelectionError {
-            throw EventLogError(line: lineNumber, message: e.message)
+            throw EventLogError(line: lineNumber, wording: e.wording)
         }
     }
 

@@ -10,19 +10,22 @@ struct JSONObjectReader {
         case array
         case object
 
-        var kind: String {
+        var kind: Wording {
             switch self {
-            case .string: return "a string"
-            case .number: return "a number"
-            case .bool: return "a boolean"
-            case .null: return "null"
-            case .array: return "an array"
-            case .object: return "an object"
+            case .string: return Wording("a string")
+            case .number: return Wording("a number")
+            case .bool: return Wording("a boolean")
+            case .null: return .verbatim("null")
+            case .array: return Wording("an array")
+            case .object: return Wording("an object")
             }
         }
     }
 
-    struct Failure: Error { var message: String }
+    struct Failure: Error {
+        var wording: Wording
+        var message: String { wording.description }
+    }
 
     /// Deepest nesting accepted inside an ignored value (bounds the recursion).
     static let maxDepth = 64
@@ -40,19 +43,19 @@ struct JSONObjectReader {
         r.skipSpace()
         if r.pos == r.end { return nil }
         guard r.bytes[r.pos] == UInt8(ascii: "{") else {
-            throw Failure(message: "not JSON: expected an object at column \(r.column)")
+            throw Failure(wording: Wording("not JSON: {0} at column {1}", Wording("expected an object"), r.column))
         }
         let out = try r.object(keep: true, depth: 0)
         r.skipSpace()
-        guard r.pos == r.end else { throw Failure(message: "not JSON: unexpected text after the object at column \(r.column)") }
+        guard r.pos == r.end else { throw Failure(wording: Wording("not JSON: {0} at column {1}", Wording("unexpected text after the object"), r.column)) }
         return out
     }
 
     private var column: Int { pos + 1 }
 
-    private func fail(_ what: String) -> Failure {
-        if pos >= end { return Failure(message: "not JSON: \(what) at end of line") }
-        return Failure(message: "not JSON: \(what) at column \(column)")
+    private func fail(_ what: Wording) -> Failure {
+        if pos >= end { return Failure(wording: Wording("not JSON: {0} at end of line", what)) }
+        return Failure(wording: Wording("not JSON: {0} at column {1}", what, column))
     }
 
     private mutating func skipSpace() {
@@ -63,9 +66,9 @@ struct JSONObjectReader {
         }
     }
 
-    private mutating func expect(_ c: UInt8, _ what: String) throws {
+    private mutating func expect(_ c: UInt8, _ what: Wording) throws {
         skipSpace()
-        guard pos < end, bytes[pos] == c else { throw fail("expected \(what)") }
+        guard pos < end, bytes[pos] == c else { throw fail(what) }
         pos += 1
     }
 
@@ -77,19 +80,19 @@ struct JSONObjectReader {
         if pos < end, bytes[pos] == UInt8(ascii: "}") { pos += 1; return out }
         while true {
             skipSpace()
-            guard pos < end, bytes[pos] == UInt8(ascii: "\"") else { throw fail("expected a key in quotes") }
+            guard pos < end, bytes[pos] == UInt8(ascii: "\"") else { throw fail(Wording("expected a key in quotes")) }
             let key = try string()
-            try expect(UInt8(ascii: ":"), "':' after key")
+            try expect(UInt8(ascii: ":"), Wording("expected ':' after key"))
             let v = try value(depth: depth + 1)
             if keep {
-                if out.contains(where: { $0.key == key }) { throw Failure(message: "duplicate key \(EventLog.quoted(key))") }
+                if out.contains(where: { $0.key == key }) { throw Failure(wording: Wording("duplicate key {0}", EventLog.quoted(key))) }
                 out.append((key, v))
             }
             skipSpace()
-            guard pos < end else { throw fail("expected ',' or '}'") }
+            guard pos < end else { throw fail(Wording("expected ',' or '}'")) }
             if bytes[pos] == UInt8(ascii: ",") { pos += 1; continue }
             if bytes[pos] == UInt8(ascii: "}") { pos += 1; return out }
-            throw fail("expected ',' or '}'")
+            throw fail(Wording("expected ',' or '}'"))
         }
     }
 
@@ -100,17 +103,17 @@ struct JSONObjectReader {
         while true {
             _ = try value(depth: depth + 1)
             skipSpace()
-            guard pos < end else { throw fail("expected ',' or ']'") }
+            guard pos < end else { throw fail(Wording("expected ',' or ']'")) }
             if bytes[pos] == UInt8(ascii: ",") { pos += 1; continue }
             if bytes[pos] == UInt8(ascii: "]") { pos += 1; return }
-            throw fail("expected ',' or ']'")
+            throw fail(Wording("expected ',' or ']'"))
         }
     }
 
     private mutating func value(depth: Int) throws -> Value {
         skipSpace()
-        guard pos < end else { throw fail("expected a value") }
-        if depth > JSONObjectReader.maxDepth { throw Failure(message: "not JSON: nested deeper than \(JSONObjectReader.maxDepth) levels") }
+        guard pos < end else { throw fail(Wording("expected a value")) }
+        if depth > JSONObjectReader.maxDepth { throw Failure(wording: Wording("not JSON: nested deeper than {0} levels", JSONObjectReader.maxDepth)) }
         switch bytes[pos] {
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "{"): _ = try object(keep: false, depth: depth); return .object
@@ -119,14 +122,14 @@ struct JSONObjectReader {
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
-        default: throw fail("expected a value")
+        default: throw fail(Wording("expected a value"))
         }
     }
 
     private mutating func literal(_ word: String) throws {
         var i = pos
         for c in word.utf8 {
-            guard i < end, bytes[i] == c else { throw fail("expected a value") }
+            guard i < end, bytes[i] == c else { throw fail(Wording("expected a value")) }
             i += 1
         }
         pos = i
@@ -139,7 +142,7 @@ struct JSONObjectReader {
         let start = pos
         var negative = false
         if bytes[pos] == UInt8(ascii: "-") { negative = true; pos += 1 }
-        guard pos < end, isDigit(bytes[pos]) else { throw fail("expected a digit") }
+        guard pos < end, isDigit(bytes[pos]) else { throw fail(Wording("expected a digit")) }
         var mantissa: UInt64 = 0, digits = 0, fracDigits = 0
         if bytes[pos] == UInt8(ascii: "0") {
             pos += 1
@@ -152,7 +155,7 @@ struct JSONObjectReader {
         var simple = true
         if pos < end, bytes[pos] == UInt8(ascii: ".") {
             pos += 1
-            guard pos < end, isDigit(bytes[pos]) else { throw fail("expected a digit after '.'") }
+            guard pos < end, isDigit(bytes[pos]) else { throw fail(Wording("expected a digit after '.'")) }
             while pos < end, isDigit(bytes[pos]) {
                 if digits < 19 { mantissa = mantissa * 10 + UInt64(bytes[pos] - 48); fracDigits += 1 }
                 if mantissa != 0 || bytes[pos] != UInt8(ascii: "0") { digits += 1 }
@@ -163,7 +166,7 @@ struct JSONObjectReader {
             simple = false
             pos += 1
             if pos < end, bytes[pos] == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-") { pos += 1 }
-            guard pos < end, isDigit(bytes[pos]) else { throw fail("expected a digit in the exponent") }
+            guard pos < end, isDigit(bytes[pos]) else { throw fail(Wording("expected a digit in the exponent")) }
             while pos < end, isDigit(bytes[pos]) { pos += 1 }
         }
         // Fast path (Clinger): mantissa and power of ten both exact in a Double, so one division rounds correctly.
@@ -175,7 +178,7 @@ struct JSONObjectReader {
             return .number(v, integer: integer)
         }
         let text = String(decoding: bytes[start..<pos], as: UTF8.self)
-        guard let v = Double(text) else { throw Failure(message: "not JSON: bad number at column \(start + 1)") }
+        guard let v = Double(text) else { throw Failure(wording: Wording("not JSON: {0} at column {1}", Wording("bad number"), start + 1)) }
         var integer: Int64?
         if simple && fracDigits == 0 { integer = Int64(text) } // exact for long integers
         else if v.isFinite, v == v.rounded(), abs(v) < 9.2e18 { integer = Int64(v) }
@@ -192,14 +195,14 @@ struct JSONObjectReader {
             let c = bytes[pos]
             if c == UInt8(ascii: "\"") { pos += 1; return String(decoding: bytes[start..<(pos - 1)], as: UTF8.self) }
             if c == UInt8(ascii: "\\") { break }
-            if c < 0x20 { throw fail("control character in string") }
+            if c < 0x20 { throw fail(Wording("control character in string")) }
             pos += 1
         }
         var out = Array(bytes[start..<pos])
         while pos < end {
             let c = bytes[pos]
             if c == UInt8(ascii: "\"") { pos += 1; return String(decoding: out, as: UTF8.self) }
-            if c < 0x20 { throw fail("control character in string") }
+            if c < 0x20 { throw fail(Wording("control character in string")) }
             if c != UInt8(ascii: "\\") { out.append(c); pos += 1; continue }
             pos += 1
             guard pos < end else { break }
@@ -222,14 +225,14 @@ struct JSONObjectReader {
                 out.append(contentsOf: String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
             default:
                 pos -= 1
-                throw fail("bad escape in string")
+                throw fail(Wording("bad escape in string"))
             }
         }
-        throw fail("unterminated string")
+        throw fail(Wording("unterminated string"))
     }
 
     private mutating func hex4() throws -> UInt32 {
-        guard end - pos >= 4 else { throw fail("bad \\u escape") }
+        guard end - pos >= 4 else { throw fail(Wording("bad \\u escape")) }
         var v: UInt32 = 0
         for _ in 0..<4 {
             let c = bytes[pos]
@@ -238,7 +241,7 @@ struct JSONObjectReader {
             case 48...57: d = c - 48
             case 65...70: d = c - 55
             case 97...102: d = c - 87
-            default: throw fail("bad \\u escape")
+            default: throw fail(Wording("bad \\u escape"))
             }
             v = v << 4 | UInt32(d)
             pos += 1

@@ -18,8 +18,10 @@ public enum SelectionOp: Hashable, Sendable {
 
 /// A selection operation that cannot be done; the message says why, in the user's words.
 public struct SelectionError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
+    /// Why, translatable (see `Wording`).
+    public var wording: Wording
+    public var message: String { wording.description }
+    public init(_ text: String, _ values: CustomStringConvertible...) { wording = Wording(text, values) }
     public var description: String { message }
 }
 
@@ -152,7 +154,7 @@ extension Editor {
             return perform(.add(copies))
         case .style(let color, let keepsAlpha, let width):
             if let w = width, !(w > 0 && w <= Self.maxSelectionWidth) {
-                throw SelectionError("width \(JSONText.number(w)) is outside 0…\(JSONText.number(Self.maxSelectionWidth))")
+                throw SelectionError("width {0} is outside 0…{1}", JSONText.number(w), JSONText.number(Self.maxSelectionWidth))
             }
             let restyled = strokes.map { s -> Stroke in
                 var c = copy(s)
@@ -256,11 +258,11 @@ extension Editor {
             let limit = Self.maxSelectionCoordinate
             guard r.minX.isFinite, r.minY.isFinite, r.maxX.isFinite, r.maxY.isFinite,
                   r.minX >= -limit, r.minY >= -limit, r.maxX <= limit, r.maxY <= limit else {
-                throw SelectionError("that would move ink beyond the page limits (±\(JSONText.number(limit)) units); nothing was changed")
+                throw SelectionError("that would move ink beyond the page limits (±{0} units); nothing was changed", JSONText.number(limit))
             }
         }
         guard width.isFinite, width > 0, width <= Self.maxSelectionWidth else {
-            throw SelectionError("that would make a line \(JSONText.number(width)) units wide (limit \(JSONText.number(Self.maxSelectionWidth))); nothing was changed")
+            throw SelectionError("that would make a line {0} units wide (limit {1}); nothing was changed", JSONText.number(width), JSONText.number(Self.maxSelectionWidth))
         }
     }
 }

@@ -12,7 +12,7 @@ usage: oekaki-bench [--quick] [--json] [--write FILE]
   --touch        only the touch figures (the real window on a Broadway display), as JSON
   --pages        only the 500-page notebook scroll figures (the real window under Xvfb), as JSON
   --shapes       only the hold-to-snap fit on 1,000-point strokes, as JSON
-  --thumbnail    only the thumbnail figures (the 1M-point .oekaki, `oekaki thumbnail` process and in-process), as JSON
+  --thumbnail    only the thumbnail figures (the 1M-point .oekaki, `oekaki-thumbnailer` process and in-process), as JSON
   --notebook     only the 500-page notebook figures (open, PDF of every page vs Xournal++), as JSON
 """
 

@@ -68,7 +68,8 @@ enum ReplayCommand {
             }
             return try replay.finish()
         } catch let e as EventLogError {
-            throw CommandFailure.input(e.message(file: path))
+            // The engine words it in English with its values apart; the catalogue has the words.
+            throw CommandFailure.input("\(path):\(e.line): " + e.wording.rendered { localized($0) })
         }
     }
 }

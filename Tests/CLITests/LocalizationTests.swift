@@ -18,12 +18,12 @@ final class LocalizationTests: XCTestCase {
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: tmp) }
         let pot = tmp.appendingPathComponent("fresh.pot").path
-        let sources = try Shell.run("grep", ["-rl", "localized", "Sources", "--include=*.swift"], in: root).output
-            .split(separator: "\n").map(String.init).sorted()
-        XCTAssertGreaterThan(sources.count, 5)
-        let extract = try Shell.run("xgettext", ["--from-code=UTF-8", "--language=C", "--keyword=localized:1", "--keyword=localizedPlural:1,2",
-                                                 "-o", pot] + sources, in: root)
+        let extract = try Shell.run(root.appendingPathComponent("Tools/extract-strings.sh").path, [pot], in: root)
         XCTAssertEqual(extract.status, 0, extract.output)
+        // The engine's event-log messages are among them.
+        let strings = try String(contentsOfFile: pot, encoding: .utf8)
+        XCTAssertTrue(strings.contains("msgid \"unknown phase {0}\""), "LineError(…) is extracted")
+        XCTAssertTrue(strings.contains("msgid \"expected a value\""), "Wording(…) is extracted")
         let merged = tmp.appendingPathComponent("ja.po").path
         XCTAssertEqual(try Shell.run("msgmerge", ["-q", "--no-fuzzy-matching", "-o", merged, "po/ja.po", pot], in: root).status, 0)
         let stats = try Shell.run("msgfmt", ["--check", "--statistics", "-o", "/dev/null", merged], in: root)
@@ -64,7 +64,22 @@ final class LocalizationTests: XCTestCase {
         // A file's trouble, worded by the store, and a plural.
         let missing = try Shell.run(bin.path, ["info", "/nonexistent/drawing.oekaki"], environment: env)
         XCTAssertEqual(missing.output, "oekaki: /nonexistent/drawing.oekaki: ファイルがありません\n")
+        // The event log's parse errors, worded by the engine: the message and the phrase inside it.
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-ja-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let log = tmp.appendingPathComponent("bad.jsonl")
+        try "{\"type\":\"undo\"}\n{\"type\":\"touch\",\"phase\":\"began\",\"id\":1,\"x\":\"1\",\"y\":2}\n{\"type\":NaN}\n"
+            .write(to: log, atomically: true, encoding: .utf8)
+        let replay = try Shell.run(bin.path, ["replay", log.path], environment: env)
+        XCTAssertEqual(replay.status, 1)
+        XCTAssertEqual(replay.output, "oekaki: \(log.path):2: \"x\" は数値でなければなりません (文字列 は不可)\n")
+        try "{\"type\":NaN}\n".write(to: log, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try Shell.run(bin.path, ["replay", log.path], environment: env).output,
+                       "oekaki: \(log.path):1: JSON ではありません: 9 文字目で値が必要です\n")
         env["LANGUAGE"] = "en"
+        XCTAssertEqual(try Shell.run(bin.path, ["replay", log.path], environment: env).output,
+                       "oekaki: \(log.path):1: not JSON: expected a value at column 9\n")
         let en = try Shell.run(bin.path, ["export", "only-one.oekaki"], environment: env)
         XCTAssertTrue(en.output.hasPrefix("oekaki: export: needs IN and OUT\n"), en.output)
     }

@@ -111,6 +111,27 @@ final class EventLogTests: XCTestCase {
         }
     }
 
+    /// Messages keep their words apart from their values, so the CLI can translate them (the engine links no
+    /// gettext): the template and each nested phrase go through the translator, the values do not.
+    func testErrorsAreWordedForTranslation() {
+        XCTAssertThrowsError(try EventLogReplay.replay(#"{"type":"touch","phase":"began","id":1,"x":"1","y":2}"#)) { error in
+            guard let e = error as? EventLogError else { return XCTFail("\(error)") }
+            XCTAssertEqual(e.wording.text, #""{0}" must be a number, not {1}"#)
+            XCTAssertEqual(e.message, #""x" must be a number, not a string"#)
+            let shouted = e.wording.rendered { $0.uppercased() }
+            XCTAssertEqual(shouted, #""x" MUST BE A NUMBER, NOT A STRING"#, "the phrase is translated, the key is not")
+        }
+        XCTAssertThrowsError(try EventLogReplay.replay("{\"type\":\"undo\"}\n[1]")) { error in
+            let e = error as? EventLogError
+            XCTAssertEqual(e?.line, 2)
+            XCTAssertEqual(e?.wording.rendered { ["not JSON: {0} at column {1}": "{1}: {0}", "expected an object": "object?"][$0] ?? $0 },
+                           "1: object?", "a translation may put the values in its own order")
+        }
+        // A value is filled in once: braces in the input stay as they are.
+        XCTAssertEqual(Wording("unknown tool {0} and {1}", "{1}", 7).description, "unknown tool {1} and 7")
+        XCTAssertEqual(SelectionError("width {0} is outside 0…{1}", "0", "100").message, "width 0 is outside 0…100")
+    }
+
     func testReplayInArbitraryChunksMatchesWholeReplay() throws {
         var lines: [String] = [##"{"type":"canvas","width":640,"height":480}"##, ##"{"type":"tool","tool":"pen","color":"#ff0000","width":4}"##]
         for k in 0..<30 {
