@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 import TestSupport
 
-/// The desktop side of the window under its own Xvfb (a larger screen for HiDPI): the shortcuts
-/// window and About dialog, New, recent files, the remembered window size, the dark style, GDK_SCALE=2 and Japanese.
+/// The desktop side of the window under its own Xvfb (a larger screen for HiDPI): the shortcuts window and About
+/// dialog, New, recent files, a dropped drawing, the remembered window size, the dark style, GDK_SCALE=2 and Japanese.
 final class DesktopWindowTests: XCTestCase {
     static let screen = (width: 2560, height: 1700)
     nonisolated(unsafe) static var xvfb: Process?
@@ -207,6 +207,67 @@ final class DesktopWindowTests: XCTestCase {
         let quarter = r.w / 4
         XCTAssertGreaterThan(ink(r.x..<(r.x + r.w + 4)), 60, "glyphs are drawn")
         XCTAssertGreaterThan(ink((r.x + 3 * quarter)..<(r.x + r.w + 4)), 10, "the last glyphs are drawn too")
+    }
+
+    /// A drawing dragged from another application (a GTK drag source offering its URI, as a file manager does)
+    /// and dropped on the window opens in it: a real XDND drag between two X clients, driven by xdotool.
+    func testDroppedDrawingOpens() throws {
+        let python = "/usr/bin/python3"
+        let probe = try run(python, ["-c", "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk"])
+        guard probe.status == 0 else { throw XCTSkip("PyGObject with GTK 4 is needed (make deps installs python3-gi)") }
+        // A horizontal line across the middle of an 800×600 page.
+        let log = home.appendingPathComponent("line.jsonl"), dropped = home.appendingPathComponent("dropped.oekaki")
+        try """
+        {"type":"canvas","width":800,"height":600}
+        {"type":"tool","tool":"pen","color":"#000000","width":12}
+        {"type":"touch","phase":"began","id":1,"x":100,"y":300}
+        {"type":"touch","phase":"moved","id":1,"x":400,"y":300}
+        {"type":"touch","phase":"ended","id":1,"x":700,"y":300}
+
+        """.write(to: log, atomically: true, encoding: .utf8)
+        let replay = try run(AppWindowTests.oekakiBinary().path, ["replay", log.path, "-o", dropped.path])
+        XCTAssertEqual(replay.status, 0, replay.output)
+
+        try launch(home.appendingPathComponent("first.oekaki").path)
+        // The page's top left is at (5, 94) on the screen: the line runs along y ≈ 394 from x ≈ 105 to 705.
+        XCTAssertFalse(try screenshot().hasInk(near: 400, 394), "the first drawing is empty")
+
+        let source = Process()
+        source.executableURL = URL(fileURLWithPath: python)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        source.arguments = [root.appendingPathComponent("Tools/drag-source.py").path, dropped.path]
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = Self.display
+        env["GDK_BACKEND"] = "x11"
+        env["NO_AT_BRIDGE"] = "1"
+        env["GTK_A11Y"] = "none"
+        env["GSETTINGS_BACKEND"] = "memory"
+        env["HOME"] = home.path
+        source.environment = env
+        source.standardOutput = FileHandle.nullDevice
+        source.standardError = FileHandle.nullDevice
+        try source.run()
+        apps.append(source)
+        XCTAssertTrue(waitForWindow(named: "^drag source$", seconds: 10), "the drag source's window is up")
+        // Without a window manager both windows map at the corner: move the source clear of the app.
+        xdotool(["search", "--onlyvisible", "--name", "^drag source$", "windowmove", "%1", "1400", "900"])
+        usleep(500_000)
+
+        // Slowly: each motion is a message to the app and its answer (XDND), and the drop waits for the last.
+        xdotool(["mousemove", "1520", "980"])
+        usleep(100_000)
+        xdotool(["mousedown", "1"])
+        for k in 1...24 {
+            xdotool(["mousemove", "\(1520 - 920 * k / 24)", "\(980 - 530 * k / 24)"])
+            usleep(30_000)
+        }
+        usleep(300_000)
+        xdotool(["mouseup", "1"])
+        XCTAssertTrue(waitForWindow(named: "dropped.oekaki — Oekaki"), "the dropped drawing opens in the window")
+        XCTAssertTrue(wait { (try? self.screenshot().hasInk(near: 400, 394)) ?? false }, "its line is drawn")
+        let shot = try screenshot()
+        XCTAssertTrue(shot.hasInk(near: 150, 394) && shot.hasInk(near: 650, 394), "the whole line")
+        XCTAssertFalse(shot.hasInk(near: 400, 300), "and nothing else")
     }
 
     // MARK: driving the app
