@@ -200,13 +200,21 @@ public final class ScreenCache {
         try renderPatch(Scene(drawing), area: area, transform: transform)
     }
     public static func renderPatch(_ scene: Scene, area: Rect, transform: ViewTransform) throws -> Frame {
+        // Without a cancellation the render always completes.
+        try renderPatch(scene, area: area, transform: transform, cancel: nil)!
+    }
+
+    /// Same, abandoned (nil) as soon as `cancel` says so: a newer view no longer needs it.
+    public static func renderPatch(_ scene: Scene, area: Rect, transform: ViewTransform, cancel: RenderCancellation?) throws -> Frame? {
         // A few pixels more on every side, not pasted: strokes just outside the patch still antialias into it
         // (and one whose outline strays a little outside its index bounds is found from the margin).
         let m = Double(patchMargin)
         var t = transform
         t.offset = t.offset - Point(area.minX - m, area.minY - m) * (1 / t.deviceScale)
-        let f = try renderFrame(scene, viewSize: Size(width: (area.width + 2 * m) / t.deviceScale, height: (area.height + 2 * m) / t.deviceScale), transform: t)
-        return Frame(transform: f.transform, viewSize: f.viewSize, surface: f.surface, margin: patchMargin)
+        let size = Size(width: (area.width + 2 * m) / t.deviceScale, height: (area.height + 2 * m) / t.deviceScale)
+        let s = try makeSurface(viewSize: size, transform: t)
+        guard SheetPainter.render(scene, into: s, mapping: mapping(t, overscan: 0), cancel: cancel) else { return nil }
+        return Frame(transform: t, viewSize: size, surface: s, margin: patchMargin)
     }
 
     private static let patchMargin = 4

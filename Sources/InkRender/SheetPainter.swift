@@ -6,19 +6,97 @@ import InkCore
 /// The desk between pages stays transparent (the app paints it under the raster).
 enum SheetPainter {
     /// Repaints all of `surface` on every core, in the bands `BandRenderer` cuts (so pixels match a
-    /// one-surface render). `mapping`: view space → surface pixels.
-    static func render(_ scene: Scene, into surface: ImageSurface, mapping: DeviceMapping) {
+    /// one-surface render). `mapping`: view space → surface pixels. False when `cancel` stopped it (the
+    /// surface is then partly painted).
+    ///
+    /// Each visible stroke is shaped once for the whole surface, not once per band it crosses: strokes are
+    /// taken in drawing order in batches, a batch's outlines made on every core, then every band fills those
+    /// it meets, on every core. A band fills the same polygons in the same order as it would alone, so its
+    /// pixels are unchanged; only a batch's outlines are held at once.
+    @discardableResult
+    static func render(_ scene: Scene, into surface: ImageSurface, mapping: DeviceMapping, cancel: RenderCancellation? = nil) -> Bool {
         let edges = BandRenderer.bandEdges(height: surface.height, mapping: mapping)
-        DispatchQueue.concurrentPerform(iterations: edges.count - 1) { band in
-            let y0 = edges[band], y1 = edges[band + 1]
-            let view = ImageSurface(rowsOf: surface, from: y0, count: y1 - y0)
-            view.fillRows(0, y1 - y0, with: nil)
-            let ctx = CairoContext(drawingInto: view)
+        let bands = (0..<(edges.count - 1)).map { b in
+            Band(surface: ImageSurface(rowsOf: surface, from: edges[b], count: edges[b + 1] - edges[b]), y0: edges[b], mapping: mapping)
+        }
+        defer { surface.markDirty() }
+        DispatchQueue.concurrentPerform(iterations: bands.count) { b in
+            bands[b].surface.fillRows(0, bands[b].surface.height, with: nil)
+        }
+        // A pixel more on every side: a stroke or page edge just outside still antialiases into the area.
+        let reach = Rect(minX: -1, minY: -1, maxX: Double(surface.width) + 1, maxY: Double(surface.height) + 1)
+        for sheet in scene.sheets(meeting: mapping.pageRect(ofDevice: reach)) {
+            DispatchQueue.concurrentPerform(iterations: bands.count) { b in bands[b].begin(sheet, mapping: mapping) }
+            defer { for band in bands { band.end() } }
+            var pm = mapping
+            pm.dx += sheet.origin.x * mapping.scale; pm.dy += sheet.origin.y * mapping.scale
+            let strokes = sheet.drawing.strokes(in: pm.pageRect(ofDevice: reach)).filter { $0.style.color.a > 0 }
+            var start = 0
+            while start < strokes.count {
+                if cancel?.isCancelled == true { return false }
+                let batch = strokes[start..<min(strokes.count, start + batchSize)]
+                start = batch.endIndex
+                let outlines = Parallel.map(count: batch.count, parts: Parallel.cores * 2) { r in
+                    r.map { Painter.outline(of: batch[batch.startIndex + $0], deviceScale: pm.scale) }
+                }.flatMap { $0 }
+                DispatchQueue.concurrentPerform(iterations: bands.count) { b in
+                    let band = bands[b]
+                    guard let area = band.pageArea else { return }
+                    for (k, s) in batch.enumerated() where s.inkBounds?.intersects(area) == true {
+                        band.context.fillPolygon(outlines[k], color: s.style.color)
+                    }
+                }
+            }
+        }
+        return true
+    }
+
+    /// Strokes shaped together before the bands fill them: enough to keep both cores busy between the two
+    /// steps, few enough that their outlines stay small.
+    static let batchSize = 256
+
+    /// One band of a `render`: its rows of the surface, and the page area it shows for the sheet being painted.
+    private final class Band {
+        let surface: ImageSurface
+        let context: CairoContext
+        /// Surface pixels → band pixels: the band starts at row `y0`.
+        let y0: Int
+        let reach: Rect
+        /// The painted sheet's page area this band shows (nil: the sheet misses the band).
+        var pageArea: Rect?
+
+        init(surface: ImageSurface, y0: Int, mapping: DeviceMapping) {
+            self.surface = surface; self.y0 = y0
+            context = CairoContext(drawingInto: surface)
+            reach = Rect(minX: 0, minY: 0, maxX: Double(surface.width), maxY: Double(surface.height)).insetBy(-1)
+        }
+
+        /// Clip, paper and background of `sheet` (as `paint` does for one area); its strokes follow.
+        func begin(_ sheet: Sheet, mapping: DeviceMapping) {
             var m = mapping
             m.dy -= Double(y0)
-            paint(scene, in: ctx, mapping: m, area: Rect(minX: 0, minY: 0, maxX: Double(surface.width), maxY: Double(y1 - y0)))
+            pageArea = nil
+            context.save()
+            guard sheet.reach(m.pageRect(ofDevice: reach)) != nil else { return }
+            if let c = sheet.clip {
+                guard let r = m.deviceRect(ofPage: c).intersection(reach) else { return }
+                context.clip(r)
+            }
+            if sheet.paper.a > 0 {
+                let paper = sheet.paperArea.map { m.deviceRect(ofPage: $0).intersection(reach) } ?? reach
+                if let paper { context.replace(paper, with: sheet.paper) }
+            }
+            var pm = m
+            pm.dx += sheet.origin.x * m.scale; pm.dy += sheet.origin.y * m.scale
+            context.setTransform(scale: pm.scale, dx: pm.dx, dy: pm.dy)
+            let area = pm.pageRect(ofDevice: reach)
+            if let b = sheet.background, b.style != .plain {
+                SheetPattern.paint(b, endless: sheet.endless, drawing: sheet.drawing, in: context, visible: area)
+            }
+            pageArea = area
         }
-        surface.markDirty()
+
+        func end() { context.restore() }
     }
 
     /// Paints the sheets meeting device rect `area` of `ctx` (which is transparent there, identity transform).

@@ -36,8 +36,9 @@ final class CanvasView: CanvasInputTarget {
     private var renderGeneration = 0
     /// Device rects of the cache still showing a preview or nothing, to render next.
     private var stale: [Rect] = []
-    /// The device rect of the patch being rendered, if any.
+    /// The device rect of the patch being rendered, if any, and how to abandon it.
     private var inFlight: Rect?
+    private var inFlightCancel: RenderCancellation?
     /// Page areas changed while a patch was rendering, repainted onto it when it lands.
     private var changedDuringRender: [Rect] = []
     /// When the last zoom step began (traced only): its first frame and its sharp picture are logged.
@@ -253,6 +254,8 @@ final class CanvasView: CanvasInputTarget {
                 }
             } else {
                 let old = c.bounds, oldTransform = c.transform
+                // A patch of another zoom cannot be pasted: let it stop.
+                if oldTransform.zoom != transform.zoom || oldTransform.deviceScale != transform.deviceScale { cancelInFlight() }
                 try c.reproject(to: transform, viewSize: size)
                 // A resize at the same zoom and pixel grid keeps the old pixels exact: only new area is stale.
                 let sameGrid = oldTransform.zoom == transform.zoom && oldTransform.deviceScale == transform.deviceScale
@@ -371,9 +374,18 @@ final class CanvasView: CanvasInputTarget {
     private func renderNextPatch() {
         guard inFlight == nil, let cache else { return }
         var area: Rect?
+        let view = visibleInCache(cache)
         while area == nil, let i = nextStaleIndex(cache) {
             let first = stale.remove(at: i)
             guard let r = first.intersection(cache.bounds), r.width >= 1, r.height >= 1 else { continue }
+            if let v = r.intersection(view), v.width >= 1, v.height >= 1 {
+                // What the user sees renders as one job on every core: each stroke in view is shaped once, and
+                // the sharp picture lands in one piece. The rest of the rect (overscan) stays stale.
+                let whole = Rect(minX: v.minX.rounded(.down), minY: v.minY.rounded(.down), maxX: v.maxX.rounded(.up), maxY: v.maxY.rounded(.up))
+                if let done = whole.intersection(r) { stale.insert(contentsOf: r.subtracting(done), at: i) }
+                area = whole
+                continue
+            }
             // Whole device pixels, at most `patchPixels`; the rest stays stale for the next patch.
             let x0 = r.minX.rounded(.down), x1 = r.maxX.rounded(.up), y0 = r.minY.rounded(.down)
             let rows = max(1, (Self.patchPixels / (x1 - x0)).rounded(.down))
@@ -383,11 +395,13 @@ final class CanvasView: CanvasInputTarget {
         }
         guard let area else { return }
         let gen = renderGeneration
+        let cancel = RenderCancellation()
         inFlight = area
+        inFlightCancel = cancel
         changedDuringRender = []
         let job = MainLoopHandoff(value: (scene, area, cache.transform))
         renderQueue.async { [weak self] in
-            let patch = try? ScreenCache.renderPatch(job.value.0, area: job.value.1, transform: job.value.2)
+            let patch = try? ScreenCache.renderPatch(job.value.0, area: job.value.1, transform: job.value.2, cancel: cancel) ?? nil
             let result = MainLoopHandoff(value: patch)
             onMainLoop { self?.patchLanded(result.value, generation: gen) }
         }
@@ -395,6 +409,7 @@ final class CanvasView: CanvasInputTarget {
 
     private func patchLanded(_ patch: ScreenCache.Frame?, generation: Int) {
         inFlight = nil
+        inFlightCancel = nil
         defer { renderNextPatch() }
         guard generation == renderGeneration, let cache, let patch else { return }
         // Nil when the zoom changed meanwhile: the whole view is stale again anyway.
@@ -407,7 +422,13 @@ final class CanvasView: CanvasInputTarget {
         redraw()
     }
 
+    /// The patch being rendered is of no use any more (another zoom or document): stop it early.
+    private func cancelInFlight() {
+        inFlightCancel?.cancel()
+    }
+
     private func abandonRender() {
+        cancelInFlight()
         renderGeneration += 1
         stale = []
         changedDuringRender = []

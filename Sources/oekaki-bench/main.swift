@@ -39,6 +39,11 @@ if args.first == "--launch" {
     exit(0)
 }
 
+if args.first == "--view-render" {   // internal: CPU of a zoom step's render of the view, in process (ViewRenderBench)
+    ViewRenderBench.run(rounds: Int(args.dropFirst().first ?? "") ?? 5)
+    exit(0)
+}
+
 var i = 0
 while i < args.count {
     switch args[i] {

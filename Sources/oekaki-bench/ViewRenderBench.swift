@@ -1,0 +1,47 @@
+import Foundation
+import InkCore
+import InkRender
+
+/// `oekaki-bench --view-render [ROUNDS]` (internal): the CPU time of what the window renders after one zoom step
+/// on the million-point drawing, in process, so it can be compared on a busy machine where wall times are not
+/// comparable: the bench window's view (1180×700 at 115 %) as one job, as the canvas renders it, and cut into
+/// 160-row patches, as it did before. CPU time of the whole process (both cores), median and best.
+enum ViewRenderBench {
+    static func run(rounds: Int) {
+        let d = SampleInk.drawing(strokes: 10_000, pointsPerStroke: Workloads.pointsPerStroke, seed: Workloads.seeds.million)
+        let doc = Document(drawing: d)
+        let layout = PageLayout(document: doc, current: 0)
+        let scene = Scene(document: doc, layout: layout)
+        var start = ViewTransform()
+        if let f = layout.frame(ofPage: 0) { start.offset = Point(-f.minX, -f.minY) }
+        let view = Rect(minX: 0, minY: 0, maxX: 1180, maxY: 700)
+        let t = start.zoomed(by: 1.15, around: Point(view.width / 2, view.height / 2))
+        let rows = (160.0 * 1920 / view.width).rounded(.down)
+        var whole = Samples(), patches = Samples()
+        for _ in 0..<max(rounds, 1) {
+            whole.add(cpuMs { _ = try? ScreenCache.renderPatch(scene, area: view, transform: t) })
+            patches.add(cpuMs {
+                var y = view.minY
+                while y < view.maxY {
+                    _ = try? ScreenCache.renderPatch(scene, area: Rect(minX: view.minX, minY: y, maxX: view.maxX, maxY: min(view.maxY, y + rows)), transform: t)
+                    y += rows
+                }
+            })
+        }
+        print(JSON.object([("view_render_cpu_ms_1m", .number(whole.median)), ("view_render_cpu_ms_1m_best", .number(whole.min)),
+                           ("view_patches_cpu_ms_1m", .number(patches.median)), ("view_patches_cpu_ms_1m_best", .number(patches.min)),
+                           ("rounds", .integer(whole.count))]).text())
+    }
+
+    /// CPU time of this process (every thread) spent in `body`, in milliseconds.
+    static func cpuMs(_ body: () -> Void) -> Double {
+        func now() -> Double {
+            var u = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &u)
+            return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000 + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000
+        }
+        let c = now()
+        body()
+        return now() - c
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import InkCore
+@testable import InkRender
+import XCTest
+
+/// The scene renderer shapes each stroke once and lets every band it meets fill that one outline; the pixels
+/// must be exactly those of each band painting its own strokes alone (as it did before), and a cancelled
+/// render must stop without a frame.
+final class SceneRenderTests: XCTestCase {
+    /// Two stacked pages (ruled paper on the second) full of strokes crossing band boundaries, ink clipped to
+    /// each page.
+    private func scene(mapping: DeviceMapping, width: Int, height: Int) -> Scene {
+        let ink = BandSeamTests.seamDrawing(width: width, height: height / 2, mapping: mapping)
+        let size = ink.pageSize
+        let doc = Document(pages: [Page(id: 1, format: .fixed(size), drawing: ink),
+                                   Page(id: 2, format: .fixed(size, Background(style: .ruled)), drawing: ink)])
+        return Scene(document: doc, layout: PageLayout(document: doc, current: 0))
+    }
+
+    /// Every band painted on its own by `SheetPainter.paint`, each shaping the strokes it finds.
+    private func bandByBand(_ scene: Scene, width: Int, height: Int, mapping: DeviceMapping) throws -> ImageSurface {
+        let s = try ImageSurface(width: width, height: height)
+        let edges = BandRenderer.bandEdges(height: height, mapping: mapping)
+        for b in 0..<(edges.count - 1) {
+            let band = ImageSurface(rowsOf: s, from: edges[b], count: edges[b + 1] - edges[b])
+            band.fillRows(0, band.height, with: nil)
+            var m = mapping
+            m.dy -= Double(edges[b])
+            SheetPainter.paint(scene, in: CairoContext(drawingInto: band), mapping: m,
+                               area: Rect(minX: 0, minY: 0, maxX: Double(width), maxY: Double(band.height)))
+        }
+        s.markDirty()
+        return s
+    }
+
+    func testShapingEachStrokeOnceKeepsEveryPixel() throws {
+        for (mapping, width, height) in [(DeviceMapping(scale: 1.15, dx: -88.5, dy: -52.5), 700, 900),
+                                         (DeviceMapping(scale: 2, dx: 5, dy: -41.5), 500, 700)] {
+            let scene = scene(mapping: mapping, width: width, height: height)
+            XCTAssertGreaterThan(BandRenderer.bandEdges(height: height, mapping: mapping).count, 3)
+            let once = try ImageSurface(width: width, height: height)
+            XCTAssertTrue(SheetPainter.render(scene, into: once, mapping: mapping))
+            let reference = try bandByBand(scene, width: width, height: height, mapping: mapping)
+            var differing = 0, inked = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let p = once.pixel(x: x, y: y)
+                    if p != reference.pixel(x: x, y: y) { differing += 1 }
+                    if p.a > 0, p != .white { inked += 1 }
+                }
+            }
+            XCTAssertEqual(differing, 0, "at scale \(mapping.scale)")
+            // Ink, paper and rules really are there (a blank picture would pass trivially).
+            XCTAssertGreaterThan(inked, width * height / 20)
+        }
+    }
+
+    func testACancelledRenderStopsWithoutAFrame() throws {
+        let d = SampleInk.drawing(strokes: 2_000, pointsPerStroke: 50, seed: 3)
+        let area = Rect(minX: 0, minY: 0, maxX: 400, maxY: 300)
+        let cancel = RenderCancellation()
+        XCTAssertNotNil(try ScreenCache.renderPatch(Scene(d), area: area, transform: .identity, cancel: cancel))
+        cancel.cancel()
+        XCTAssertTrue(cancel.isCancelled)
+        XCTAssertNil(try ScreenCache.renderPatch(Scene(d), area: area, transform: .identity, cancel: cancel))
+    }
+}
