@@ -32,13 +32,13 @@ build() {
     echo "fuzz: building Localization ($SAN)"
     swiftc "${FLAGS[@]}" -module-name Localization -I Sources/CIntl -emit-module -emit-module-path "$B/Localization.swiftmodule" \
         -emit-library -static -o "$B/libLocalization.a" Sources/Localization/*.swift 2>&1 | quiet
-    echo "fuzz: building InkStore ($SAN)"
-    swiftc "${FLAGS[@]}" -module-name InkStore -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl \
-        -emit-module -emit-module-path "$B/InkStore.swiftmodule" \
-        -emit-library -static -o "$B/libInkStore.a" Sources/InkStore/*.swift 2>&1 | quiet
     echo "fuzz: building InkPDF ($SAN)"
     swiftc "${FLAGS[@]}" -module-name InkPDF -I "$B" -I Sources/CPoppler "${POPPLER_CFLAGS[@]}" -emit-module -emit-module-path "$B/InkPDF.swiftmodule" \
         -emit-library -static -o "$B/libInkPDF.a" Sources/InkPDF/*.swift 2>&1 | quiet
+    echo "fuzz: building InkStore ($SAN)"
+    swiftc "${FLAGS[@]}" -module-name InkStore -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl -I Sources/CPoppler "${POPPLER_CFLAGS[@]}" \
+        -emit-module -emit-module-path "$B/InkStore.swiftmodule" \
+        -emit-library -static -o "$B/libInkStore.a" Sources/InkStore/*.swift 2>&1 | quiet
     echo "fuzz: linking harnesses"
     swiftc "${FLAGS[@]}" -I "$B" Fuzz/EventLogFuzz.swift Fuzz/FuzzSupport.swift -L "$B" -lInkCore -o "$B/fuzz-eventlog" 2>&1 | quiet
     swiftc "${FLAGS[@]}" -I "$B" -I Sources/CPoppler "${POPPLER_CFLAGS[@]}" Fuzz/PDFFuzz.swift Fuzz/FuzzSupport.swift \
@@ -46,8 +46,9 @@ build() {
     for t in pointcodec document xopp; do
         local src
         case $t in pointcodec) src=PointCodecFuzz;; document) src=DocumentFuzz;; xopp) src=XoppFuzz;; esac
-        swiftc "${FLAGS[@]}" -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl Fuzz/$src.swift Fuzz/FuzzSupport.swift \
-            -L "$B" -lInkStore -lLocalization -lInkCore -lsqlite3 -lz -ldeflate -o "$B/fuzz-$t" 2>&1 | quiet
+        swiftc "${FLAGS[@]}" -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl -I Sources/CPoppler "${POPPLER_CFLAGS[@]}" \
+            Fuzz/$src.swift Fuzz/FuzzSupport.swift \
+            -L "$B" -lInkStore -lInkPDF -lLocalization -lInkCore -lsqlite3 -lz -ldeflate -lpoppler-glib -lgobject-2.0 -lglib-2.0 -o "$B/fuzz-$t" 2>&1 | quiet
     done
     echo "$now" > "$stamp"
 }

@@ -27,7 +27,7 @@ public enum CairoPDFExport {
                 }
             }
             for s in page.drawing.strokes {
-                ItemPainter.draw(s, in: ctx, deviceScale: SVGWriter.shapingScale)
+                ItemPainter.draw(s, in: ctx, deviceScale: nil)
             }
             ctx.restore()
             surface.showPage(ctx)

@@ -59,12 +59,23 @@ public enum Exporter {
         try FileOutput.write(try runs(page, format: format, options: options, backdrop: backdrop), to: path)
     }
 
-    /// Every page of `document` as one PDF, a PDF page per page. `backdrops` resolves pages' PDF backgrounds; with
-    /// it (or `annotationsOnly`) the export goes through cairo (`CairoPDFExport`), without it through `PDFWriter`.
-    public static func writePDF(_ document: Document, to path: String, options: ExportOptions = ExportOptions(),
-                                backdrops: CairoPDFExport.Backdrops? = nil) throws {
-        let cairo = backdrops ?? (options.annotationsOnly ? { _ in nil } : nil)
-        try FileOutput.write([try pdf(document.pages, transparent: options.transparent, annotationsOnly: options.annotationsOnly, backdrop: cairo)], to: path)
+    /// Every page of `document` as one PDF, a PDF page per page: through cairo (`CairoPDFExport`) when a page has
+    /// a PDF background, text or images (or for `annotationsOnly`), else through the faster `PDFWriter`.
+    public static func writePDF(_ document: Document, to path: String, options: ExportOptions = ExportOptions()) throws {
+        try FileOutput.write([try pdfData(document, options: options)], to: path)
+    }
+
+    /// The PDF `writePDF` writes.
+    public static func pdfData(_ document: Document, options: ExportOptions = ExportOptions()) throws -> [UInt8] {
+        let cairo = options.annotationsOnly || needsCairo(document.pages)
+        if cairo { ItemPainter.provide(document.files) }
+        return try pdf(document.pages, transparent: options.transparent, annotationsOnly: options.annotationsOnly,
+                       backdrop: cairo ? { PDFBackdrop.of($0, in: document) } : nil)
+    }
+
+    /// Pages the hand-written PDF cannot hold: a PDF background, or an item that is not ink.
+    static func needsCairo(_ pages: [Page]) -> Bool {
+        pages.contains { p in p.background.pdf != nil || p.drawing.strokes.contains { !$0.content.isInk } }
     }
 
     /// The exported file's bytes.
@@ -91,7 +102,7 @@ public enum Exporter {
         case .svg:
             return SVGWriter.document(page, transparent: options.transparent)
         case .pdf:
-            if backdrop != nil || options.annotationsOnly {
+            if backdrop != nil || options.annotationsOnly || needsCairo([page]) {
                 return [try pdf([page], transparent: options.transparent, annotationsOnly: options.annotationsOnly) { _ in backdrop }]
             }
             return [try pdf([page], transparent: options.transparent)]

@@ -33,3 +33,17 @@ public struct PDFBackdrop: @unchecked Sendable {
         return surface
     }
 }
+
+extension PDFBackdrop {
+    /// The PDF page `page` shows as its background, from `document`'s embedded files; nil when it has none, or
+    /// the file is missing, not a PDF, or lacks that page (the page then shows its paper).
+    public static func of(_ page: Page, in document: Document) -> PDFBackdrop? {
+        of(page, files: document.files)
+    }
+
+    public static func of(_ page: Page, files: [ContentHash: [UInt8]]) -> PDFBackdrop? {
+        guard let ref = page.background.pdf, let source = PDFSources.shared.source(ref.file, in: files),
+              ref.index >= 0, ref.index < source.pageCount else { return nil }
+        return PDFBackdrop(source: source, index: ref.index)
+    }
+}

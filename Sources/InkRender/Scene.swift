@@ -1,4 +1,5 @@
 import InkCore
+import InkPDF
 
 /// One page placed in view space, as the screen cache paints it.
 public struct Sheet: Sendable {
@@ -59,7 +60,8 @@ public struct Scene: Sendable {
                 let p = doc.pages[i]
                 let frame = layout.frame(ofPage: i)
                 return Sheet(drawing: p.drawing, origin: layout.origin(ofPage: i), clip: frame, paperArea: frame,
-                             paper: p.background.paper, background: p.background, endless: p.isEndless)
+                             paper: p.background.paper, background: p.background, endless: p.isEndless,
+                             pdf: p.background.pdf == nil ? nil : PDFBackdrop.of(p, in: doc))
             }
         }
     }

@@ -12,6 +12,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case corrupt(path: String, detail: String)
     /// A `.xopp` file we cannot import, with the reason.
     case badXopp(path: String, detail: String)
+    /// A PDF we cannot import (malformed, encrypted, too many pages), with the reason.
+    case badPDF(path: String, detail: String)
     case noSuchPage(path: String, page: Int, pages: Int)
     case readOnly(path: String)
     /// Another process has the document open for writing.
@@ -44,6 +46,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return localized("{0}: made by a newer Oekaki (format {1}); this one reads up to {2}. Update Oekaki to open it", p, v, s)
         case .corrupt(let p, let d): return localized("{0}: the document is damaged: {1}", p, d)
         case .badXopp(let p, let d): return localized("{0}: cannot import this Xournal++ file: {1}", p, d)
+        case .badPDF(let p, let d): return localized("{0}: cannot open this PDF: {1}", p, d)
         case .noSuchPage(let p, let k, let n):
             return localizedPlural("{0}: there is no page {1}; the document has %d page", "{0}: there is no page {1}; the document has %d pages", n, p, k)
         case .readOnly(let p): return localized("{0}: the file or its folder is read-only; save the drawing under another name", p)

@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkPDF
 
 /// Reads a Xournal++ `.xopp` (gzip of XML, or the newer zip package) into a `Document`: every page, with its size
 /// and background (solid colour; plain, lined, ruled, graph and dotted, the nearest of those for other styles).
@@ -12,7 +13,10 @@ import InkCore
 /// - Strokes are drawn as written (`Trace.polyline`): straight segments, each as wide as Xournal++ draws it.
 ///   Files written by Oekaki mark shapes and polylines (`trace`, `shape` attributes); their other strokes are
 ///   smoothed pen input again.
-/// - What Oekaki cannot hold yet (text, images, TeX, PDF and image backgrounds) is counted in one note.
+/// - What Oekaki cannot hold yet (text, images, TeX, image backgrounds) is counted in one note.
+/// - PDF backgrounds: the PDF is found by its recorded path, or beside the `.xopp` under the same name (or as
+///   Xournal++'s attachment `NAME.xopp.FILE`), and embedded; when none exists (or it does not open)
+///   those pages get plain paper and one note names the missing file.
 public enum XoppImport {
     /// Largest XML we inflate (a gzip bomb stops here, quickly).
     public static let maxXMLBytes = 256 << 20
@@ -62,7 +66,7 @@ public enum XoppImport {
             }
         }
         do {
-            return try parse(xml, page: page)
+            return try parse(xml, page: page, path: path)
         } catch let e as XMLSubset.Failure {
             throw StoreError.badXopp(path: path, detail: e.description)
         } catch let e as ParseFailure {
@@ -109,9 +113,12 @@ public enum XoppImport {
         var size: Size
         var background: Background
         var strokes: [PendingStroke] = []
+        /// 0-based page of the document's PDF this page shows, if its background is a PDF page.
+        var pdfPage: Int?
     }
 
-    static func parse(_ xml: [UInt8], page wanted: Int) throws -> Result {
+    /// `path`: where the `.xopp` is, to find its PDF background beside it.
+    static func parse(_ xml: [UInt8], page wanted: Int, path: String? = nil) throws -> Result {
         var p = XMLSubset(xml)
         var pages: [PendingPage] = []
         var creator = ""
@@ -123,6 +130,8 @@ public enum XoppImport {
         var skipped: [String: Int] = [:]
         var whiteouts = 0, droppedPoints = 0, repairedWidths = 0, badStrokes = 0
         var current: (attrs: [String: String], text: ArraySlice<UInt8>)?
+        // The PDF the pages' PDF backgrounds name (Xournal++ records it on the first such background only).
+        var pdfName: String?, pdfDomain: String?
         var skipDepth = 0
         var root = true
         while let e = try p.next() {
@@ -167,7 +176,10 @@ public enum XoppImport {
                         let line: RGBA? = !dark ? nil : style == .graph ? RGBA(r: 0x20, g: 0x20, b: 0x20)
                             : style == .ruled || style == .lined ? RGBA(r: 0x43, g: 0x43, b: 0x43) : nil
                         pages[pages.count - 1].background = Background(style: style, paper: paper, line: line, margin: style == .graph ? margin : 0)
-                    case "pdf": notHeld["PDF background", default: 0] += 1
+                    case "pdf":
+                        if pdfName == nil, let f = attrs["filename"], !f.isEmpty { pdfName = f; pdfDomain = attrs["domain"] }
+                        let k = attrs["pageno"].flatMap { Int($0) } ?? pages.count
+                        pages[pages.count - 1].pdfPage = k >= 1 && k <= PDFSource.maxPages ? k - 1 : nil
                     case "pixmap": notHeld["image background", default: 0] += 1
                     default: notHeld["\(attrs["type"] ?? "unknown") background", default: 0] += 1
                     }
@@ -228,6 +240,8 @@ public enum XoppImport {
         let exact = creator.hasPrefix("Oekaki")
         // All pages' strokes are parsed together (on all cores), then dealt back to their pages in order.
         let finished = try finish(pages.flatMap(\.strokes), exact: exact)
+        var notes: [String] = []
+        let pdf = pages.contains { $0.pdfPage != nil } ? backgroundPDF(named: pdfName, domain: pdfDomain, beside: path, notes: &notes) : nil
         var next = 0
         var id: StrokeID = 0
         var out: [Page] = []
@@ -246,12 +260,13 @@ public enum XoppImport {
                 for piece in r.more { id += 1; strokes.append(Stroke(id: id, style: style, points: piece, page: pageID)) }
             }
             next += pending.strokes.count
-            out.append(Page(id: pageID, format: .fixed(pending.size, pending.background),
+            var background = pending.background
+            if let pdf, let k = pending.pdfPage, k < pdf.pageCount { background.pdf = PDFPageRef(file: pdf.hash, index: k) }
+            out.append(Page(id: pageID, format: .fixed(pending.size, background),
                             drawing: Drawing(pageSize: pending.size, background: pending.background.paper, strokes: strokes)))
         }
         // Each note completes "FILE …" on one line.
         func list(_ counts: [String: Int]) -> String { counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") }
-        var notes: [String] = []
         if !notHeld.isEmpty { notes.append("has what Oekaki cannot hold yet; left out \(list(notHeld))") }
         if !skipped.isEmpty { notes.append("has elements Oekaki does not draw; skipped \(list(skipped))") }
         if !approximated.isEmpty { notes.append("has backgrounds Oekaki draws as the nearest it has: \(list(approximated)) (dotted, graph or ruled)") }
@@ -260,7 +275,36 @@ public enum XoppImport {
         if repairedWidths > 0 { notes.append(exact ? "has \(repairedWidths) invalid segment widths; used the previous width"
                                                  : "has \(repairedWidths) invalid segment widths; left those segments out, as Xournal++ does") }
         if badStrokes > 0 { notes.append("has \(badStrokes) strokes with an invalid width or no points; skipped them") }
-        return Result(document: Document(pages: out), page: wanted, notes: notes, creator: creator, fileVersion: fileVersion)
+        var document = Document(pages: out)
+        if let pdf { document.files[pdf.hash] = pdf.bytes }
+        return Result(document: document, page: wanted, notes: notes, creator: creator, fileVersion: fileVersion)
+    }
+
+    /// The PDF a `.xopp`'s PDF backgrounds name: as Xournal++'s attachment (`NAME.xopp.FILE`), at its recorded
+    /// path, or beside the `.xopp` under the same file name. Nil (and one note naming it) when none is there or it
+    /// does not open. (Not `NAME.pdf` by the `.xopp`'s own name: that is where an export of it often goes.)
+    static func backgroundPDF(named name: String?, domain: String?, beside xopp: String?, notes: inout [String]) -> (hash: ContentHash, bytes: [UInt8], pageCount: Int)? {
+        let dir = xopp.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        var candidates: [String] = []
+        if let name {
+            if domain == "attach", let xopp { candidates.append(xopp + "." + name) }
+            candidates.append(name.hasPrefix("/") || dir.isEmpty ? name : (dir as NSString).appendingPathComponent(name))
+            if !dir.isEmpty { candidates.append((dir as NSString).appendingPathComponent((name as NSString).lastPathComponent)) }
+        }
+        let shown = name ?? "(no file name recorded)"
+        var isDir: ObjCBool = false
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0, isDirectory: &isDir) && !isDir.boolValue }) else {
+            notes.append("has PDF backgrounds whose file \(shown) was not found (neither at that path nor beside the .xopp); those pages have plain paper")
+            return nil
+        }
+        do {
+            let doc = try DocumentLoader.readPDF(found)
+            guard let (hash, bytes) = doc.files.first else { return nil }
+            return (hash, bytes, doc.pages.count)
+        } catch {
+            notes.append("has PDF backgrounds from \(found), which cannot be used (\(error)); those pages have plain paper")
+            return nil
+        }
     }
 
     /// A stroke's element as read by the XML pass; its numbers are parsed afterwards, on all cores.

@@ -12,7 +12,7 @@ enum DocumentError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .unsupported(let p):
-            return localized("cannot open {0}: Oekaki opens .oekaki drawings and imports .xopp files", p)
+            return localized("cannot open {0}: Oekaki opens .oekaki drawings and imports .xopp and .pdf files", p)
         case .cannotOpen(let p, let r): return localized("cannot open {0}: {1}", p, r)
         case .cannotCreate(let p, let r): return localized("cannot create {0}: {1}", p, r)
         }
@@ -74,13 +74,13 @@ enum Documents {
         return OpenDocument(file: try create(path, document: Document()), isUntitled: true, note: nil)
     }
 
-    /// Opens FILE: an existing drawing, a new one if missing, or a `.xopp` imported into a new drawing.
+    /// Opens FILE: an existing drawing, a new one if missing, or a `.xopp` or PDF imported into a new drawing.
     static func open(_ given: String) throws -> OpenDocument {
         // Absolute, so the title bar can say which folder the drawing lives in.
         let path = URL(fileURLWithPath: given).standardizedFileURL.path
         let ext = (path as NSString).pathExtension.lowercased()
-        if ["png", "svg", "pdf"].contains(ext) { throw DocumentError.unsupported(path: path) }
-        if ext == "xopp" { return try importXopp(path) }
+        if ["png", "svg"].contains(ext) { throw DocumentError.unsupported(path: path) }
+        if ext == "xopp" || ext == "pdf" { return try importXopp(path) }
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
             if isDir.boolValue { throw DocumentError.cannotOpen(path: path, reason: localized("it is a folder")) }
@@ -103,8 +103,8 @@ enum Documents {
         return OpenDocument(file: try create(target, document: document, history: history), isUntitled: isUntitled(target), note: nil)
     }
 
-    /// Imports `NAME.xopp` into `NAME.oekaki` next to it (or `NAME (2).oekaki`… if taken),
-    /// falling back to the data directory when that folder is not writable.
+    /// Imports `NAME.xopp` or `NAME.pdf` (the PDF embedded, its pages as backgrounds) into `NAME.oekaki` next to it
+    /// (or `NAME (2).oekaki`… if taken), falling back to the data directory when that folder is not writable.
     static func importXopp(_ path: String) throws -> OpenDocument {
         let document: Document
         var notes: [String] = []

@@ -23,7 +23,7 @@ enum FileDialogs {
         }
         var filters: [(name: String, patterns: [String])] {
             switch self {
-            case .open: return [("Drawings (.oekaki, .xopp)", ["*.oekaki", "*.xopp"]), ("All files", ["*"])]
+            case .open: return [("Drawings (.oekaki, .xopp, .pdf)", ["*.oekaki", "*.xopp", "*.pdf"]), ("All files", ["*"])]
             case .saveAs: return [("Oekaki drawing (.oekaki)", ["*.oekaki"])]
             case .export: return [(localized("PNG, SVG, PDF or Xournal++"), ["*.png", "*.svg", "*.pdf", "*.xopp"]), (localized("PNG image"), ["*.png"]),
                                   (localized("SVG image"), ["*.svg"]), (localized("PDF document"), ["*.pdf"]), (localized("Xournal++ notes"), ["*.xopp"])]

@@ -148,11 +148,20 @@ extension MainWindow {
         let target = ExportFormat(path: path) == nil && !isXopp ? path + ".png" : path
         let format = ExportFormat(path: target)
         let drawing = MainLoopHandoff(value: canvas.editor.drawing)
+        // A document on a PDF: the PDF export holds every page with the original under the ink, PNG and SVG the
+        // current page over its PDF page.
+        let onPDF = canvas.editor.document.pages.contains { $0.background.pdf != nil }
+        let document = MainLoopHandoff(value: (canvas.editor.document, canvas.editor.page))
         banner.show(.info, localized("Exporting {0}…", (target as NSString).lastPathComponent), action: nil)
         backgroundQueue.async { [weak self] in
             var failure: String?
             do {
-                if let format {
+                if onPDF, format == .pdf {
+                    try Exporter.writePDF(document.value.0, to: target)
+                } else if onPDF, let format {
+                    let (doc, page) = document.value
+                    try Exporter.write(page, to: target, format: format, backdrop: PDFBackdrop.of(page, in: doc))
+                } else if let format {
                     try Exporter.write(drawing.value, to: target, format: format)
                 } else {
                     try XoppExport.write(drawing.value, to: target)

@@ -17,11 +17,11 @@ enum CLI {
     /// Each line: the syntax (never translated) and what it does (translated), aligned.
     static var usage: String {
         let lines: [(String, String)] = [
-            ("oekaki [FILE]", localized("open FILE (.oekaki, or .xopp to import) in the app")),
+            ("oekaki [FILE]", localized("open FILE (.oekaki, or .xopp or .pdf to import) in the app")),
             ("oekaki replay LOG [-o OUT.oekaki]", localized("replay a JSON Lines event log, print the summary")),
             ("oekaki info FILE [--page K]", localized("print a document's summary as JSON")),
-            ("oekaki export IN OUT [--scale S] [--transparent] [--page K]", ""),
-            ("", localized("IN: .oekaki or .xopp; OUT: .png .svg .pdf .oekaki .xopp")),
+            ("oekaki export IN OUT [--scale S] [--transparent] [--page K] [--annotations-only]", ""),
+            ("", localized("IN: .oekaki, .xopp or .pdf; OUT: .png .svg .pdf .oekaki .xopp")),
             ("oekaki thumbnail IN OUT.png [--size N]", localized("the first page fitted into N×N pixels (default 256)")),
             ("oekaki sync FILE URL [--once]", localized("keep the replica FILE in step with the board at URL")),
             ("", "URL: nats://[user:password@]host:port/BOARD"),

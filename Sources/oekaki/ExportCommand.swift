@@ -4,10 +4,12 @@ import InkCore
 import InkRender
 import InkStore
 
-/// `oekaki export IN OUT [--scale S] [--transparent] [--page K]`: IN is `.oekaki` or `.xopp` (by content);
+/// `oekaki export IN OUT [--scale S] [--transparent] [--page K] [--annotations-only]`: IN is `.oekaki`, `.xopp` or a
+/// PDF (by content; a PDF comes in as pages with the PDF's pages as backgrounds);
 /// OUT's extension picks the format: `.png`, `.svg`, `.pdf`, `.oekaki` (with the history) or `.xopp`.
 /// PDF, `.oekaki` and `.xopp` hold every page (a PDF only page K with `--page K`); PNG and SVG one page, K (default
-/// 1), or every page when OUT contains `%d` (`out-%d.png` → `out-1.png`, `out-2.png`, …).
+/// 1), or every page when OUT contains `%d` (`out-%d.png` → `out-1.png`, `out-2.png`, …). PNG and PDF draw a
+/// page's PDF background under the ink; `--annotations-only` (PDF) writes the items alone on blank pages.
 enum ExportCommand {
     enum Target { case image(ExportFormat), oekaki, xopp }
 
@@ -28,6 +30,7 @@ enum ExportCommand {
         var scale: Double?
         var transparent = false
         var page: Int?
+        var annotationsOnly = false
         var i = 0
         while i < args.count {
             let a = args[i]
@@ -42,6 +45,9 @@ enum ExportCommand {
                 i += 2
             case "--transparent":
                 transparent = true
+                i += 1
+            case "--annotations-only":
+                annotationsOnly = true
                 i += 1
             case "--page":
                 guard page == nil else { throw CommandFailure.usage(localized("export: --page given twice")) }
@@ -65,7 +71,10 @@ enum ExportCommand {
             if scale != nil || transparent { throw CommandFailure.usage(localized("export: --scale and --transparent apply to .png, .svg and .pdf only")) }
         }
 
-        let options = ExportOptions(scale: scale ?? 1, transparent: transparent)
+        if annotationsOnly, case .image(.pdf) = target {} else if annotationsOnly {
+            throw CommandFailure.usage(localized("export: --annotations-only applies to .pdf only"))
+        }
+        let options = ExportOptions(scale: scale ?? 1, transparent: transparent, annotationsOnly: annotationsOnly)
         let everyPage = output.contains("%d")
         if everyPage, case .image(.pdf) = target { throw CommandFailure.usage("export: a PDF holds every page; %d is for .png and .svg") }
         if everyPage, page != nil { throw CommandFailure.usage("export: --page and %d in OUT cannot go together") }
@@ -78,17 +87,20 @@ enum ExportCommand {
             switch target {
             case .image(.pdf):
                 if let page {
-                    try Exporter.write(doc.document.pages[page - 1], to: output, format: .pdf, options: options)
+                    let p = doc.document.pages[page - 1]
+                    try Exporter.write(p, to: output, format: .pdf, options: options, backdrop: PDFBackdrop.of(p, in: doc.document))
                 } else {
                     try Exporter.writePDF(doc.document, to: output, options: options)
                 }
             case .image(let format):
                 if everyPage {
                     for (k, p) in doc.document.pages.enumerated() {
-                        try Exporter.write(p, to: output.replacingOccurrences(of: "%d", with: String(k + 1)), format: format, options: options)
+                        try Exporter.write(p, to: output.replacingOccurrences(of: "%d", with: String(k + 1)), format: format, options: options,
+                                           backdrop: PDFBackdrop.of(p, in: doc.document))
                     }
                 } else {
-                    try Exporter.write(doc.document.pages[(page ?? 1) - 1], to: output, format: format, options: options)
+                    let p = doc.document.pages[(page ?? 1) - 1]
+                    try Exporter.write(p, to: output, format: format, options: options, backdrop: PDFBackdrop.of(p, in: doc.document))
                 }
             case .oekaki:
                 try DocumentFile.create(path: output, document: doc.document, history: doc.history).close()
@@ -109,7 +121,8 @@ enum ExportCommand {
         do {
             let stream = try StrokeStream.open(path: input, page: page)
             defer { stream.close() }
-            guard let size = stream.format.size else { return false }
+            // An endless page, or one with a PDF background (drawn from the loaded document's files).
+            guard let size = stream.format.size, stream.format.background.pdf == nil else { return false }
             let paper = Paper(background: stream.format.background, frame: Rect(x: 0, y: 0, width: size.width, height: size.height), endless: false)
             let runs = try stream.runs(try LayeredExport.runCount(pageSize: size, scale: options.scale))
             try LayeredExport.writePNG(pageSize: size, background: stream.background, paper: paper,

@@ -71,7 +71,8 @@ final class XoppTests: TempDirTestCase {
         XCTAssertEqual(d.pages[1].background.line, RGBA(r: 0x43, g: 0x43, b: 0x43), "dark paper: Xournal++'s dark grey lines")
         XCTAssertEqual(d.pages[2].background.line, RGBA(r: 0xbd, g: 0xbd, b: 0xbd))
         let notes = try XoppImport.read(path: file).notes
-        XCTAssertEqual(notes, ["has what Oekaki cannot hold yet; left out 1 PDF background, 1 text",
+        XCTAssertEqual(notes, ["has PDF backgrounds whose file x.pdf was not found (neither at that path nor beside the .xopp); those pages have plain paper",
+                               "has what Oekaki cannot hold yet; left out 1 text",
                                "has backgrounds Oekaki draws as the nearest it has: 1 isodotted (dotted, graph or ruled)"])
         XCTAssertEqual(try XoppImport.read(path: file, page: 3).drawing.strokes.count, 0)
         XCTAssertThrowsError(try XoppImport.read(path: file, page: 5))
