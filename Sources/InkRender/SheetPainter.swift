@@ -30,20 +30,29 @@ enum SheetPainter {
             defer { for band in bands { band.end() } }
             var pm = mapping
             pm.dx += sheet.origin.x * mapping.scale; pm.dy += sheet.origin.y * mapping.scale
-            let strokes = sheet.drawing.strokes(in: pm.pageRect(ofDevice: reach)).filter { $0.style.color.a > 0 }
+            let strokes = sheet.drawing.strokes(in: pm.pageRect(ofDevice: reach))
             var start = 0
             while start < strokes.count {
                 if cancel?.isCancelled == true { return false }
                 let batch = strokes[start..<min(strokes.count, start + batchSize)]
                 start = batch.endIndex
+                // Ink is shaped here once; other items (text) are drawn by each band as `ItemPainter` draws them.
                 let outlines = Parallel.map(count: batch.count, parts: Parallel.cores * 2) { r in
-                    r.map { Painter.outline(of: batch[batch.startIndex + $0], deviceScale: pm.scale) }
+                    r.map { i -> [Point]? in
+                        let s = batch[batch.startIndex + i]
+                        guard case .ink = s.content, s.style.color.a > 0 else { return nil }
+                        return Painter.outline(of: s, deviceScale: pm.scale)
+                    }
                 }.flatMap { $0 }
                 DispatchQueue.concurrentPerform(iterations: bands.count) { b in
                     let band = bands[b]
                     guard let area = band.pageArea else { return }
                     for (k, s) in batch.enumerated() where s.inkBounds?.intersects(area) == true {
-                        band.context.fillPolygon(outlines[k], color: s.style.color)
+                        if case .ink = s.content {
+                            if let outline = outlines[k] { band.context.fillPolygon(outline, color: s.style.color) }
+                        } else {
+                            ItemPainter.draw(s, in: band.context, deviceScale: pm.scale)
+                        }
                     }
                 }
             }
@@ -71,7 +80,7 @@ enum SheetPainter {
             reach = Rect(minX: 0, minY: 0, maxX: Double(surface.width), maxY: Double(surface.height)).insetBy(-1)
         }
 
-        /// Clip, paper and background of `sheet` (as `paint` does for one area); its strokes follow.
+        /// Clip, paper, lines and PDF page of `sheet` (as `paint` does for one area); its items follow.
         func begin(_ sheet: Sheet, mapping: DeviceMapping) {
             var m = mapping
             m.dy -= Double(y0)
@@ -92,6 +101,9 @@ enum SheetPainter {
             let area = pm.pageRect(ofDevice: reach)
             if let b = sheet.background, b.style != .plain {
                 SheetPattern.paint(b, endless: sheet.endless, drawing: sheet.drawing, in: context, visible: area)
+            }
+            if let pdf = sheet.pdf, !sheet.endless {
+                PDFPageRasters.shared.paint(pdf, pageSize: sheet.drawing.pageSize, in: context, scale: pm.scale, visible: area)
             }
             pageArea = area
         }

@@ -8,12 +8,20 @@ import XCTest
 /// render must stop without a frame.
 final class SceneRenderTests: XCTestCase {
     /// Two stacked pages (ruled paper on the second) full of strokes crossing band boundaries, ink clipped to
-    /// each page.
+    /// each page; a text box across band boundaries among the strokes of the second.
     private func scene(mapping: DeviceMapping, width: Int, height: Int) -> Scene {
         let ink = BandSeamTests.seamDrawing(width: width, height: height / 2, mapping: mapping)
         let size = ink.pageSize
+        let box = TextBox(text: "Shaped once, filled by every band. " + String(repeating: "Text ", count: 12), size: 28,
+                          color: RGBA(r: 20, g: 40, b: 200), width: size.width * 0.8)
+        // In the middle of the drawing order: strokes after it are drawn over it.
+        let n = StrokeID(ink.strokes.count)
+        let text = Stroke(id: n + 1, content: .text(box), frame: Rect(x: 20, y: 30, width: size.width * 0.8, height: TextPainter.measure(box).height),
+                          order: n / 2)
+        var second = ink
+        second.insert(text)
         let doc = Document(pages: [Page(id: 1, format: .fixed(size), drawing: ink),
-                                   Page(id: 2, format: .fixed(size, Background(style: .ruled)), drawing: ink)])
+                                   Page(id: 2, format: .fixed(size, Background(style: .ruled)), drawing: second)])
         return Scene(document: doc, layout: PageLayout(document: doc, current: 0))
     }
 
