@@ -1,9 +1,12 @@
 /// The summary `oekaki replay` and `oekaki info` print: counts, bounds and one item per stroke in drawing order.
 ///
-///     {"strokes":N,"points":M,"bounds":[x0,y0,x1,y1]|null,
-///      "items":[{"tool":"pen","color":"#rrggbbaa","width":W,"points":n,"bounds":[x0,y0,x1,y1],"shape":"…"?,"page":K?},…],
-///      "pages":[{"width":W|null,"height":H|null,"background":"plain|ruled|lined|graph|dotted","strokes":n},…]?}
+///     {"strokes":N,"texts":T,"images":I,"points":M,"bounds":[x0,y0,x1,y1]|null,
+///      "items":[{"kind":"stroke","tool":"pen","color":"#rrggbbaa","width":W,"points":n,"bounds":[x0,y0,x1,y1],"shape":"…"?,"page":K?}
+///              | {"kind":"text","text":"…","font":"…","size":S,"color":"#rrggbbaa","bounds":[…],"page":K?}
+///              | {"kind":"image","width":W,"height":H,"bounds":[…],"page":K?},…],
+///      "pages":[{"width":W|null,"height":H|null,"background":"plain|ruled|lined|graph|dotted","strokes":n,"texts":t,"images":i},…]?}
 ///
+/// `strokes` counts ink; a text box's or image's bounds are its shown box, an image's width and height its pixels.
 /// `shape` (line, arrow, triangle, rectangle, polygon, ellipse) is there only for strokes that are shapes.
 /// A whole document's summary gives every item its page (1-based) and lists the pages (null sizes for an endless
 /// page); one page's summary (`info --page K`) has neither.
@@ -22,13 +25,26 @@ public struct DrawingSummary: Hashable, Sendable {
         public var shape: ShapeKind? = nil
         /// The page (1-based) in a document's summary; nil in one page's.
         public var page: Int? = nil
+        /// What the item is (ink unless a text box or image).
+        public var content: StrokeContent = .ink
+
+        init(_ s: Stroke, page: Int?) {
+            tool = s.style.tool; color = s.style.color; width = s.style.width; points = s.points.count
+            bounds = s.content.isInk ? s.bounds : s.shownCorners.flatMap { Rect(bounding: $0) }
+            shape = s.shape; self.page = page; content = s.content
+        }
     }
     public struct PageItem: Hashable, Sendable {
         public var size: Size?
         public var background: Background.Style
         public var strokes: Int
+        public var texts = 0
+        public var images = 0
     }
+    /// Ink strokes, text boxes and images.
     public var strokes: Int
+    public var texts = 0
+    public var images = 0
     public var points: Int
     public var bounds: Rect?
     public var items: [Item]
@@ -41,38 +57,56 @@ public struct DrawingSummary: Hashable, Sendable {
         items.reserveCapacity(document.strokeCount)
         var pages: [PageItem] = []
         for (k, p) in document.pages.enumerated() {
-            for s in p.drawing.strokes {
-                items.append(Item(tool: s.style.tool, color: s.style.color, width: s.style.width, points: s.points.count,
-                                  bounds: s.bounds, shape: s.shape, page: k + 1))
-            }
-            pages.append(PageItem(size: p.size, background: p.background.style, strokes: p.drawing.strokes.count))
+            let first = items.count
+            for s in p.drawing.strokes { items.append(Item(s, page: k + 1)) }
+            let counts = Self.counts(items[first...])
+            pages.append(PageItem(size: p.size, background: p.background.style, strokes: counts.strokes, texts: counts.texts, images: counts.images))
         }
         self.items = items
         self.pages = pages
-        strokes = items.count
+        (strokes, texts, images) = Self.counts(items[...])
         points = document.pointCount
         bounds = Rect.union(of: document.pages.lazy.compactMap(\.drawing.bounds))
     }
 
     public init(_ drawing: Drawing) {
-        items = drawing.strokes.map { s in
-            Item(tool: s.style.tool, color: s.style.color, width: s.style.width, points: s.points.count, bounds: s.bounds, shape: s.shape)
-        }
-        strokes = drawing.strokes.count
+        items = drawing.strokes.map { Item($0, page: nil) }
+        (strokes, texts, images) = Self.counts(items[...])
         points = drawing.pointCount
         bounds = drawing.bounds
+    }
+
+    private static func counts(_ items: ArraySlice<Item>) -> (strokes: Int, texts: Int, images: Int) {
+        var c = (strokes: 0, texts: 0, images: 0)
+        for it in items {
+            switch it.content {
+            case .ink: c.strokes += 1
+            case .text: c.texts += 1
+            case .image: c.images += 1
+            }
+        }
+        return c
     }
 
     /// One line of JSON, keys in the documented order; `extra` members (key, raw JSON value) are appended
     /// at the end, e.g. `[("format", JSONText.string("oekaki")), ("version", "1")]`.
     public func json(extra: [(String, String)] = []) -> String {
-        var out = "{\"strokes\":\(strokes),\"points\":\(points),\"bounds\":"
+        var out = "{\"strokes\":\(strokes),\"texts\":\(texts),\"images\":\(images),\"points\":\(points),\"bounds\":"
         out += bounds.map(JSONText.rect) ?? "null"
         out += ",\"items\":["
         for (i, it) in items.enumerated() {
             if i > 0 { out += "," }
-            out += "{\"tool\":\(JSONText.string(it.tool.rawValue)),\"color\":\(JSONText.string(it.color.hex))"
-            out += ",\"width\":\(JSONText.number(it.width)),\"points\":\(it.points),\"bounds\":\(it.bounds.map(JSONText.rect) ?? "null")"
+            switch it.content {
+            case .ink:
+                out += "{\"kind\":\"stroke\",\"tool\":\(JSONText.string(it.tool.rawValue)),\"color\":\(JSONText.string(it.color.hex))"
+                out += ",\"width\":\(JSONText.number(it.width)),\"points\":\(it.points)"
+            case .text(let t):
+                out += "{\"kind\":\"text\",\"text\":\(JSONText.string(t.text)),\"font\":\(JSONText.string(t.font)),\"size\":\(JSONText.number(t.size))"
+                out += ",\"color\":\(JSONText.string(t.color.hex))"
+            case .image(let i):
+                out += "{\"kind\":\"image\",\"width\":\(i.pixelWidth),\"height\":\(i.pixelHeight)"
+            }
+            out += ",\"bounds\":\(it.bounds.map(JSONText.rect) ?? "null")"
             if let k = it.shape { out += ",\"shape\":\(JSONText.string(k.rawValue))" }
             if let p = it.page { out += ",\"page\":\(p)" }
             out += "}"
@@ -83,7 +117,7 @@ public struct DrawingSummary: Hashable, Sendable {
             for (i, p) in pages.enumerated() {
                 if i > 0 { out += "," }
                 out += "{\"width\":\(p.size.map { JSONText.number($0.width) } ?? "null"),\"height\":\(p.size.map { JSONText.number($0.height) } ?? "null")"
-                out += ",\"background\":\(JSONText.string(p.background.rawValue)),\"strokes\":\(p.strokes)}"
+                out += ",\"background\":\(JSONText.string(p.background.rawValue)),\"strokes\":\(p.strokes),\"texts\":\(p.texts),\"images\":\(p.images)}"
             }
             out += "]"
         }

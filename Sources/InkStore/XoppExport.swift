@@ -26,7 +26,12 @@ public enum XoppExport {
         x += "<background type=\"solid\" color=\"\(b.paper.hex)\" style=\"\(b.style.rawValue)\""
         if b.style == .graph, b.margin > 0 { x += " config=\"m1=\(exact(b.margin)),rm=1\"" }
         x += "/>\n<layer>\n"
-        for s in page.drawing.strokes where !s.points.isEmpty && s.content.isInk {
+        for s in page.drawing.strokes where !s.points.isEmpty {
+            if let box = s.content.text, let corners = s.shownCorners {
+                writeText(box, at: corners[0], scale: s.transform.widthScale, frame: frame, to: &x)
+                continue
+            }
+            guard s.content.isInk else { continue }
             let tool = s.style.tool == .highlighter ? "highlighter" : "pen"
             x += "<stroke tool=\"\(tool)\" color=\"\(s.style.color.hex)\" width=\"\(exact(s.style.width))"
             var pts = s.points
@@ -52,6 +57,33 @@ public enum XoppExport {
             x += "</stroke>\n"
         }
         x += "</layer>\n</page>\n"
+    }
+
+    /// Xournal++'s `<text>`: top-left corner, font, size (page units, as ours), colour. Xournal++ does not wrap
+    /// or rotate text: the text keeps its lines, a moved box its place and a scaled one its scaled size. `width`
+    /// (ours alone) brings the wrap width back.
+    private static func writeText(_ box: TextBox, at p: Point, scale: Double, frame: Rect, to x: inout XMLBytes) {
+        let size = box.size * (scale.isFinite && scale > 0 ? scale : 1)
+        x += "<text font=\"\(escaped(box.font))\" size=\"\(exact(size))\" x=\"\(num(p.x - frame.minX))\" y=\"\(num(p.y - frame.minY))\""
+        x += " color=\"\(box.color.hex)\" width=\"\(exact(box.width * (scale.isFinite && scale > 0 ? scale : 1)))\">\(escaped(box.text))</text>\n"
+    }
+
+    /// XML character data or attribute value: markup escaped, characters XML 1.0 cannot hold dropped.
+    static func escaped(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n", "\t": out.unicodeScalars.append(c)
+            case "\r": out += "&#13;"
+            default: if c.value >= 0x20 && c.value != 0xFFFE && c.value != 0xFFFF { out.unicodeScalars.append(c) }
+            }
+        }
+        return out
     }
 
     public static func write(_ drawing: Drawing, to path: String) throws { try write(Document(drawing: drawing), to: path) }

@@ -13,7 +13,8 @@ import InkPDF
 /// - Strokes are drawn as written (`Trace.polyline`): straight segments, each as wide as Xournal++ draws it.
 ///   Files written by Oekaki mark shapes and polylines (`trace`, `shape` attributes); their other strokes are
 ///   smoothed pen input again.
-/// - What Oekaki cannot hold yet (text, images, TeX, image backgrounds) is counted in one note.
+/// - Text keeps its font, size, colour and position (Xournal++ does not wrap; a box is as wide as the page leaves it).
+/// - What Oekaki cannot hold yet (images, TeX, image backgrounds) is counted in one note.
 /// - PDF backgrounds: the PDF is found by its recorded path, or beside the `.xopp` under the same name (or as
 ///   Xournal++'s attachment `NAME.xopp.FILE`), and embedded; when none exists (or it does not open)
 ///   those pages get plain paper and one note names the missing file.
@@ -132,6 +133,9 @@ public enum XoppImport {
         var current: (attrs: [String: String], text: ArraySlice<UInt8>)?
         // The PDF the pages' PDF backgrounds name (Xournal++ records it on the first such background only).
         var pdfName: String?, pdfDomain: String?
+        // A <text> element being read (its characters), and texts cut to the size a box holds.
+        var currentText: (attrs: [String: String], text: [UInt8])?
+        var cutTexts = 0
         var skipDepth = 0
         var root = true
         while let e = try p.next() {
@@ -187,6 +191,8 @@ public enum XoppImport {
                     inLayer = true
                 case "stroke" where inPage && inLayer:
                     current = (attrs, [])
+                case "text" where inPage && inLayer:
+                    currentText = (attrs, [])
                 case "text" where inPage, "image" where inPage, "teximage" where inPage:
                     notHeld[name == "teximage" ? "TeX" : name, default: 0] += 1
                     skipDepth = 1
@@ -197,12 +203,37 @@ public enum XoppImport {
                     skipDepth = 1
                 }
             case .text(let t):
+                // Bounded: the box keeps `TextBox.maxTextBytes`; a little more tells that it was cut.
+                if currentText != nil, currentText!.text.count <= TextBox.maxTextBytes { currentText!.text += t.prefix(TextBox.maxTextBytes + 4 - currentText!.text.count) }
                 if current != nil { current!.text = current!.text.isEmpty ? t : ArraySlice(Array(current!.text) + t) }
             case .end(let name):
                 if skipDepth > 0 { skipDepth -= 1; continue }
                 switch name {
                 case "page": inPage = false
                 case "layer": inLayer = false
+                case "text":
+                    guard let c = currentText else { continue }
+                    currentText = nil
+                    var text = String(decoding: c.text, as: UTF8.self)
+                    if let cut = TextBox.truncated(text) { text = cut; cutTexts += 1 }
+                    let n = pages.reduce(0) { $0 + $1.strokes.count } + 1
+                    guard let x = c.attrs["x"].flatMap(Double.init), let y = c.attrs["y"].flatMap(Double.init), x.isFinite, y.isFinite,
+                          abs(x) <= Schema.maxPageSide, abs(y) <= Schema.maxPageSide else {
+                        throw ParseFailure(message: "text \(n) has no valid position")
+                    }
+                    let size = c.attrs["size"].flatMap(Double.init) ?? 12
+                    guard TextBox.sizeRange.contains(size) else { throw ParseFailure(message: "text \(n) has size \(c.attrs["size"] ?? "")") }
+                    guard let rgba = color(c.attrs["color"] ?? "#000000ff") else { throw ParseFailure(message: "text \(n) has an unreadable colour '\(c.attrs["color"] ?? "")'") }
+                    var font = c.attrs["font"] ?? "Sans"
+                    if font.isEmpty || font.utf8.count > TextBox.maxFontBytes { font = "Sans" }
+                    // Xournal++ does not wrap text: a box is as wide as the page leaves it (ours say their width).
+                    let page = pages[pages.count - 1].size
+                    let width = min(max(c.attrs["width"].flatMap(Double.init) ?? (page.width - x), 4 * size, TextBox.widthRange.lowerBound), TextBox.widthRange.upperBound)
+                    // Its height until a renderer measures it: Pango's line height is about 1.17 em.
+                    let lines = Double(text.reduce(1) { $1 == "\n" ? $0 + 1 : $0 })
+                    let box = TextBox(text: text, font: font, size: size, color: rgba, width: width)
+                    pages[pages.count - 1].strokes.append(PendingStroke(style: StrokeStyle(color: rgba, width: 1), isPen: false, width: "", text: [],
+                                                                       item: .text(box), frame: Rect(x: x, y: y, width: width, height: lines * size * 1.17)))
                 case "stroke":
                     guard let c = current else { continue }
                     current = nil
@@ -253,6 +284,11 @@ public enum XoppImport {
             for r in finished[next..<(next + pending.strokes.count)] {
                 droppedPoints += r.dropped; repairedWidths += r.repaired
                 guard let points = r.points else { badStrokes += 1; continue }
+                if let item = r.item, let frame = r.frame {
+                    id += 1
+                    strokes.append(Stroke(id: id, content: item, frame: frame, page: pageID))
+                    continue
+                }
                 var style = r.style
                 style.width = r.width
                 id += 1
@@ -274,6 +310,7 @@ public enum XoppImport {
         if droppedPoints > 0 { notes.append("has \(droppedPoints) points with non-finite or out-of-range coordinates; dropped them") }
         if repairedWidths > 0 { notes.append(exact ? "has \(repairedWidths) invalid segment widths; used the previous width"
                                                  : "has \(repairedWidths) invalid segment widths; left those segments out, as Xournal++ does") }
+        if cutTexts > 0 { notes.append("has \(cutTexts) texts longer than a text box holds (\(TextBox.maxTextBytes / 1024) KiB); kept their beginnings") }
         if badStrokes > 0 { notes.append("has \(badStrokes) strokes with an invalid width or no points; skipped them") }
         var document = Document(pages: out)
         if let pdf { document.files[pdf.hash] = pdf.bytes }
@@ -314,6 +351,9 @@ public enum XoppImport {
         var width: String
         var text: ArraySlice<UInt8>
         var shape: ShapeKind?
+        /// A text box (or image): its content and box, already final.
+        var item: StrokeContent? = nil
+        var frame: Rect? = nil
     }
 
     struct FinishedStroke {
@@ -325,6 +365,8 @@ public enum XoppImport {
         var shape: ShapeKind?
         /// Further pieces, where a foreign stroke had segments Xournal++ does not draw.
         var more: [[InkPoint]] = []
+        var item: StrokeContent? = nil
+        var frame: Rect? = nil
     }
 
     /// Parses the pending strokes' coordinates and widths in parallel chunks; results keep document order,
@@ -350,6 +392,10 @@ public enum XoppImport {
 
     static func finish(_ p: PendingStroke, exact: Bool) throws -> FinishedStroke {
         var r = FinishedStroke(style: p.style, shape: p.shape)
+        if let item = p.item, let frame = p.frame {
+            r.item = item; r.frame = frame; r.points = []
+            return r
+        }
         let widths = numbers(Array(p.width.utf8)[...]).values
         guard let nominal = widths.first, nominal.isFinite, nominal > 0, nominal <= Schema.maxStrokeWidth else { return r }
         var points = try coordinates(p.text, dropped: &r.dropped)

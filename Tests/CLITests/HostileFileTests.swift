@@ -17,7 +17,7 @@ final class HostileFileTests: XCTestCase {
         "text.oekaki": "a text file, not a drawing",
         "empty.oekaki": "the file is empty",
         "sqlite-header-only.oekaki": "damaged",
-        "newer-format.oekaki": "made by a newer Oekaki (format 9); this one reads up to ",
+        "newer-format.oekaki": "made by a newer Oekaki (format 999); this one reads up to ",
         "other-app.oekaki": "not an Oekaki document",
         "huge-page.oekaki": "page size",
         "negative-width-stroke.oekaki": "width -3",

@@ -188,3 +188,48 @@ final class ElementsFormatTests: TempDirTestCase {
         XCTAssertEqual(try DocumentFile.open(path: path("t.oekaki"), readOnly: true).drawing.strokes.first?.content.text?.text.utf8.count, TextBox.maxTextBytes)
     }
 }
+
+/// Text through `.xopp`: Xournal++'s `<text>` keeps font, size, colour and position both ways.
+final class XoppTextTests: TempDirTestCase {
+    func testTextRoundTripsThroughXopp() throws {
+        let box = TextBox(text: "Fish & <chips>\n日本語の行", font: "DejaVu Serif", size: 18.5, color: RGBA(r: 10, g: 120, b: 30, a: 200), width: 250)
+        var moved = Stroke(id: 2, content: .text(box), frame: Rect(x: 30, y: 40, width: 250, height: 50))
+        moved.setTransform(.translation(100, 200))
+        let ink = Stroke(id: 1, style: StrokeStyle(color: .black, width: 2), points: [InkPoint(x: 0, y: 0), InkPoint(x: 50, y: 50)])
+        let plain = Stroke(id: 3, content: .text(TextBox(text: "on top", size: 12, width: 100)), frame: Rect(x: 5, y: 5, width: 100, height: 14))
+        let page = Page(format: .fixed(Size(width: 595, height: 842)), drawing: Drawing(pageSize: Size(width: 595, height: 842), strokes: [ink, moved, plain]))
+        let file = path("t.xopp")
+        try XoppExport.write(Document(pages: [page]), to: file)
+        let xml = String(decoding: try Deflate.inflate(Array(try Data(contentsOf: URL(fileURLWithPath: file))), container: .gzip, limit: 1 << 20), as: UTF8.self)
+        XCTAssertTrue(xml.contains(##"<text font="DejaVu Serif" size="18.5" x="130" y="240" color="#0a781ec8" width="250">Fish &amp; &lt;chips&gt;"##), xml)
+        let r = try XoppImport.read(path: file)
+        let items = r.drawing.strokes
+        XCTAssertEqual(items.map(\.content.isInk), [true, false, false], "drawing order kept")
+        XCTAssertEqual(items[1].content.text, box)
+        XCTAssertEqual(items[1].shownCorners?.first, Point(130, 240), "placed where it was shown")
+        XCTAssertEqual(items[2].content.text?.text, "on top")
+        XCTAssertTrue(r.notes.isEmpty, "\(r.notes)")
+    }
+
+    func testOversizedTextIsCutWithANote() throws {
+        let big = String(repeating: "abcdefghij", count: 1_000_000)   // 10 MB in one box
+        let xml = """
+        <?xml version="1.0"?>
+        <xournal creator="Xournal++ 1.1.3" fileversion="4"><page width="100" height="100">
+        <background type="solid" color="#ffffffff" style="plain"/><layer>
+        <text font="Sans" size="12" x="1" y="1" color="#000000ff">\(big)</text>
+        </layer></page></xournal>
+        """
+        let file = path("big.xopp")
+        try Data(try Deflate.gzip(Array(xml.utf8))).write(to: URL(fileURLWithPath: file))
+        let r = try XoppImport.read(path: file)
+        XCTAssertEqual(r.drawing.strokes.first?.content.text?.text.utf8.count, TextBox.maxTextBytes)
+        XCTAssertEqual(r.notes, ["has 1 texts longer than a text box holds (\(TextBox.maxTextBytes / 1024) KiB); kept their beginnings"])
+        // And a hostile position or size is a one-line refusal.
+        for bad in [#"x="nan" y="1""#, #"x="1" y="1e300""#] {
+            let x = xml.replacingOccurrences(of: #"x="1" y="1""#, with: bad).replacingOccurrences(of: big, with: "hi")
+            try Data(try Deflate.gzip(Array(x.utf8))).write(to: URL(fileURLWithPath: file))
+            XCTAssertThrowsError(try XoppImport.read(path: file)) { XCTAssertTrue("\($0)".contains("text 1 has no valid position"), "\($0)") }
+        }
+    }
+}

@@ -72,7 +72,6 @@ final class XoppTests: TempDirTestCase {
         XCTAssertEqual(d.pages[2].background.line, RGBA(r: 0xbd, g: 0xbd, b: 0xbd))
         let notes = try XoppImport.read(path: file).notes
         XCTAssertEqual(notes, ["has PDF backgrounds whose file x.pdf was not found (neither at that path nor beside the .xopp); those pages have plain paper",
-                               "has what Oekaki cannot hold yet; left out 1 text",
                                "has backgrounds Oekaki draws as the nearest it has: 1 isodotted (dotted, graph or ruled)"])
         XCTAssertEqual(try XoppImport.read(path: file, page: 3).drawing.strokes.count, 0)
         XCTAssertThrowsError(try XoppImport.read(path: file, page: 5))
@@ -102,16 +101,20 @@ final class XoppTests: TempDirTestCase {
         XCTAssertEqual(shaped[2], 1.5, accuracy: 0.01)
         XCTAssertEqual(r.drawing.strokes[1].style.color, RGBA(r: 255, g: 255, b: 0))
         XCTAssertEqual(r.drawing.strokes[1].style.tool, .highlighter)
-        XCTAssertEqual(r.notes, ["has what Oekaki cannot hold yet; left out 1 image, 1 text"])
+        XCTAssertEqual(r.notes, ["has what Oekaki cannot hold yet; left out 1 image"])
+        XCTAssertEqual(r.drawing.strokes[2].content.text, TextBox(text: "hi & there", font: "Sans", size: 12, color: .black, width: 99))
     }
 
     func testCorpusFilesImport() throws {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.corpus.path), "corpus not present")
         // width_recovery's strokes with undrawable segments come in as the pieces Xournal++ shows.
+        // Their texts come in as text boxes.
         let counts = ["README-Eraser-and-padded-box.xopp": 6, "Setsquare_annotations.xopp": 14, "strokes.xopp": 12, "width_recovery.xopp": 9]
+        let texts = ["README-Eraser-and-padded-box.xopp": 4, "Setsquare_annotations.xopp": 3]
         for (name, n) in counts {
             let r = try XoppImport.read(path: Self.corpus.appendingPathComponent(name).path)
-            XCTAssertEqual(r.drawing.strokes.count, n, name)
+            XCTAssertEqual(r.drawing.strokes.filter(\.content.isInk).count, n, name)
+            XCTAssertEqual(r.drawing.strokes.filter { $0.content.text != nil }.count, texts[name] ?? 0, name)
             for s in r.drawing.strokes {
                 XCTAssertTrue(s.points.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.pressure >= 0 && $0.pressure <= 1 }, name)
                 XCTAssertTrue(s.style.width > 0 && s.style.width.isFinite, name)
