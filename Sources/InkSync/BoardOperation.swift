@@ -83,3 +83,16 @@ public struct BoardStroke: Hashable, Sendable {
         Stroke(id: local, style: style, points: points, order: order, shape: shape, page: page, transform: transform, content: content)
     }
 }
+
+/// A slice of a log entry too large for one message; the entry is applied when its last part arrives.
+public struct OperationPart: Hashable, Sendable {
+    public var client: UInt64
+    /// The whole entry's operation number.
+    public var number: UInt64
+    public var index: Int
+    public var count: Int
+    public var bytes: [UInt8]
+    public init(client: UInt64, number: UInt64, index: Int, count: Int, bytes: [UInt8]) {
+        self.client = client; self.number = number; self.index = index; self.count = count; self.bytes = bytes
+    }
+}

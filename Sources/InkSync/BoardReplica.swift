@@ -267,6 +267,58 @@ public struct BoardReplica: Sendable {
         guard sequence > ledger.lastSequence else { return }
         ledger.lastSequence = sequence
         reserve(through: Self.topOrder(sequence))
+        apply(op, sequence: sequence)
+    }
+
+    /// Applies a part of a large entry at `sequence`; the entry itself when this part completes it (at this
+    /// part's place). Parts wait in memory: until the entry is whole, `resumeSequence` stays before its first part,
+    /// so a replica stopped meanwhile reads the parts again (the entries between are duplicates by then).
+    public mutating func receive(_ part: OperationPart, sequence: UInt64) {
+        guard sequence > ledger.lastSequence else { return }
+        ledger.lastSequence = sequence
+        reserve(through: Self.topOrder(sequence))
+        let key = BoardStrokeID(client: part.client, number: part.number)
+        guard part.number > (ledger.applied[part.client] ?? 0) else { notes.append("entry \(sequence): part of operation \(key), which is applied, skipped"); return }
+        // A part 0 starts the entry afresh (its author published it again after a crash).
+        if part.index == 0 || pending[key]?.count != part.count { pending[key] = PendingParts(first: sequence, count: part.count) }
+        pending[key]!.parts[part.index] = part.bytes
+        pendingBytes = pending.values.reduce(0) { $0 + $1.bytes }
+        while pendingBytes > Self.maxPendingBytes, let oldest = pending.min(by: { $0.value.first < $1.value.first }) {
+            pending[oldest.key] = nil
+            pendingBytes -= oldest.value.bytes
+            notes.append("parts of operation \(oldest.key) dropped: too many unfinished entries")
+        }
+        guard let p = pending[key], p.parts.count == p.count else { return }
+        pending[key] = nil
+        pendingBytes -= p.bytes
+        let whole = (0..<p.count).flatMap { p.parts[$0] ?? [] }
+        do {
+            let op = try OperationCodec.decode(whole)
+            guard op.client == part.client, op.number == part.number else { throw OperationCodec.Failure("its parts name another operation") }
+            apply(op, sequence: sequence)
+        } catch {
+            notes.append("entry \(sequence) skipped: operation \(key) in \(p.count) parts: \(error)")
+        }
+    }
+
+    /// Where to read the log from after a restart: before the first part of an entry not yet whole.
+    public var resumeSequence: UInt64 {
+        pending.values.map { $0.first - 1 }.min().map { min($0, ledger.lastSequence) } ?? ledger.lastSequence
+    }
+
+    private struct PendingParts: Sendable {
+        var first: UInt64
+        var count: Int
+        var parts: [Int: [UInt8]] = [:]
+        var bytes: Int { parts.values.reduce(0) { $0 + $1.count } }
+        init(first: UInt64, count: Int) { self.first = first; self.count = count }
+    }
+    private var pending: [BoardStrokeID: PendingParts] = [:]
+    private var pendingBytes = 0
+    /// Unfinished large entries kept at most (hostile peers could start many).
+    static let maxPendingBytes = 4 * OperationCodec.maxBytes
+
+    private mutating func apply(_ op: BoardOperation, sequence: UInt64) {
         guard op.number > (ledger.applied[op.client] ?? 0) else { notes.append("entry \(sequence): duplicate of operation \(op.messageID), skipped"); return }
         ledger.applied[op.client] = op.number
         let own = op.client == client

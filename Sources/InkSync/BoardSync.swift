@@ -165,7 +165,10 @@ public final class BoardSync {
                 wait = 0
                 guard m.sequence > replica.ledger.lastSequence else { continue }
                 do {
-                    replica.receive(try OperationCodec.decode(m.data), sequence: m.sequence)
+                    switch try OperationCodec.decodeMessage(m.data) {
+                    case .operation(let op): replica.receive(op, sequence: m.sequence)
+                    case .part(let p): replica.receive(p, sequence: m.sequence)
+                    }
                 } catch {
                     replica.skip(sequence: m.sequence, because: "\(error)")
                 }
@@ -186,7 +189,8 @@ public final class BoardSync {
         pagesStored = true
         let touched = replica.takeTouched()
         let l = replica.ledger
-        var c = BoardCommit(client: replica.client, url: url.description, lastSequence: l.lastSequence, applied: l.applied)
+        // Before the first part of a large entry still incomplete: after a restart the parts are read again.
+        var c = BoardCommit(client: replica.client, url: url.description, lastSequence: replica.resumeSequence, applied: l.applied)
         var shownPage = Set<PageID>()
         for p in replica.document.pages { shownPage.insert(p.id) }
         for id in touched.sorted() {
@@ -271,11 +275,13 @@ public final class BoardSync {
         guard replica.ledger.lastSequence >= awaiting else { return 0 }
         var sent = 0
         for op in replica.operations(replica.outbox()) {
-            let bytes: [UInt8]
-            do { bytes = try OperationCodec.encode(op) } catch { note("not published: \(error)"); continue }
+            let messages: [(id: String, bytes: [UInt8])]
+            do { messages = try OperationCodec.messages(op) } catch { note("not published: \(error)"); continue }
             do {
-                let ack = try c.publish(url.logSubject, bytes, messageID: op.messageID)
-                awaiting = max(awaiting, ack.sequence)
+                for m in messages {
+                    let ack = try c.publish(url.logSubject, m.bytes, messageID: m.id)
+                    awaiting = max(awaiting, ack.sequence)
+                }
                 sent += 1
             } catch let f as NatsConnection.Failure {
                 if f.kind == .tooLarge { note("not published (too large for the server): \(op.messageID)"); continue }

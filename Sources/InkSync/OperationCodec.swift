@@ -16,6 +16,10 @@ import InkStore
 /// none, or 1 and six doubles a b c d tx ty), and the kinds 5 look (per stroke: id, a mask 1 transform | 2 width |
 /// 4 colour, then those values), 6 front and 7 back (ids, at most `maxReordered`), 8 add page (id, key, format),
 /// 9 delete pages and 10 restore pages (ids), 11 move pages (id + key each), 12 format pages (id + format each).
+/// Kind 13 (version 2) is a part of an entry too large for one message (a stroke of more than ~250,000 points):
+/// client, number (the whole entry's), varint index, varint count, then that slice of the whole entry's bytes.
+/// A replica applies the whole entry when its last part arrives, at that part's place in the log.
+///
 /// A v2 stroke ends (before its points) with its content: a varint length, 0 for ink, else `ContentCodec` bytes.
 /// A key is a varint count and varint digits; a format is a size flag (0 endless, 1 + width, height), the
 /// background style's name, paper and line RGBA, spacing and margin, and a PDF flag (0, or 1 + the file's 64 hex
@@ -33,6 +37,11 @@ public enum OperationCodec {
     public static let maxReordered = 64
     /// Most pages one entry may name.
     public static let maxPages = 10_000
+    /// Largest message: a larger entry goes out in parts of this size (NATS servers refuse more than 1 MB unless
+    /// configured otherwise).
+    public static let partBytes = 512 << 10
+    /// Most parts one entry may have: the whole stays within `maxBytes`.
+    public static let maxParts = maxBytes / partBytes
     /// Largest page side an entry may set (what a document can store).
     public static let maxPageSide = 100_000.0
 
@@ -89,6 +98,37 @@ public enum OperationCodec {
             for (i, f) in formats.sorted(by: { $0.key < $1.key }) { page(i, &out); format(f, &out) }
         }
         return out
+    }
+
+    /// A message of the log: an entry, or a part of one.
+    public enum Message: Hashable, Sendable {
+        case operation(BoardOperation)
+        case part(OperationPart)
+    }
+
+    /// The messages that carry `op`, with their JetStream message ids: one, or its parts in order.
+    public static func messages(_ op: BoardOperation) throws -> [(id: String, bytes: [UInt8])] {
+        let whole = try encode(op)
+        guard whole.count > partBytes else { return [(op.messageID, whole)] }
+        guard whole.count <= maxBytes else { throw Failure("entry of \(whole.count) bytes is over the \(maxBytes)-byte limit") }
+        let count = (whole.count + partBytes - 1) / partBytes
+        return (0..<count).map { i in
+            var out: [UInt8] = [0x4F, 0x4B, 2, 13]
+            varint(op.client, &out); varint(op.number, &out); varint(UInt64(i), &out); varint(UInt64(count), &out)
+            out += whole[(i * partBytes)..<min((i + 1) * partBytes, whole.count)]
+            return ("\(op.messageID).\(i)", out)
+        }
+    }
+
+    /// Reads a message of the log.
+    public static func decodeMessage(_ bytes: [UInt8]) throws -> Message {
+        guard bytes.count >= 4, bytes[0] == 0x4F, bytes[1] == 0x4B, bytes[2] == 2, bytes[3] == 13 else { return .operation(try decode(bytes)) }
+        guard bytes.count <= partBytes + 64 else { throw Failure("part of \(bytes.count) bytes is over the \(partBytes)-byte limit") }
+        var r = Reader(bytes: bytes)
+        r.at = 4
+        let client = try r.varint(), number = try r.varint(), index = try r.varint(), count = try r.varint()
+        guard count >= 2, count <= UInt64(maxParts), index < count else { throw Failure("part \(index) of \(count) is not a part of an entry") }
+        return .part(OperationPart(client: client, number: number, index: Int(index), count: Int(count), bytes: Array(bytes[r.at...])))
     }
 
     public static func decode(_ bytes: [UInt8]) throws -> BoardOperation {
@@ -148,6 +188,7 @@ public enum OperationCodec {
             var keys: [BoardPageID: PageKey] = [:]
             for _ in 0..<n { keys[try r.page()] = try r.key() }
             change = .movePages(keys)
+        case 13 where r.v2: throw Failure("a part of an entry where a whole entry belongs")
         case 12 where r.v2:
             let n = try r.count(limit: maxPages)
             var formats: [BoardPageID: PageFormat] = [:]

@@ -96,6 +96,57 @@ final class OperationCodecTests: XCTestCase {
         }
     }
 
+    /// An entry over `partBytes` goes out in parts; a replica applies it when the last part arrives, at that place.
+    func testLargeEntriesTravelInPartsAndApplyWhole() throws {
+        let big = BoardStroke(id: BoardStrokeID(client: 5, number: 1), style: StrokeStyle(),
+                              points: (0..<400_000).map { (i: Int) -> InkPoint in InkPoint(x: Double((i * 7919) % 1000), y: Double((i * 104_729) % 997), pressure: 1) })
+        let op = BoardOperation(client: 5, number: 1, change: .add(big))
+        let messages = try OperationCodec.messages(op)
+        XCTAssertGreaterThan(messages.count, 1)
+        XCTAssertEqual(Set(messages.map(\.id)).count, messages.count, "each part has its own message id")
+        XCTAssertTrue(messages.allSatisfy { $0.bytes.count <= OperationCodec.partBytes + 64 })
+        let parts = try messages.map { m -> OperationPart in
+            guard case .part(let p) = try OperationCodec.decodeMessage(m.bytes) else { throw OperationCodec.Failure("not a part") }
+            return p
+        }
+        // Another client's stroke lands between the parts; the big one goes above it (it is whole only at the end).
+        let small = BoardOperation(client: 6, number: 1, change: .add(BoardStroke(id: BoardStrokeID(client: 6, number: 1), style: StrokeStyle(),
+                                                                                   points: [InkPoint(x: 1, y: 1), InkPoint(x: 9, y: 9)])))
+        var r = BoardReplica(client: 9, document: Document())
+        var sequence: UInt64 = 0
+        for (i, p) in parts.enumerated() {
+            sequence += 1
+            r.receive(p, sequence: sequence)
+            if i == 0 {
+                sequence += 1
+                r.receive(small, sequence: sequence)
+            }
+            if i < parts.count - 1 {
+                XCTAssertEqual(r.drawing.strokes.count, 1, "not applied before it is whole")
+                XCTAssertEqual(r.resumeSequence, 0, "a restart reads the parts again")
+            }
+        }
+        XCTAssertEqual(r.drawing.strokes.map(\.points.count), [2, 400_000])
+        XCTAssertEqual(r.resumeSequence, sequence)
+        // Read again from the start (a restart): nothing applies twice.
+        var again = r
+        for (k, p) in parts.enumerated() { again.receive(p, sequence: sequence + 1 + UInt64(k)) }
+        XCTAssertEqual(again.drawing.strokes.count, 2)
+
+        // Hostile parts: one part only, too many, an index past the count; parts that do not make an entry.
+        for (index, count) in [(0, 1), (0, OperationCodec.maxParts + 1), (3, 3)] {
+            var bad: [UInt8] = [0x4F, 0x4B, 2, 13, 1, 1]
+            OperationCodec.varint(UInt64(index), &bad); OperationCodec.varint(UInt64(count), &bad)
+            XCTAssertThrowsError(try OperationCodec.decodeMessage(bad + [1, 2, 3]))
+        }
+        var junk = BoardReplica(client: 9, document: Document())
+        junk.receive(OperationPart(client: 7, number: 1, index: 0, count: 2, bytes: [1, 2, 3]), sequence: 1)
+        junk.receive(OperationPart(client: 7, number: 1, index: 1, count: 2, bytes: [4, 5]), sequence: 2)
+        XCTAssertTrue(junk.drawing.strokes.isEmpty)
+        XCTAssertTrue(junk.takeNotes().contains { $0.contains("in 2 parts") })
+        XCTAssertEqual(junk.resumeSequence, 2)
+    }
+
     func testPageKeysAlwaysFitBetween() {
         var keys = [PageKey.first]
         var rng = SeededRandom(seed: 3)

@@ -143,6 +143,24 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(d["strokes"] as? Int, 5, "a restyle is no new stroke: \(d)")
     }
 
+    /// A stroke larger than a NATS message (1 MB by default) goes out in parts and arrives whole.
+    func testAStrokeLargerThanAMessageArrives() throws {
+        let server = try NatsServer()
+        defer { server.stop() }
+        try server.start()
+        let board = server.url + "/big"
+        let points = (0..<400_000).map { (i: Int) -> InkPoint in InkPoint(x: Double((i * 7919) % 1000), y: Double((i * 104_729) % 997), pressure: 1) }
+        let doc = try DocumentFile.create(path: path("a.oekaki"), drawing: Drawing(strokes: [Stroke(id: 1, style: StrokeStyle(), points: points)]))
+        doc.close()
+        for f in ["a", "b", "a", "b"] {
+            let r = try Oekaki.run(["sync", path(f + ".oekaki"), board, "--once"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertFalse(r.stderr.contains("not published"), r.stderr)
+        }
+        let b = try info("b")
+        XCTAssertEqual((b["items"] as? [[String: Any]])?.map { $0["points"] as? Int }, [400_000], "\(b["strokes"] ?? "")")
+    }
+
     func testBadInputIsOneLineAndExitOne() throws {
         // Nothing listens on this port.
         let closed = NatsServer.freePort()
