@@ -5,27 +5,46 @@ import InkCore
 /// with its size and background. Xournal++ pages have bounds, so an endless page becomes a page of its frame (the ink
 /// with a margin), its strokes moved by the frame's corner.
 /// Pen strokes carry their per-segment widths (our pressure-shaped width at each point), highlighters one width.
+/// Pages on a PDF get Xournal++'s PDF background naming the file `pdfPath` (`write` puts the embedded PDF there,
+/// beside the `.xopp` as `NAME.xopp.bg.pdf`, as Xournal++ keeps no PDF inside the file).
 public enum XoppExport {
     public static func data(_ drawing: Drawing) throws -> [UInt8] { try data(Document(drawing: drawing)) }
 
-    public static func data(_ document: Document) throws -> [UInt8] {
+    public static func data(_ document: Document, pdfPath: String? = nil) throws -> [UInt8] {
         var x = XMLBytes()
         x.bytes.reserveCapacity(256 + document.pointCount * 20)
         x += "<?xml version=\"1.0\" standalone=\"no\"?>\n"
         x += "<xournal creator=\"Oekaki\" fileversion=\"4\">\n"
         x += "<title>Xournal++ document - see https://github.com/xournalpp/xournalpp</title>\n"
-        for page in document.pages { write(page, to: &x) }
+        // Xournal++ knows one PDF per document, named on the first page showing it.
+        let pdf = pdfPath == nil ? nil : document.pages.lazy.compactMap { $0.background.pdf?.file }.first
+        var named = false
+        for page in document.pages {
+            var ref = page.background.pdf
+            if ref?.file != pdf { ref = nil }
+            write(page, pdf: ref.map { r in
+                defer { named = true }
+                return (named ? nil : pdfPath, r.index)
+            }, to: &x)
+        }
         x += "</xournal>\n"
         return try Deflate.gzip(x.bytes, level: 3)
     }
 
-    private static func write(_ page: Page, to x: inout XMLBytes) {
+    /// `pdf`: the page's PDF page (0-based) and, on the first such page, the PDF's path.
+    private static func write(_ page: Page, pdf: (path: String?, index: Int)?, to x: inout XMLBytes) {
         let frame = page.frame
         let b = page.background
         x += "<page width=\"\(exact(frame.width))\" height=\"\(exact(frame.height))\">\n"
-        x += "<background type=\"solid\" color=\"\(b.paper.hex)\" style=\"\(b.style.rawValue)\""
-        if b.style == .graph, b.margin > 0 { x += " config=\"m1=\(exact(b.margin)),rm=1\"" }
-        x += "/>\n<layer>\n"
+        if let pdf {
+            x += "<background type=\"pdf\""
+            if let path = pdf.path { x += " domain=\"absolute\" filename=\""; x += xmlEscaped(path); x += "\"" }
+            x += " pageno=\"\(pdf.index + 1)\"/>\n<layer>\n"
+        } else {
+            x += "<background type=\"solid\" color=\"\(b.paper.hex)\" style=\"\(b.style.rawValue)\""
+            if b.style == .graph, b.margin > 0 { x += " config=\"m1=\(exact(b.margin)),rm=1\"" }
+            x += "/>\n<layer>\n"
+        }
         for s in page.drawing.strokes where !s.points.isEmpty {
             if let box = s.content.text, let corners = s.shownCorners {
                 writeText(box, at: corners[0], scale: s.transform.widthScale, frame: frame, to: &x)
@@ -89,12 +108,26 @@ public enum XoppExport {
     public static func write(_ drawing: Drawing, to path: String) throws { try write(Document(drawing: drawing), to: path) }
 
     public static func write(_ document: Document, to path: String) throws {
-        let bytes = try data(document)
+        // The PDF the pages are on goes beside the .xopp (absolute path: Xournal++ resolves it from anywhere).
+        var pdfPath: String?
+        if let hash = document.pages.lazy.compactMap({ $0.background.pdf?.file }).first, let bytes = document.files[hash] {
+            let side = URL(fileURLWithPath: path + ".bg.pdf").standardizedFileURL.path
+            do { try Data(bytes).write(to: URL(fileURLWithPath: side), options: .atomic) } catch {
+                throw StoreError.io(path: side, detail: "cannot write the PDF background: \(error.localizedDescription)")
+            }
+            pdfPath = side
+        }
+        let bytes = try data(document, pdfPath: pdfPath)
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw StoreError.io(path: path, detail: "cannot write: \(error.localizedDescription)")
         }
+    }
+
+    static func xmlEscaped(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// The shortest text that reads back to the same value (nominal widths must survive a round trip).

@@ -116,6 +116,13 @@ final class PDFCommandTests: XCTestCase {
         XCTAssertEqual(try OekakiBinary.run(["export", doc, t("again.pdf")]).status, 0)
         XCTAssertTrue(try pdftotext(t("again.pdf")).contains("Wombat page 3"))
 
+        // Back out as .xopp: the PDF goes beside it (Xournal++ keeps none inside) and the .xopp names it.
+        let back = t("back.xopp")
+        XCTAssertEqual(try OekakiBinary.run(["export", doc, back]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: back + ".bg.pdf"))
+        XCTAssertEqual(try OekakiBinary.run(["export", back, t("back.pdf")]).status, 0)
+        XCTAssertTrue(try pdftotext(t("back.pdf")).contains("Wombat page 1"))
+
         // Nowhere to be found now: plain paper, the ink, one note line naming the file.
         let m = try OekakiBinary.run(["export", xopp, t("plain.pdf")])
         XCTAssertEqual(m.status, 0, m.stderr)
