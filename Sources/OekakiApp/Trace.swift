@@ -7,7 +7,8 @@ import Glibc
 /// thread's CPU time, so `oekaki-bench` can time the window's own work. Unset, each call is one branch.
 ///
 /// Lines: `event KIND cpu_us=N`, `frame cpu_us=N`, `zoom preview_ms=N` (first frame after a zoom step, the
-/// scaled old raster), `zoom sharp_ms=N` (every stale patch of that step rendered).
+/// scaled old raster), `zoom sharp_ms=N` (every stale patch of that step rendered), `pdf first_page epoch_ms=N`
+/// (wall clock of the first frame showing a rendered PDF page).
 enum Trace {
     private static let sink: FileHandle? = {
         guard let path = ProcessInfo.processInfo.environment["OEKAKI_TRACE"], !path.isEmpty else { return nil }

@@ -56,6 +56,8 @@ struct Suite {
         m.export = ExportBench.run(w, rounds: plan.exportRounds, display: display)
         progress("notebook: 500 pages, 2M points: open ×\(plan.exportRounds * 2), PDF of every page ×\(plan.exportRounds) (ours, Xournal++)")
         m.notebook = NotebookFileBench.run(folder: w.folder, home: w.home, log: w.log, rounds: quick ? 1 : 3, display: display)
+        progress("PDF: 300 pages: open to the first page ×\(quick ? 1 : 3), annotated PDF export ×\(quick ? 1 : 3) (ours, Xournal++)")
+        m.pdf = PDFBench.run(folder: w.folder, home: w.home, log: w.log, rounds: quick ? 1 : 3, display: display)
         display?.stop()
         m.app = appWindow(w)
         progress("thumbnail ×\(plan.exportRounds * 2) (process and in-process)")

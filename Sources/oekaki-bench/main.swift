@@ -14,6 +14,7 @@ usage: oekaki-bench [--quick] [--json] [--write FILE]
   --shapes       only the hold-to-snap fit on 1,000-point strokes, as JSON
   --thumbnail    only the thumbnail figures (the 1M-point .oekaki, `oekaki-thumbnailer` process and in-process), as JSON
   --notebook     only the 500-page notebook figures (open, PDF of every page vs Xournal++), as JSON
+  --pdf          only the 300-page PDF figures (window to first page, annotated PDF export vs Xournal++), as JSON
 """
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -22,7 +23,7 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
-var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false, shapesOnly = false, thumbnailOnly = false, notebookOnly = false
+var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false, shapesOnly = false, thumbnailOnly = false, notebookOnly = false, pdfOnly = false
 var writePath: String?
 
 if args.first == "--export-child" {
@@ -55,6 +56,7 @@ while i < args.count {
     case "--shapes": shapesOnly = true
     case "--thumbnail": thumbnailOnly = true
     case "--notebook": notebookOnly = true
+    case "--pdf": pdfOnly = true
     case "--sync-only": syncOnly = true   // internal: only the shared-board figures
     case "--selection-only": selectionOnly = true   // internal: only the selection figures
     case "--write":
@@ -133,6 +135,25 @@ if pagesOnly {
     } catch {
         fail("\(error)", code: 1)
     }
+    exit(0)
+}
+
+if pdfOnly {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-bench-pdf-\(getpid())").path
+    for d in [folder, folder + "/home", folder + "/home/run"] { try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }
+    chmod(folder + "/home/run", 0o700)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    FileManager.default.createFile(atPath: folder + "/peers.log", contents: nil)
+    let display = try? VirtualDisplay.start(log: folder + "/peers.log")
+    let r = PDFBench.run(folder: folder, home: folder + "/home", log: folder + "/peers.log", rounds: quick ? 1 : 3, display: display)
+    display?.stop()
+    let ratio = r.xournalppPDF.median.flatMap { x in r.oursPDF.median.map { x / $0 } }
+    print(JSON.object([("pdf_first_page_ms_300", .number(r.firstPage.median)), ("pdf_annotated_export_ms_300", .number(r.oursPDF.median)),
+                       ("pdf_annotated_xournalpp_ms_300", .number(r.xournalppPDF.median)), ("xournalpp_over_ours_pdf_annotated_300", .number(ratio)),
+                       ("rounds", .object([("first_page", .array(r.firstPage.values.map { .number($0) })),
+                                           ("ours", .array(r.oursPDF.values.map { .number($0) })),
+                                           ("xournalpp", .array(r.xournalppPDF.values.map { .number($0) }))])),
+                       ("notes", .array(r.notes.map(JSON.string)))]).text())
     exit(0)
 }
 
