@@ -44,6 +44,10 @@ final class CanvasView: CanvasInputTarget {
     /// When the last zoom step began (traced only): its first frame and its sharp picture are logged.
     private var zoomTraceStart: Double?
     private var zoomPreviewTraced = false
+    /// A document with fixed pages opens with its page centred across the view. The view's width is known
+    /// only when frames are drawn (and may still change as the window settles), so every frame centres it
+    /// again until the user moves the view.
+    private var centrePending = true
     /// Pans move the view by whole device pixels (so the picture can simply shift); the fractions add up here.
     private var panRemainder = Point(0, 0)
     private var smallMemo: (strokes: Int, small: Bool)?
@@ -147,9 +151,20 @@ final class CanvasView: CanvasInputTarget {
         abandonRender()
         relayout()
         if let f = layout.frame(ofPage: editor.currentPage) { transform.offset = Point(-f.minX, -f.minY) }
+        centrePending = true
         onZoom?(transform.zoom)
         onEdit?()
         redraw()
+    }
+
+    /// Moves the view sideways so the current fixed page sits in the middle (when it is narrower than the
+    /// view; a wider page keeps its left edge at the view's). Whole device pixels, so the picture stays crisp.
+    private func centrePageAcross() {
+        guard !layout.isCanvas, let f = layout.frame(ofPage: editor.currentPage) else { return }
+        let width = f.width * transform.zoom
+        guard width < size.width else { return }
+        let ds = transform.deviceScale
+        transform.offset.x = (((size.width - width) / 2 - f.minX * transform.zoom) * ds).rounded() / ds
     }
 
     func redraw() { gtk_widget_queue_draw(widget) }
@@ -181,6 +196,7 @@ final class CanvasView: CanvasInputTarget {
     private func drawFrame(_ cr: OpaquePointer, width: Int, height: Int) {
         size = Size(width: Double(width), height: Double(height))
         transform.deviceScale = Double(max(gtk_widget_get_scale_factor(widget), 1))
+        if centrePending { centrePageAcross() }
         prepareCache()
 
         // Grey around the page (darker with a dark style), the page's own colour on it; the cache adds the ink.
@@ -598,6 +614,7 @@ final class CanvasView: CanvasInputTarget {
     }
 
     func pan(byView delta: Point) {
+        centrePending = false
         Trace.measure("event pan") { panNow(byView: delta) }
     }
 
@@ -625,6 +642,7 @@ final class CanvasView: CanvasInputTarget {
     }
 
     func zoom(by factor: Double, atView anchor: Point) {
+        centrePending = false
         if Trace.isOn { zoomTraceStart = Trace.wallMs(); zoomPreviewTraced = false }
         transform = transform.clampedZoom(by: factor, around: anchor)
         onZoom?(transform.zoom)
@@ -640,6 +658,7 @@ final class CanvasView: CanvasInputTarget {
 
     /// Shows the whole current page (an endless page: all its ink).
     func zoomToFit() {
+        centrePending = false
         let page = editor.page
         var r = page.frame
         if page.isEndless, page.drawing.bounds == nil {
@@ -652,6 +671,7 @@ final class CanvasView: CanvasInputTarget {
 
     /// 100 % with the current page's corner at the top left.
     func resetZoom() {
+        centrePending = false
         transform = ViewTransform(deviceScale: transform.deviceScale)
         let f = currentClip ?? Rect(x: 0, y: 0, width: 0, height: 0)
         transform.offset = Point(-f.minX, -f.minY)
@@ -689,6 +709,7 @@ final class CanvasView: CanvasInputTarget {
 
     /// Scrolls so the top of page `i` is at the top of the view (an endless page: its ink's corner), same zoom.
     private func scrollToTop(of i: Int) {
+        centrePending = false
         let page = editor.document.pages[i]
         let f = layout.frame(ofPage: i) ?? page.frame.offsetBy(layout.origin(ofPage: i))
         if layout.isCanvas { transform.offset.x = (-f.minX * transform.zoom).rounded() }

@@ -229,8 +229,8 @@ final class DesktopWindowTests: XCTestCase {
         XCTAssertEqual(replay.status, 0, replay.output)
 
         try launch(home.appendingPathComponent("first.oekaki").path)
-        // The page's top left is at (5, 94) on the screen: the line runs along y ≈ 394 from x ≈ 105 to 705.
-        XCTAssertFalse(try screenshot().hasInk(near: 400, 394), "the first drawing is empty")
+        // The page's top is at y = 94 on the screen: the line runs along y ≈ 394, 600 px long, across the middle.
+        XCTAssertFalse(try screenshot().hasInk(near: 590, 394), "the first drawing is empty")
 
         let source = Process()
         source.executableURL = URL(fileURLWithPath: python)
@@ -264,10 +264,14 @@ final class DesktopWindowTests: XCTestCase {
         usleep(300_000)
         xdotool(["mouseup", "1"])
         XCTAssertTrue(waitForWindow(named: "dropped.oekaki — Oekaki"), "the dropped drawing opens in the window")
-        XCTAssertTrue(wait { (try? self.screenshot().hasInk(near: 400, 394)) ?? false }, "its line is drawn")
+        XCTAssertTrue(wait { (try? self.screenshot().hasInk(near: 590, 394)) ?? false }, "its line is drawn")
         let shot = try screenshot()
-        XCTAssertTrue(shot.hasInk(near: 150, 394) && shot.hasInk(near: 650, 394), "the whole line")
-        XCTAssertFalse(shot.hasInk(near: 400, 300), "and nothing else")
+        // The fixed page opens centred: its left edge is where the paper ends, leftwards from the middle.
+        XCTAssertTrue(shot.isPaper(590, 300), "the page is on screen")
+        var left = 590
+        while left > 0, shot.isPaper(left - 1, 300) { left -= 1 }
+        XCTAssertTrue(shot.hasInk(near: left + 150, 394) && shot.hasInk(near: left + 650, 394), "the whole line")
+        XCTAssertFalse(shot.hasInk(near: left + 400, 300), "and nothing else")
     }
 
     // MARK: driving the app

@@ -51,6 +51,12 @@ final class PagesWindowTests: XCTestCase {
         try launch(file)
         let start = try screenshot()
         let page = try XCTUnwrap(paperCorner(start), "page 1 is on screen")
+        // The page opens centred across the canvas: as much desk to its left as to its right.
+        let row = page.y + 20
+        let left = (0..<page.x).reversed().prefix { start.isDesk($0, row) }.count
+        let right = ((page.x + 600)..<Self.screen.width).prefix { start.isDesk($0, row) }.count
+        XCTAssertGreaterThan(left, 100, "desk beside the page")
+        XCTAssertLessThanOrEqual(abs(left - right), 2, "the page is centred: \(left) px of desk to its left, \(right) to its right")
         // Pages are stacked with a gap; navigation puts a page's top half a gap below the view's top.
         let top = page.y + Int(PageLayout.gap / 2), step = 400 + Int(PageLayout.gap)
 
@@ -105,10 +111,12 @@ final class PagesWindowTests: XCTestCase {
 
     // MARK: driving the app
 
-    /// The top-left corner of the paper: the first white row at x = 300 below the toolbar, then its left edge.
+    /// The top-left corner of the paper: the first white rows at x = 600 below the toolbar, then its left edge.
     private func paperCorner(_ s: Screenshot) -> (x: Int, y: Int)? {
-        guard let y = (40..<400).first(where: { y in (0..<40).allSatisfy { s.isPaper(300, y + $0) } }) else { return nil }
-        guard let x = (0..<300).first(where: { s.isPaper($0, y + 20) }) else { return nil }
+        guard let y = (40..<400).first(where: { y in (0..<40).allSatisfy { s.isPaper(600, y + $0) } }) else { return nil }
+        // Leftwards from there while it is paper (the window's light border at its left edge is not the page).
+        var x = 600
+        while x > 0, s.isPaper(x - 1, y + 20) { x -= 1 }
         return (x, y)
     }
 

@@ -141,10 +141,12 @@ final class SelectionWindowTests: XCTestCase {
 
     // MARK: driving the app
 
-    /// The top-left corner of the paper: the first white row at x = 300 below the toolbar, then its left edge.
+    /// The top-left corner of the paper: the first white rows at x = 600 below the toolbar, then its left edge.
     private func paperCorner(_ s: Screenshot) -> (x: Int, y: Int)? {
-        guard let y = (40..<400).first(where: { y in (0..<40).allSatisfy { s.isPaper(300, y + $0) } }) else { return nil }
-        guard let x = (0..<300).first(where: { s.isPaper($0, y + 20) }) else { return nil }
+        guard let y = (40..<400).first(where: { y in (0..<40).allSatisfy { s.isPaper(600, y + $0) } }) else { return nil }
+        // Leftwards from there while it is paper (the window's light border at its left edge is not the page).
+        var x = 600
+        while x > 0, s.isPaper(x - 1, y + 20) { x -= 1 }
         return (x, y)
     }
 
