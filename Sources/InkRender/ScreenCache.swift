@@ -396,6 +396,8 @@ final class LiveTrace {
     private var lastShape: ShapeKind?
     /// Device pixels the layer has ink in, so recycling clears only those.
     private var inked: Rect?
+    /// Device pixels the tail can touch.
+    private var tailArea: Rect?
 
     init(layer: ImageSurface, style: StrokeStyle, mapping: DeviceMapping) {
         self.layer = layer; self.mapping = mapping
@@ -432,6 +434,10 @@ final class LiveTrace {
             lastSettled = spine[stable - 1].point
         }
         tail = settled > 0 ? Array(spine[(settled - 1)...]) : spine
+        tailArea = tail.reduce(nil) { area, p in
+            let r = mapping.deviceRect(ofPage: Rect(around: p.point, radius: p.radius)).insetBy(-2)
+            return area.map { $0.union(r) } ?? r
+        }
     }
 
     /// The layer, transparent again, for the next stroke.
@@ -463,7 +469,16 @@ final class LiveTrace {
         ctx.addPolygon([a.point - n * a.radius, b.point - n * b.radius, b.point + n * b.radius, a.point + n * a.radius])
     }
 
+    /// `target`'s units are the layer's pixels. Only the stroke's own area is composited: painting the
+    /// whole view-sized layer, or a view-sized group (allocated and cleared every frame), would cost each
+    /// event a few full-view passes whatever the stroke's size. Outside that area both are transparent, so
+    /// the pixels are the same.
     func composite(into target: CairoContext) {
+        let area = [inked, tail.isEmpty ? nil : tailArea].compactMap { $0 }.reduce(nil) { (a: Rect?, r: Rect) in a.map { $0.union(r) } ?? r }
+        guard let area else { return }
+        target.save()
+        target.clip(Rect(minX: area.minX.rounded(.down), minY: area.minY.rounded(.down), maxX: area.maxX.rounded(.up), maxY: area.maxY.rounded(.up)))
+        defer { target.restore() }
         guard !tail.isEmpty else { target.paint(layer, alpha: alpha); return }
         target.beginLayer()
         target.paint(layer)
