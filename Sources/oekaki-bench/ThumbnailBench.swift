@@ -5,13 +5,16 @@ import InkStore
 import Thumbnailer
 
 /// `oekaki-thumbnailer ink-1m.oekaki out.png` (256×256, what a file manager asks for), timed from spawn to exit as
-/// the desktop's thumbnailer entry runs it, and the same work inside this process.
+/// the desktop's thumbnailer entry runs it; the same work inside this process; and, for comparison, the same
+/// command through the app's binary (`oekaki thumbnail`, which loads GTK first).
 enum ThumbnailBench {
     struct Result {
         var process = Samples()
         /// CPU time of the process (user + system, all threads): what it costs whatever else the machine runs.
         var cpu = Samples()
         var inProcess = Samples()
+        /// `oekaki thumbnail`, spawn to exit.
+        var viaApp = Samples()
         var failures: [String] = []
     }
 
@@ -19,6 +22,7 @@ enum ThumbnailBench {
         var r = Result()
         let me = ChildProcess.ownExecutable
         let cli = (me as NSString).deletingLastPathComponent + "/oekaki-thumbnailer"
+        let app = (me as NSString).deletingLastPathComponent + "/oekaki"
         let out = w.folder + "/thumbnail.png"
         let env = ["PATH": Executables.path, "HOME": w.home, "LANG": "C.UTF-8"]
         for _ in 0..<rounds {
@@ -37,6 +41,11 @@ enum ThumbnailBench {
                 } catch { r.failures.append("\(error)") }
             } else if r.failures.isEmpty {
                 r.failures.append("oekaki-thumbnailer is not built beside the bench: thumbnail_ms_1m is null")
+            }
+            if FileManager.default.isExecutableFile(atPath: app),
+               let c = try? ChildProcess.measure(app, ["thumbnail", w.oekaki, out], environment: env, log: w.log, timeout: 60),
+               c.exitStatus == 0, !c.timedOut {
+                r.viaApp.add(c.wallMs)
             }
             if let ms = try? Clock.ms({ try ThumbnailCommand.write(w.oekaki, to: out, size: Thumbnail.defaultSize) }).1 {
                 r.inProcess.add(ms)

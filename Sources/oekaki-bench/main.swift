@@ -109,7 +109,7 @@ if thumbnailOnly {
         try w.writeFiles()
         let r = ThumbnailBench.run(w, rounds: quick ? 3 : 10)
         print(JSON.object([("thumbnail_ms_1m", .number(r.process.median)), ("thumbnail_inprocess_ms_1m", .number(r.inProcess.median)),
-                           ("thumbnail_cpu_ms_1m", .number(r.cpu.median)),
+                           ("thumbnail_cpu_ms_1m", .number(r.cpu.median)), ("thumbnail_oekaki_ms_1m", .number(r.viaApp.median)),
                            ("runs", .array(r.process.values.map { .number($0) })),
                            ("notes", .array(r.failures.map(JSON.string)))]).text())
     } catch {
