@@ -65,7 +65,7 @@ public final class Editor {
         self.document = document; self.history = history
     }
 
-    private func makeStrokeID() -> StrokeID { strokeIDs?() ?? document.makeStrokeID() }
+    func makeStrokeID() -> StrokeID { strokeIDs?() ?? document.makeStrokeID() }
     private func makePageID() -> PageID {
         guard let id = pageIDs?() else { return document.makePageID() }
         document.reservePageIDs(through: id)
@@ -145,6 +145,9 @@ public final class Editor {
 
     public func handle(_ event: InputEvent) -> Update {
         let id = event.pointer
+        // The text tool's clicks place or open boxes in the app (`addText`, `changeText`), never ink.
+        // A pointer already drawing or erasing finishes as it began.
+        if tool == .text, !isLive(id) { return .none }
         if let u = select(event) { return u }
         switch event.phase {
         case .began:

@@ -15,6 +15,8 @@ public enum Tool: String, CaseIterable, Sendable {
     /// A tap with either selects the topmost stroke under the pointer.
     case lasso
     case selectRect = "select-rect"
+    /// Text boxes: a click places a box to type in (the app edits it; the editor draws nothing with it).
+    case text
 
     public var isEraser: Bool { self == .strokeEraser || self == .areaEraser }
     public var isShape: Bool { self == .line || self == .arrow || self == .rectangle || self == .ellipse }

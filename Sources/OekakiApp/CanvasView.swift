@@ -68,6 +68,15 @@ final class CanvasView: CanvasInputTarget {
     /// A right-click or long-press on the selection, at this view point: the window opens its menu.
     var onContextMenu: ((Point) -> Void)?
 
+    /// A click with the text tool, or a double-click on a text box with a selection tool (page point): the window
+    /// places or opens a box there.
+    var onTextTap: ((Point) -> Void)?
+    /// Called after every frame while a text box is being typed (the field follows pans and zooms).
+    var onViewDrawn: (() -> Void)?
+    /// Pointers whose press went to the text tool: the rest of their gesture is theirs too.
+    private var textPointers = Set<PointerID>()
+    private var lastPress: (time: Double, point: Point)?
+
     /// Changes to persist, in order (wired to autosave).
     var onChanges: (([Change]) -> Void)?
     /// A pointer goes down: the place to make sure earlier strokes are durable.
@@ -178,6 +187,8 @@ final class CanvasView: CanvasInputTarget {
             pdfShownPending = false
             Trace.write("pdf first_page epoch_ms=\(Int((Date().timeIntervalSince1970 * 1000).rounded()))")
         }
+        // The text field follows the view, after this frame (no relayout inside a draw).
+        if let follow = onViewDrawn { onMainLoop(follow) }
         if let t0 = zoomTraceStart {
             if !zoomPreviewTraced { zoomPreviewTraced = true; Trace.write("zoom preview_ms=\(Trace.wallMs() - t0)") }
             traceZoomSharpIfDone()
@@ -599,6 +610,7 @@ final class CanvasView: CanvasInputTarget {
                 event.point.x = p.x; event.point.y = p.y
             }
         }
+        if textInput(event, eraserEnd: eraserEnd) { return }
         if editor.tool.isSelection, selectionInput(event) { return }
         let erasing = editor.isErasing
         let chosen = editor.tool
@@ -611,6 +623,26 @@ final class CanvasView: CanvasInputTarget {
         editor.tool = chosen
         apply(u, drawingChanged: erasing || editor.isErasing)
         if chosen.isSelection, !eraserEnd, event.phase == .ended || event.phase == .cancelled { selectionGestureEnded() }
+    }
+
+    /// The text tool takes a press (a box is placed or opened where it lands); so does a double-click on a text
+    /// box with a selection tool (the first click selected it).
+    private func textInput(_ event: InputEvent, eraserEnd: Bool) -> Bool {
+        let id = event.pointer
+        if textPointers.contains(id) {
+            if event.phase == .ended || event.phase == .cancelled { textPointers.remove(id) }
+            return true
+        }
+        guard event.phase == .began, !eraserEnd else { return false }
+        let p = event.point.point
+        let now = Double(g_get_monotonic_time()) / 1000
+        let double = lastPress.map { now - $0.time < 450 && $0.point.distance(to: p) * transform.zoom < 8 } ?? false
+        lastPress = (now, p)
+        guard editor.tool == .text || (double && editor.tool.isSelection && editor.textBox(at: p) != nil) else { return false }
+        textPointers.insert(id)
+        if editor.tool != .text { cancelSelectionDrag() }
+        onTextTap?(p)
+        return true
     }
 
     func pan(byView delta: Point) {

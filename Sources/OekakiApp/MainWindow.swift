@@ -40,6 +40,10 @@ final class MainWindow {
     private var syncingTouchMode = false
     /// Opening and exporting files, off the GTK thread.
     let backgroundQueue = DispatchQueue(label: "oekaki.files", qos: .userInitiated)
+    /// The field a text box is typed in, over the canvas (`MainWindow+Text.swift`).
+    let textField = TextBoxEditor()
+    /// Font family and size (page units) of new text boxes.
+    var textFont = (family: "Sans", size: 16.0)
 
     init(application: UnsafeMutablePointer<GtkApplication>, document: OpenDocument) {
         self.document = document
@@ -58,6 +62,7 @@ final class MainWindow {
         Widgets.append(banners, recoveryBanner.widget, banner.widget)
         let overlay = gtk_overlay_new()!
         gtk_overlay_set_child(OpaquePointer(overlay), canvas.widget)
+        gtk_overlay_add_overlay(OpaquePointer(overlay), textField.widget)
         gtk_overlay_add_overlay(OpaquePointer(overlay), banners)
         let content = Widgets.box(horizontal: false)
         Widgets.append(content, toolbar.widget, overlay)
@@ -232,6 +237,9 @@ final class MainWindow {
         }
         toolbar.onCommand = { [weak self] in self?.perform($0) }
         toolbar.onColor = { [weak self] in self?.setColor($0) }
+        toolbar.onTextFont = { [weak self] family, size in self?.setTextFont(family, size) }
+        toolbar.onTextColor = { [weak self] c in self?.setTextColor(c) }
+        canvas.onTextTap = { [weak self] p in self?.textTap(at: p) }
         toolbar.onWidth = { [weak self] w in
             guard let self, w.isFinite, w > 0 else { return }
             self.canvas.editor.style.width = w
@@ -326,6 +334,14 @@ final class MainWindow {
     // MARK: commands
 
     func perform(_ command: Command) {
+        // Any command but a colour ends the typing of a text box first (Escape only that).
+        if textField.session != nil {
+            switch command {
+            case .customColor: break
+            case .cancelStroke: finishText(); return
+            default: finishText()
+            }
+        }
         switch command {
         case .undo: canvas.undo()
         case .redo: canvas.redo()
@@ -489,6 +505,7 @@ final class MainWindow {
     }
 
     private func setColor(_ color: RGBA) {
+        if canvas.editor.tool == .text { return setTextColor(color) }
         var c = color
         // The highlighter keeps its translucency whatever colour is picked.
         if canvas.editor.tool == .highlighter { c.a = RGBA.highlighterYellow.a }

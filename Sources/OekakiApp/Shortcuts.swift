@@ -53,6 +53,7 @@ enum Shortcuts {
                 Shortcut(title: localized("Ellipse (Shift: circle)"), command: .tool(.ellipse), keys: [plain(GDK_KEY_o)]),
                 Shortcut(title: localized("Lasso select"), command: .tool(.lasso), keys: [plain(GDK_KEY_s)]),
                 Shortcut(title: localized("Box select"), command: .tool(.selectRect), keys: [plain(GDK_KEY_b)]),
+                Shortcut(title: localized("Text"), command: .tool(.text), keys: [plain(GDK_KEY_t)]),
                 Shortcut(title: localized("Fine size"), command: .size(.fine), keys: [plain(GDK_KEY_1), plain(GDK_KEY_KP_1, listed: false)]),
                 Shortcut(title: localized("Medium size"), command: .size(.medium), keys: [plain(GDK_KEY_2), plain(GDK_KEY_KP_2, listed: false)]),
                 Shortcut(title: localized("Bold size"), command: .size(.bold), keys: [plain(GDK_KEY_3), plain(GDK_KEY_KP_3, listed: false)]),

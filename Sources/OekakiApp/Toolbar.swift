@@ -59,6 +59,9 @@ final class Toolbar {
     var onCommand: ((Command) -> Void)?
     var onColor: ((RGBA) -> Void)?
     var onWidth: ((Double) -> Void)?
+    /// The text font chosen (family, size in page units) and the text colour.
+    var onTextFont: ((String, Double) -> Void)?
+    var onTextColor: ((RGBA) -> Void)?
 
     init() {
         row = Widgets.box(spacing: 6)
@@ -99,15 +102,15 @@ final class Toolbar {
             self.onCommand?(.tool(self.shapeTool))
         }
         // The selection tools share the button (the row has no room for more): it shows the last one chosen.
-        for t in [Tool.line, .arrow, .rectangle, .ellipse, .lasso, .selectRect] { toolButtons[t] = shapeButton }
+        for t in [Tool.line, .arrow, .rectangle, .ellipse, .lasso, .selectRect, .text] { toolButtons[t] = shapeButton }
         Widgets.append(tools, shapeButton)
         let menu = gtk_menu_button_new()!
-        gtk_widget_set_tooltip_text(menu, localized("Choose a shape, or the lasso or box to select ink"))
+        gtk_widget_set_tooltip_text(menu, localized("Choose a shape, the lasso or box to select ink, or text and its font and colour"))
         gtk_widget_set_focusable(menu, 0)
         let list = Widgets.box(horizontal: false, spacing: 2)
         let popover = gtk_popover_new()!
         for (t, name, key) in [(Tool.line, localized("Line"), "L"), (.arrow, localized("Arrow"), "W"), (.rectangle, localized("Rectangle"), "R"), (.ellipse, localized("Ellipse"), "O"),
-                               (.lasso, localized("Lasso select"), "S"), (.selectRect, localized("Box select"), "B")] {
+                               (.lasso, localized("Lasso select"), "S"), (.selectRect, localized("Box select"), "B"), (.text, localized("Text"), "T")] {
             let item = Widgets.button(icon: nil, label: "\(name)   \(key)", tooltip: "\(name) (\(key))") { [weak self] in
                 gtk_popover_popdown(typed(popover, as: GtkPopover.self))
                 self?.onCommand?(.tool(t))
@@ -115,6 +118,25 @@ final class Toolbar {
             gtk_widget_add_css_class(item, "flat")
             Widgets.append(list, item)
         }
+        // Text boxes' font and colour, GTK's own choosers (the row has no room for more buttons).
+        let font = gtk_font_button_new_with_font("Sans 16")!
+        gtk_widget_set_tooltip_text(font, localized("Text font and size"))
+        connect(gobject(font), "font-set") { [weak self] in
+            guard let desc = gtk_font_chooser_get_font_desc(OpaquePointer(font)) else { return }
+            defer { pango_font_description_free(desc) }
+            let family = pango_font_description_get_family(desc).map { String(cString: $0) } ?? "Sans"
+            let size = Double(pango_font_description_get_size(desc)) / Double(PANGO_SCALE)
+            self?.onTextFont?(family, size > 0 ? size : 16)
+        }
+        let color = gtk_color_button_new()!
+        gtk_widget_set_tooltip_text(color, localized("Text colour"))
+        connect(gobject(color), "color-set") { [weak self] in
+            var c = GdkRGBA()
+            gtk_color_chooser_get_rgba(OpaquePointer(color), &c)
+            func byte(_ v: Float) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
+            self?.onTextColor?(RGBA(r: byte(c.red), g: byte(c.green), b: byte(c.blue), a: byte(c.alpha)))
+        }
+        Widgets.append(list, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), font, color)
         gtk_popover_set_child(typed(popover, as: GtkPopover.self), list)
         gtk_menu_button_set_popover(OpaquePointer(menu), popover)
         Widgets.append(tools, menu)
@@ -188,7 +210,7 @@ final class Toolbar {
     func show(tool: Tool, style: StrokeStyle) {
         syncing = true
         defer { syncing = false }
-        if tool.isShape || tool.isSelection, tool != shapeTool {
+        if tool.isShape || tool.isSelection || tool == .text, tool != shapeTool {
             shapeTool = tool
             if let f = shapeFace { gtk_widget_queue_draw(f) }
         }

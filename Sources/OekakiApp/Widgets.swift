@@ -157,6 +157,15 @@ enum Faces {
         }
     }
 
+    /// A serif capital T: the text tool.
+    static func text(_ cr: OpaquePointer, _ w: Double, _ h: Double) {
+        cairo_set_source_rgb(cr, 0.15, 0.15, 0.15)
+        cairo_rectangle(cr, w * 0.15, h * 0.12, w * 0.7, h * 0.14)
+        cairo_rectangle(cr, w * 0.43, h * 0.12, w * 0.14, h * 0.76)
+        cairo_rectangle(cr, w * 0.32, h * 0.8, w * 0.36, h * 0.1)
+        cairo_fill(cr)
+    }
+
     /// A chisel-tip marker laying down a translucent yellow band.
     static func highlighter(_ cr: OpaquePointer, _ w: Double, _ h: Double) {
         cairo_save(cr)
@@ -212,6 +221,9 @@ enum Faces {
                 cairo_set_dash(cr, [2.5, 2], 2, 0)
                 cairo_stroke(cr)
                 cairo_set_dash(cr, nil, 0, 0)
+            case .text:
+                text(cr, w, h)
+                return
             default:
                 cairo_rectangle(cr, m, m + 2, w - 2 * m, h - 2 * m - 4)
             }

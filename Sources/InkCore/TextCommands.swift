@@ -1,0 +1,42 @@
+/// Text boxes as edits: placing one, changing its text, font, size, colour or wrap width, each one undoable edit
+/// like ink. The app lays the text out (Pango) and passes the height it measured; the box's top-left stays put.
+extension Editor {
+    /// The text tool's default box: font family, size (page units) and wrap width, and its colour is the
+    /// text tool's style colour.
+    public var textColor: RGBA {
+        get { styles[.text]?.color ?? .black }
+        set { styles[.text] = StrokeStyle(tool: .text, color: newValue, width: 1) }
+    }
+
+    /// Puts a new text box on the current page, its top-left corner at `origin` (page units), `height` its
+    /// laid-out height. Nothing for empty text.
+    public func addText(_ box: TextBox, at origin: Point, height: Double) -> Update {
+        guard !box.text.isEmpty, box.problem == nil, origin.isFinite, height.isFinite, height > 0 else { return .none }
+        let s = Stroke(id: makeStrokeID(), content: .text(box), frame: Rect(x: origin.x, y: origin.y, width: box.width, height: height), page: page.id)
+        return perform(.add([s]))
+    }
+
+    /// Gives text box `id` of the current page new content (`height` re-measured); it keeps its place, placement
+    /// and drawing order. Empty text deletes the box. One `replace` edit: undo brings the old box back.
+    public func changeText(_ id: StrokeID, to box: TextBox, height: Double) -> Update {
+        guard let old = drawing.stroke(id), old.content.text != nil, let frame = old.drawnBox else { return .none }
+        if box.text.isEmpty {
+            selection.remove(id)
+            return perform(.remove([old]))
+        }
+        guard box.problem == nil, height.isFinite, height > 0, old.content != .text(box) || abs(frame.height - height) > 1e-9 else { return .none }
+        var new = Stroke(id: makeStrokeID(), content: .text(box), frame: Rect(x: frame.minX, y: frame.minY, width: box.width, height: height),
+                         page: old.page, order: old.order, transform: old.transform)
+        new.order = old.order
+        let wasSelected = selection.remove(id) != nil
+        let u = perform(.replace(removed: [old], added: [new]))
+        if wasSelected { selection.insert(new.id) }
+        return u
+    }
+
+    /// The topmost text box of the current page whose shown box holds `p`.
+    public func textBox(at p: Point) -> Stroke? {
+        guard p.isFinite else { return nil }
+        return drawing.strokes(in: Rect(around: p, radius: 0.5)).last { $0.content.text != nil && $0.boxContains(p) }
+    }
+}
