@@ -16,22 +16,39 @@ extension Editor {
         return perform(.add([s]))
     }
 
-    /// Gives text box `id` of the current page new content (`height` re-measured); it keeps its place, placement
-    /// and drawing order. Empty text deletes the box. One `replace` edit: undo brings the old box back.
-    public func changeText(_ id: StrokeID, to box: TextBox, height: Double) -> Update {
+    /// Gives text box `id` of the current page new content (`height` re-measured); it keeps its place (unless
+    /// `origin`, its new drawn top-left, is given), placement and drawing order. Empty text deletes the box.
+    /// One `replace` edit: undo brings the old box back.
+    public func changeText(_ id: StrokeID, to box: TextBox, height: Double, origin: Point? = nil) -> Update {
         guard let old = drawing.stroke(id), old.content.text != nil, let frame = old.drawnBox else { return .none }
         if box.text.isEmpty {
             selection.remove(id)
             return perform(.remove([old]))
         }
-        guard box.problem == nil, height.isFinite, height > 0, old.content != .text(box) || abs(frame.height - height) > 1e-9 else { return .none }
-        var new = Stroke(id: makeStrokeID(), content: .text(box), frame: Rect(x: frame.minX, y: frame.minY, width: box.width, height: height),
+        let at = origin ?? Point(frame.minX, frame.minY)
+        guard box.problem == nil, height.isFinite, height > 0, at.isFinite,
+              old.content != .text(box) || abs(frame.height - height) > 1e-9 || at != Point(frame.minX, frame.minY) else { return .none }
+        var new = Stroke(id: makeStrokeID(), content: .text(box), frame: Rect(x: at.x, y: at.y, width: box.width, height: height),
                          page: old.page, order: old.order, transform: old.transform)
         new.order = old.order
         let wasSelected = selection.remove(id) != nil
         let u = perform(.replace(removed: [old], added: [new]))
         if wasSelected { selection.insert(new.id) }
         return u
+    }
+
+    /// A resize of the selection when it is one unrotated text box: the box's new wrap width and drawn top-left
+    /// under `map` (an axis scale), so the app re-wraps the text instead of stretching its glyphs. Nil otherwise.
+    public func rewrap(under map: AffineMap) -> (id: StrokeID, box: TextBox, origin: Point)? {
+        let chosen = selectedStrokes
+        guard chosen.count == 1, let s = chosen.first, var box = s.content.text, let frame = s.drawnBox,
+              s.transform.isTranslation, map.b == 0, map.c == 0, map.a != 0 else { return nil }
+        let t = Point(s.transform.tx, s.transform.ty)
+        let a = map.apply(Point(frame.minX, frame.minY) + t), b = map.apply(Point(frame.maxX, frame.minY) + t)
+        let width = abs(b.x - a.x)
+        guard TextBox.widthRange.contains(width) else { return nil }
+        box.width = width
+        return (s.id, box, Point(min(a.x, b.x), a.y) - t)
     }
 
     /// The topmost text box of the current page whose shown box holds `p`.

@@ -112,6 +112,15 @@ extension CanvasView {
 
     private func finishDrag(_ d: SelectionDrag) {
         guard let op = d.op else { repaint(d.frame.box); redraw(); return }
+        // One text box resized: it re-wraps to the new width (its glyphs keep their size).
+        if case .scale(let sx, let sy, let c, _) = op, let r = editor.rewrap(under: .scale(sx, sy, about: c)) {
+            let before = editor.selectionBounds
+            apply(editor.changeText(r.id, to: r.box, height: TextPainter.measure(r.box).height, origin: r.origin))
+            repaint(before); repaint(editor.selectionBounds); repaint(d.frame.box)
+            onSelectionChanged?()
+            redraw()
+            return
+        }
         selectionCommand(op)
         repaint(d.frame.box)
         redraw()

@@ -87,3 +87,46 @@ final class ElementModelTests: XCTestCase {
         XCTAssertNil(TextBox(text: String(repeating: "x", count: TextBox.maxTextBytes)).problem)
     }
 }
+
+/// Text boxes as edits (what the app's text tool calls).
+final class TextCommandsTests: XCTestCase {
+    func testPlaceEditResizeAndDeleteAreEachOneUndoableEdit() throws {
+        let e = Editor()
+        e.textColor = RGBA(r: 0, g: 0, b: 200)
+        XCTAssertTrue(e.addText(TextBox(text: "", width: 100), at: Point(10, 20), height: 14).changes.isEmpty, "empty text places nothing")
+        let placed = e.addText(TextBox(text: "hello", color: e.textColor, width: 100), at: Point(10, 20), height: 14)
+        XCTAssertEqual(placed.changes.count, 1)
+        let first = try XCTUnwrap(e.textBox(at: Point(50, 30)))
+        XCTAssertEqual(first.drawnBox, Rect(x: 10, y: 20, width: 100, height: 14))
+        XCTAssertEqual(first.content.text?.color, RGBA(r: 0, g: 0, b: 200))
+        // The text tool's clicks draw nothing.
+        e.tool = .text
+        _ = e.play(gesture(1, [(0, 0), (50, 50)]))
+        XCTAssertEqual(e.drawing.strokes.count, 1)
+
+        // Edit: new text, same place and drawing order.
+        _ = e.changeText(first.id, to: TextBox(text: "hello world", width: 100), height: 28)
+        let edited = try XCTUnwrap(e.drawing.strokes.first)
+        XCTAssertEqual(edited.content.text?.text, "hello world")
+        XCTAssertEqual(edited.order, first.order)
+        XCTAssertEqual(edited.drawnBox, Rect(x: 10, y: 20, width: 100, height: 28))
+
+        // Resize the selected box to double width: it re-wraps (wider box, same size text), left edge kept.
+        try e.apply(.all)
+        let r = try XCTUnwrap(e.rewrap(under: .scale(2, 1.5, about: Point(10, 20))))
+        XCTAssertEqual(r.box.width, 200)
+        XCTAssertEqual(r.box.size, edited.content.text?.size)
+        XCTAssertEqual(r.origin, Point(10, 20))
+        _ = e.changeText(r.id, to: r.box, height: 14, origin: r.origin)
+        XCTAssertEqual(e.drawing.strokes.first?.drawnBox, Rect(x: 10, y: 20, width: 200, height: 14))
+        XCTAssertEqual(e.selection.count, 1, "the re-wrapped box stays selected")
+
+        // Emptied: the box goes.
+        _ = e.changeText(e.drawing.strokes[0].id, to: TextBox(text: "", width: 200), height: 14)
+        XCTAssertTrue(e.drawing.strokes.isEmpty)
+        for expected in ["hello world", "hello world", "hello", nil] {
+            _ = e.undo()
+            XCTAssertEqual(e.drawing.strokes.first?.content.text?.text, expected)
+        }
+    }
+}
