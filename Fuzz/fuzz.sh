@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses and runs each for FUZZ_SECONDS (default 60).
-#   Fuzz/fuzz.sh [build|run|all] [target…]     targets: eventlog pointcodec document xopp pdf
+#   Fuzz/fuzz.sh [build|run|all] [target…]     targets: eventlog pointcodec document xopp pdf image
 # Environment: FUZZ_SECONDS, FUZZ_BUILD (default .build/fuzz), FUZZ_SANITIZE (default fuzzer,address).
 # New inputs found while running go to $FUZZ_BUILD/corpus/<target> (the committed seeds stay unchanged);
 # crashes go to $FUZZ_BUILD/crashes/<target>/ and fail the run.
@@ -12,7 +12,7 @@ B=${FUZZ_BUILD:-.build/fuzz}
 SAN=${FUZZ_SANITIZE:-fuzzer,address}
 # Swift's own crash backtracer fights ASan's reports; libFuzzer prints the stack instead.
 export SWIFT_BACKTRACE=enable=no
-ALL=(eventlog pointcodec document xopp pdf)
+ALL=(eventlog pointcodec document xopp pdf image)
 # poppler's headers (glib, cairo) for the InkPDF module, as clang options.
 POPPLER_CFLAGS=($(pkg-config --cflags poppler-glib | sed 's/-I/-Xcc -I/g'))
 mode=${1:-all}; shift || true
@@ -24,8 +24,8 @@ quiet() { grep -v -e 'Cannot export local symbol' -e '^$' || true; }
 build() {
     mkdir -p "$B"
     local stamp="$B/.sources" now
-    now=$(cat Sources/InkCore/*.swift Sources/Localization/*.swift Sources/InkPDF/*.swift Sources/InkStore/*.swift Fuzz/*.swift | cksum)
-    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$now" ] && [ -x "$B/fuzz-pdf" ]; then echo "fuzz: harnesses up to date"; return; fi
+    now=$(cat Sources/InkCore/*.swift Sources/Localization/*.swift Sources/InkPDF/*.swift Sources/InkStore/*.swift Sources/InkRender/*.swift Fuzz/*.swift | cksum)
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$now" ] && [ -x "$B/fuzz-pdf" ] && [ -x "$B/fuzz-image" ]; then echo "fuzz: harnesses up to date"; return; fi
     echo "fuzz: building InkCore ($SAN)"
     swiftc "${FLAGS[@]}" -module-name InkCore -emit-module -emit-module-path "$B/InkCore.swiftmodule" \
         -emit-library -static -o "$B/libInkCore.a" Sources/InkCore/*.swift 2>&1 | quiet
@@ -50,12 +50,25 @@ build() {
             Fuzz/$src.swift Fuzz/FuzzSupport.swift \
             -L "$B" -lInkStore -lInkPDF -lLocalization -lInkCore -lsqlite3 -lz -ldeflate -lpoppler-glib -lgobject-2.0 -lglib-2.0 -o "$B/fuzz-$t" 2>&1 | quiet
     done
+    build_image
     echo "$now" > "$stamp"
+}
+
+# The image harness needs InkRender (cairo, gdk-pixbuf, and InkPDF built above); C modules by their system headers.
+build_image() {
+    local mods=() cflags=()
+    for d in Sources/C*/; do mods+=(-I "${d%/}"); done
+    for f in $(pkg-config --cflags-only-I cairo gdk-pixbuf-2.0 poppler-glib); do cflags+=(-Xcc "$f"); done
+    echo "fuzz: building InkRender ($SAN)"
+    swiftc "${FLAGS[@]}" -module-name InkRender -I "$B" "${mods[@]}" "${cflags[@]}" -emit-module -emit-module-path "$B/InkRender.swiftmodule" \
+        -emit-library -static -o "$B/libInkRender.a" Sources/InkRender/*.swift 2>&1 | quiet
+    swiftc "${FLAGS[@]}" -I "$B" "${mods[@]}" "${cflags[@]}" Fuzz/ImageFuzz.swift Fuzz/FuzzSupport.swift \
+        -L "$B" -lInkRender -lInkPDF -lInkCore $(pkg-config --libs cairo gdk-pixbuf-2.0 poppler-glib zlib) -o "$B/fuzz-image" 2>&1 | quiet
 }
 
 run() {
     local t=$1 maxlen
-    case $t in document) maxlen=65536;; xopp|pdf) maxlen=16384;; *) maxlen=4096;; esac
+    case $t in document) maxlen=65536;; xopp|pdf|image) maxlen=16384;; *) maxlen=4096;; esac
     mkdir -p "$B/corpus/$t" "$B/crashes/$t"
     echo "fuzz: $t for ${SECONDS_EACH}s"
     local log="$B/$t.log" rc=0

@@ -67,3 +67,24 @@ cp /work/shared/corpus/xournalpp/Setsquare_annotations.xopp /work/shared/corpus/
 zcat /work/shared/corpus/xournalpp/Setsquare_annotations.xopp | head -c 6000 > $C/xopp/setsquare-plain-cut.xml
 "$OEKAKI" export $C/document/everything.oekaki $C/xopp/everything.xopp
 zcat $C/xopp/everything.xopp > $C/xopp/everything-plain.xml
+
+# image: small PNGs and JPEGs of every colour type and coding ImageMagick writes, a truncated JPEG and a bomb header.
+mkdir -p $C/image
+I=$C/image
+convert -size 12x9 gradient:'#dc141e-#1e50dc' -alpha set -channel A -evaluate set 60% +channel png32:$I/rgba.png
+convert -size 12x9 gradient:'#dc141e-#1e50dc' png24:$I/rgb.png
+convert -size 12x9 gradient: -colors 4 png8:$I/palette.png
+convert -size 12x9 gradient: -depth 16 png48:$I/rgb16.png
+convert -size 12x9 gradient: -colorspace Gray $I/gray.png
+convert -size 12x9 gradient: -interlace PNG png24:$I/interlaced.png
+convert -size 16x16 gradient:'#dc141e-#1e50dc' -quality 80 jpg:$I/baseline.jpg
+convert -size 16x16 gradient:'#dc141e-#1e50dc' -interlace JPEG jpg:$I/progressive.jpg
+convert -size 16x16 gradient: -colorspace Gray jpg:$I/gray.jpg
+convert -size 16x16 gradient: -colorspace CMYK jpg:$I/cmyk.jpg
+head -c 200 $I/baseline.jpg > $I/truncated.jpg
+python3 -c "
+import struct, zlib, sys
+ihdr = struct.pack('>IIBBBBB', 100000, 100000, 8, 6, 0, 0, 0)
+chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+sys.stdout.buffer.write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', ihdr) + chunk(b'IDAT', zlib.compress(b'\0' * 4096)) + chunk(b'IEND', b''))
+" > $I/bomb.png

@@ -33,7 +33,11 @@ enum SystemClipboard {
 
     /// Reads Oekaki ink another Oekaki process put on the clipboard; `done` gets its bytes (nil when there are
     /// none or the transfer failed) on the GTK thread. Asynchronous: an X11 transfer is fed by the main loop.
-    static func readInk(for widget: Widget, _ done: @escaping ([UInt8]?) -> Void) {
+    static func readInk(for widget: Widget, _ done: @escaping ([UInt8]?) -> Void) { read(inkType, for: widget, done) }
+
+    /// Reads what the clipboard offers as `mime` (at most 64 MB); `done` gets the bytes (nil when there are none
+    /// or the transfer failed) on the GTK thread.
+    static func read(_ mime: String, for widget: Widget, _ done: @escaping ([UInt8]?) -> Void) {
         guard let clipboard = gtk_widget_get_clipboard(widget) else { return done(nil) }
         let box = Unmanaged.passRetained(ReadBox(done)).toOpaque()
         let readDone: @convention(c) (UnsafeMutablePointer<GObject>?, OpaquePointer?, gpointer?) -> Void = { source, result, data in
@@ -66,7 +70,7 @@ enum SystemClipboard {
                                          G_PRIORITY_DEFAULT, nil, spliced, data)
             g_object_unref(gpointer(input))
         }
-        inkType.withCString { type in
+        mime.withCString { type in
             var types: [UnsafePointer<CChar>?] = [type, nil]
             types.withUnsafeMutableBufferPointer { gdk_clipboard_read_async(clipboard, $0.baseAddress, G_PRIORITY_DEFAULT, nil, readDone, box) }
         }

@@ -1,0 +1,28 @@
+// libFuzzer harness: the image decoders (PNG through cairo/libpng, JPEG through gdk-pixbuf/libjpeg) behind the
+// pure-Swift header check, and the painter's halved levels, as an embedded image of a document reaches them.
+import Foundation
+import InkCore
+import InkRender
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let header: ImageHeader
+    do { header = try ImageHeader(reading: bytes) } catch is ImageError { return 0 } catch { fatalError("unexpected error type: \(error)") }
+    if header.width > ImageHeader.maxSide || header.height > ImageHeader.maxSide || header.width * header.height > ImageHeader.maxPixels {
+        fatalError("header \(header) passed the size limit")
+    }
+    // A decoder allocates width × height × 4 bytes whatever the input's length; claims beyond 4 MP are the
+    // header's business (ImageHeaderTests), and decoding them here would only fill ASan's quarantine.
+    guard header.width * header.height <= 4_000_000 else { return 0 }
+    do {
+        let s = try ImageDecoder.decode(bytes)
+        if s.width != header.width || s.height != header.height { fatalError("decoded \(s.width)×\(s.height), header \(header)") }
+        _ = s.pixel(x: s.width - 1, y: s.height - 1)
+    } catch is ImageError {
+        return 0
+    } catch {
+        fatalError("unexpected error type: \(error)")
+    }
+    return 0
+}
