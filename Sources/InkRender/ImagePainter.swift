@@ -13,13 +13,13 @@ public final class ImagePainter: @unchecked Sendable {
     /// Decoded pixels kept at most (least recently drawn levels go first); bytes of files are always kept.
     public var budgetBytes = 768 << 20
 
-    private struct Level: Hashable { var hash: String; var level: Int }
+    private struct Level: Hashable { var hash: ContentHash; var level: Int }
     private struct Entry { var surface: ImageSurface; var lastUse: UInt64 }
 
     private let lock = NSLock()
-    private var files: [String: [UInt8]] = [:]
+    private var files: [ContentHash: [UInt8]] = [:]
     private var decoded: [Level: Entry] = [:]
-    private var failures: [String: ImageError] = [:]
+    private var failures: [ContentHash: ImageError] = [:]
     private var decodedBytes = 0
     private var clock: UInt64 = 0
     /// How many times bytes were decoded (tests check frames do not decode).
@@ -28,27 +28,33 @@ public final class ImagePainter: @unchecked Sendable {
     public init() {}
 
     /// Makes images drawable by hash: a document's embedded files.
-    public func provide(_ newFiles: [String: [UInt8]]) {
+    public func provide(_ newFiles: [ContentHash: [UInt8]]) {
         lock.lock(); defer { lock.unlock() }
         for (h, b) in newFiles where files[h] == nil { files[h] = b }
     }
 
-    public func provide(hash: String, bytes: [UInt8]) { provide([hash: bytes]) }
+    public func provide(hash: ContentHash, bytes: [UInt8]) { provide([hash: bytes]) }
+
+    /// The bytes of a file given to `provide` (what SVG export embeds).
+    public func bytes(_ hash: ContentHash) -> [UInt8]? {
+        lock.lock(); defer { lock.unlock() }
+        return files[hash]
+    }
 
     /// Why the image with this hash cannot be drawn (nil while it can, or was never tried).
-    public func failure(_ hash: String) -> ImageError? {
+    public func failure(_ hash: ContentHash) -> ImageError? {
         lock.lock(); defer { lock.unlock() }
         return failures[hash]
     }
 
     /// The decoded image at pyramid `level` (0 = full size, each next level half the previous), nil when the
     /// bytes are unknown or do not decode. Thread-safe; the first caller decodes, the others wait for it.
-    func surface(_ hash: String, level: Int) -> ImageSurface? {
+    func surface(_ hash: ContentHash, level: Int) -> ImageSurface? {
         lock.lock(); defer { lock.unlock() }
         return locked_surface(hash, level: max(0, level))
     }
 
-    private func locked_surface(_ hash: String, level: Int) -> ImageSurface? {
+    private func locked_surface(_ hash: ContentHash, level: Int) -> ImageSurface? {
         clock += 1
         let key = Level(hash: hash, level: level)
         if let e = decoded[key] { decoded[key]!.lastUse = clock; return e.surface }
@@ -88,11 +94,17 @@ public final class ImagePainter: @unchecked Sendable {
         return level
     }
 
+    /// Draws an image item: its picture stretched over its drawn box, placed by its transform.
+    func draw(_ box: ImageBox, of item: Stroke, in ctx: CairoContext, deviceScale: Double?) {
+        guard let rect = item.drawnBox else { return }
+        draw(hash: box.file, pixelWidth: box.pixelWidth, rect: rect, transform: item.transform, in: ctx, deviceScale: deviceScale)
+    }
+
     /// Draws the image `hash` of `pixelWidth` pixels across stretched over `rect` (page units), placed by
     /// `transform`, in `ctx` whose current matrix maps page units to device pixels at `deviceScale` (nil: a
     /// vector surface, drawn at full resolution). Unknown or undecodable images draw a grey box with a cross,
     /// so a damaged picture is visible and selectable instead of silently gone.
-    func draw(hash: String, pixelWidth: Int, rect: Rect, transform: AffineMap, in ctx: CairoContext, deviceScale: Double?) {
+    func draw(hash: ContentHash, pixelWidth: Int, rect: Rect, transform: AffineMap, in ctx: CairoContext, deviceScale: Double?) {
         guard rect.width > 0, rect.height > 0, transform.isFinite else { return }
         var level = 0
         if let deviceScale {

@@ -1,6 +1,6 @@
 import InkCore
 
-/// One item of a page in drawing order, whatever it is: ink is filled by `Painter`, images by `ImagePainter`
+/// One item of a page in drawing order, whatever it is: ink is filled by `Painter`, images by `ImagePainter`,
 /// text by `TextPainter`. The one switch the vector exports share.
 enum ItemPainter {
     /// `deviceScale`: device pixels per page unit, nil for a vector surface (images at full resolution).
@@ -10,11 +10,7 @@ enum ItemPainter {
             guard s.style.color.a > 0 else { return }
             Painter.fill(s, in: ctx, deviceScale: deviceScale ?? SVGWriter.shapingScale)
         case .image(let box):
-            let d = s.drawnPoints
-            guard d.count == 2 else { return }
-            ImagePainter.shared.draw(hash: box.file.hex, pixelWidth: box.pixelWidth,
-                                     rect: Rect(minX: min(d[0].x, d[1].x), minY: min(d[0].y, d[1].y), maxX: max(d[0].x, d[1].x), maxY: max(d[0].y, d[1].y)),
-                                     transform: s.transform, in: ctx, deviceScale: deviceScale)
+            ImagePainter.shared.draw(box, of: s, in: ctx, deviceScale: deviceScale)
         case .text:
             TextPainter.draw(s, in: ctx)
         }
@@ -23,6 +19,6 @@ enum ItemPainter {
     /// Makes a document's embedded images drawable.
     static func provide(_ files: [ContentHash: [UInt8]]) {
         guard !files.isEmpty else { return }
-        ImagePainter.shared.provide(Dictionary(uniqueKeysWithValues: files.map { ($0.key.hex, $0.value) }))
+        ImagePainter.shared.provide(files)
     }
 }

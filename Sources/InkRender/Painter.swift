@@ -17,7 +17,12 @@ enum Painter {
         return StrokeShape.outline(of: stroke, options: options(for: stroke.style, deviceScale: deviceScale))
     }
 
+    /// Fills ink; an image item is drawn by `ImagePainter` (every raster path comes through here).
     static func fill(_ stroke: Stroke, in ctx: CairoContext, deviceScale: Double) {
+        if case .image(let box) = stroke.content {
+            ImagePainter.shared.draw(box, of: stroke, in: ctx, deviceScale: deviceScale)
+            return
+        }
         ctx.fillPolygon(outline(of: stroke, deviceScale: deviceScale), color: stroke.style.color)
     }
 }

@@ -109,6 +109,9 @@ enum SVGWriter {
 
     private static func appendPath(_ stroke: Stroke, to out: inout [UInt8]) {
         if stroke.content.text != nil { return appendText(stroke, to: &out) }
+        if case .image(let box) = stroke.content, let rect = stroke.drawnBox {
+            return SVGImage.append(bytes: ImagePainter.shared.bytes(box.file), box: rect, transform: stroke.transform, to: &out)
+        }
         guard stroke.style.color.a > 0 else { return }
         let pts = Painter.outline(of: stroke, deviceScale: shapingScale)
         guard let first = pts.first else { return }

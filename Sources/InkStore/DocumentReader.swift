@@ -60,23 +60,8 @@ struct DocumentReader {
         return (document, try readHistory(all))
     }
 
-    /// The embedded files, checked: a valid name, and a size within `Schema.maxFileBytes`. The bytes are not
-    /// hashed again (a wrong name can only make two files share a row, never crash).
-    private func readFiles() throws -> [ContentHash: [UInt8]] {
-        guard version >= Schema.elementsVersion else { return [:] }
-        var out: [ContentHash: [UInt8]] = [:]
-        var total = 0
-        let q = try db.statement("SELECT hash, length(bytes), bytes FROM files")
-        defer { q.reset() }
-        while try q.step() {
-            guard let h = q.text(0).flatMap({ ContentHash(hex: $0) }) else { throw bad("an embedded file is named '\((q.text(0) ?? "").prefix(80))', not a SHA-256") }
-            let n = Int(q.int(1))
-            total += n
-            guard n <= Schema.maxFileBytes, total <= 4 * Schema.maxFileBytes else { throw bad("embedded files of more than \(Schema.maxFileBytes) bytes") }
-            out[h] = q.blob(2)
-        }
-        return out
-    }
+    /// The embedded files (see `DocumentRows.files`).
+    private func readFiles() throws -> [ContentHash: [UInt8]] { try DocumentRows.files(db, path: path, version: version) }
 
     private func readHistory(_ strokes: [StrokeID: Stroke]) throws -> History {
         var undo: [Edit] = [], redo: [Edit] = []

@@ -272,4 +272,23 @@ enum DocumentRows {
             }
         }
     }
+
+    /// The embedded files (for the document reader and the stroke stream), checked: a valid name, and a size within
+    /// `Schema.maxFileBytes`. The bytes are not hashed again (a wrong name can only make two files share a row, never crash).
+    static func files(_ db: SQLiteDatabase, path: String, version: Int) throws -> [ContentHash: [UInt8]] {
+        func bad(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
+        guard version >= Schema.elementsVersion else { return [:] }
+        var out: [ContentHash: [UInt8]] = [:]
+        var total = 0
+        let q = try db.statement("SELECT hash, length(bytes), bytes FROM files")
+        defer { q.reset() }
+        while try q.step() {
+            guard let h = q.text(0).flatMap({ ContentHash(hex: $0) }) else { throw bad("an embedded file is named '\((q.text(0) ?? "").prefix(80))', not a SHA-256") }
+            let n = Int(q.int(1))
+            total += n
+            guard n <= Schema.maxFileBytes, total <= 4 * Schema.maxFileBytes else { throw bad("embedded files of more than \(Schema.maxFileBytes) bytes") }
+            out[h] = q.blob(2)
+        }
+        return out
+    }
 }

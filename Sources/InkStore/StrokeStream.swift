@@ -116,6 +116,11 @@ public final class StrokeStream: @unchecked Sendable {
         }
     }
 
+    /// The document's embedded files (images a page's items show), checked as the document reader checks them.
+    public func files() throws -> [ContentHash: [UInt8]] {
+        try locked { db in try DocumentRows.files(db, path: path, version: version) }
+    }
+
     /// Calls `body` with each live stroke of `run` (the whole drawing when nil), in drawing order. Removed strokes
     /// are read and checked but not passed on. Errors from `body` stop the walk and are rethrown as they are.
     public func forEachStroke(in run: Run? = nil, _ body: (Stroke) throws -> Void) throws {

@@ -25,14 +25,14 @@ public enum XoppExport {
             write(page, pdf: ref.map { r in
                 defer { named = true }
                 return (named ? nil : pdfPath, r.index)
-            }, to: &x)
+            }, files: document.files, to: &x)
         }
         x += "</xournal>\n"
         return try Deflate.gzip(x.bytes, level: 3)
     }
 
     /// `pdf`: the page's PDF page (0-based) and, on the first such page, the PDF's path.
-    private static func write(_ page: Page, pdf: (path: String?, index: Int)?, to x: inout XMLBytes) {
+    private static func write(_ page: Page, pdf: (path: String?, index: Int)?, files: [ContentHash: [UInt8]], to x: inout XMLBytes) {
         let frame = page.frame
         let b = page.background
         x += "<page width=\"\(exact(frame.width))\" height=\"\(exact(frame.height))\">\n"
@@ -46,6 +46,10 @@ public enum XoppExport {
             x += "/>\n<layer>\n"
         }
         for s in page.drawing.strokes where !s.points.isEmpty {
+            if case .image(let box) = s.content {
+                writeImage(box, of: s, frame: frame, files: files, to: &x)
+                continue
+            }
             if let box = s.content.text, let corners = s.shownCorners {
                 writeText(box, at: corners[0], scale: s.transform.widthScale, frame: frame, to: &x)
                 continue
@@ -76,6 +80,15 @@ public enum XoppExport {
             x += "</stroke>\n"
         }
         x += "</layer>\n</page>\n"
+    }
+
+    /// Xournal++'s `<image left top right bottom>` with the picture's bytes in base64. Xournal++ images do not
+    /// turn, so a turned picture is written as the upright box around it.
+    private static func writeImage(_ box: ImageBox, of item: Stroke, frame: Rect, files: [ContentHash: [UInt8]], to x: inout XMLBytes) {
+        guard let bytes = files[box.file], let corners = item.shownCorners, let r = Rect(bounding: corners) else { return }
+        x += "<image left=\"\(exact(r.minX - frame.minX))\" top=\"\(exact(r.minY - frame.minY))\" right=\"\(exact(r.maxX - frame.minX))\" bottom=\"\(exact(r.maxY - frame.minY))\">"
+        x.bytes.append(contentsOf: Data(bytes).base64EncodedData())
+        x += "</image>\n"
     }
 
     /// Xournal++'s `<text>`: top-left corner, font, size (page units, as ours), colour. Xournal++ does not wrap

@@ -118,6 +118,24 @@ public enum XoppImport {
         var pdfPage: Int?
     }
 
+    /// Most base64 text an `<image>` may hold (about 100 MB of picture).
+    static let maxImageText = 140 << 20
+
+    /// An `<image left top right bottom>` holding a base64 PNG (or JPEG): its box and picture, or nil when it is
+    /// not a picture we read (bad base64 or coordinates, not a PNG/JPEG, larger than we decode).
+    static func image(_ attrs: [String: String], base64 text: [UInt8], files: inout [ContentHash: [UInt8]]) -> (ImageBox, Rect)? {
+        guard text.count <= maxImageText,
+              let l = attrs["left"].flatMap(Double.init), let t = attrs["top"].flatMap(Double.init),
+              let r = attrs["right"].flatMap(Double.init), let b = attrs["bottom"].flatMap(Double.init),
+              [l, t, r, b].allSatisfy({ $0.isFinite && abs($0) <= Schema.maxPageSide * 2 }), r > l, b > t,
+              let data = Data(base64Encoded: Data(text), options: .ignoreUnknownCharacters) else { return nil }
+        let bytes = Array(data)
+        guard let header = try? ImageHeader(reading: bytes) else { return nil }
+        let hash = ContentHash(of: bytes)
+        if files[hash] == nil { files[hash] = bytes }
+        return (ImageBox(file: hash, pixelWidth: header.width, pixelHeight: header.height), Rect(minX: l, minY: t, maxX: r, maxY: b))
+    }
+
     /// `path`: where the `.xopp` is, to find its PDF background beside it.
     static func parse(_ xml: [UInt8], page wanted: Int, path: String? = nil) throws -> Result {
         var p = XMLSubset(xml)
@@ -136,6 +154,10 @@ public enum XoppImport {
         // A <text> element being read (its characters), and texts cut to the size a box holds.
         var currentText: (attrs: [String: String], text: [UInt8])?
         var cutTexts = 0
+        // An <image> being read (its base64 text), the pictures' bytes, and images we could not read.
+        var currentImage: (attrs: [String: String], text: [UInt8])?
+        var files: [ContentHash: [UInt8]] = [:]
+        var badImages = 0
         var skipDepth = 0
         var root = true
         while let e = try p.next() {
@@ -193,6 +215,8 @@ public enum XoppImport {
                     current = (attrs, [])
                 case "text" where inPage && inLayer:
                     currentText = (attrs, [])
+                case "image" where inPage && inLayer:
+                    currentImage = (attrs, [])
                 case "text" where inPage, "image" where inPage, "teximage" where inPage:
                     notHeld[name == "teximage" ? "TeX" : name, default: 0] += 1
                     skipDepth = 1
@@ -203,6 +227,7 @@ public enum XoppImport {
                     skipDepth = 1
                 }
             case .text(let t):
+                if currentImage != nil, currentImage!.text.count <= maxImageText { currentImage!.text.append(contentsOf: t) }
                 // Bounded: the box keeps `TextBox.maxTextBytes`; a little more tells that it was cut.
                 if currentText != nil, currentText!.text.count <= TextBox.maxTextBytes { currentText!.text += t.prefix(TextBox.maxTextBytes + 4 - currentText!.text.count) }
                 if current != nil { current!.text = current!.text.isEmpty ? t : ArraySlice(Array(current!.text) + t) }
@@ -211,6 +236,12 @@ public enum XoppImport {
                 switch name {
                 case "page": inPage = false
                 case "layer": inLayer = false
+                case "image":
+                    guard let c = currentImage else { continue }
+                    currentImage = nil
+                    guard let (box, frame) = image(c.attrs, base64: c.text, files: &files) else { badImages += 1; continue }
+                    pages[pages.count - 1].strokes.append(PendingStroke(style: StrokeStyle(width: 1), isPen: false, width: "", text: [],
+                                                                       item: .image(box), frame: frame))
                 case "text":
                     guard let c = currentText else { continue }
                     currentText = nil
@@ -312,7 +343,9 @@ public enum XoppImport {
                                                  : "has \(repairedWidths) invalid segment widths; left those segments out, as Xournal++ does") }
         if cutTexts > 0 { notes.append("has \(cutTexts) texts longer than a text box holds (\(TextBox.maxTextBytes / 1024) KiB); kept their beginnings") }
         if badStrokes > 0 { notes.append("has \(badStrokes) strokes with an invalid width or no points; skipped them") }
+        if badImages > 0 { notes.append("has \(badImages) images that are not readable PNG or JPEG pictures (or larger than \(ImageHeader.maxSide) pixels a side); left them out") }
         var document = Document(pages: out)
+        document.files = files
         if let pdf { document.files[pdf.hash] = pdf.bytes }
         return Result(document: document, page: wanted, notes: notes, creator: creator, fileVersion: fileVersion)
     }

@@ -104,6 +104,8 @@ final class CanvasView: CanvasInputTarget {
 
     init(editor: Editor) {
         self.editor = editor
+        // The document's pictures, drawable by hash (decoded on first sight, then cached).
+        ImagePainter.shared.provide(editor.document.files)
         widget = gtk_drawing_area_new()
         gtk_widget_set_hexpand(widget, 1)
         gtk_widget_set_vexpand(widget, 1)
@@ -154,6 +156,7 @@ final class CanvasView: CanvasInputTarget {
     func show(_ editor: Editor) {
         input?.cancelStrokes()
         self.editor = editor
+        ImagePainter.shared.provide(editor.document.files)
         transform = ViewTransform(deviceScale: transform.deviceScale)
         cache = nil
         smallMemo = nil

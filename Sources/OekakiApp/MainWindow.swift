@@ -88,6 +88,7 @@ final class MainWindow {
             self?.toolbar.clearFieldSelection()
             return false
         }
+        insertImageFromEnvironment()
     }
 
     // MARK: layout
@@ -303,10 +304,16 @@ final class MainWindow {
         connect(gobject(focus), "leave") { [weak self] in self?.canvas.spaceHeld = false }
         gtk_widget_add_controller(window, focus)
 
-        // A drawing dropped anywhere on the window opens in it.
+        // A drawing dropped anywhere on the window opens in it; PNG and JPEG files are inserted as pictures.
         let drop = gtk_drop_target_new(gdk_file_list_get_type(), GDK_ACTION_COPY)!
         connectFileDrop(drop) { [weak self] paths in
-            guard let self, let path = paths.first(where: Self.opens) else { return false }
+            guard let self else { return false }
+            let images = paths.filter(Self.isImage)
+            if !images.isEmpty {
+                for path in images { self.insertImage(file: path) }
+                return true
+            }
+            guard let path = paths.first(where: Self.opens) else { return false }
             self.open(path)
             return true
         }
@@ -409,9 +416,9 @@ final class MainWindow {
                 }
                 return
             }
-            // A picture copied in another app needs the images feature; say so rather than do nothing.
-            if SystemClipboard.foreignOffer("image/png", for: canvas.widget) && !SystemClipboard.foreignOffer(SystemClipboard.inkType, for: canvas.widget) {
-                banner.show(.info, localized("Pasting pictures from other apps is not supported yet; only ink copied in Oekaki can be pasted."), action: nil, autoHide: true)
+            // A picture copied in another app (a screenshot): it becomes an image item.
+            if SystemClipboard.foreignOffer("image/png", for: canvas.widget) {
+                pasteForeignImage()
                 return
             }
             if !SystemClipboard.strokes.isEmpty { canvas.editor.clipboard = SystemClipboard.strokes }
@@ -425,7 +432,7 @@ final class MainWindow {
 
     /// Ctrl+A, a paste or a duplicate made a selection while a drawing tool is chosen: the lasso takes over, so
     /// the selection's handles answer the pointer.
-    private func grabSelection() {
+    func grabSelection() {
         guard !canvas.editor.selection.isEmpty, !canvas.editor.tool.isSelection else { return }
         perform(.tool(.lasso))
     }
@@ -473,7 +480,10 @@ final class MainWindow {
         let join = Widgets.menuItem(localized("Join Board…"), tooltip: localized("Open a shared board in a new window")) { [weak self] in
             gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.askForBoard(joining: true)
         }
-        Widgets.append(box, new, share, join, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), heading, recentList)
+        let insertImage = Widgets.menuItem(localized("Insert Image…"), tooltip: localized("A PNG or JPEG picture on the page (or drop the file on the window, or paste it)")) { [weak self] in
+            gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.chooseImageToInsert()
+        }
+        Widgets.append(box, new, insertImage, share, join, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), heading, recentList)
         gtk_popover_set_child(typed(popover, as: GtkPopover.self), box)
         gtk_menu_button_set_popover(OpaquePointer(button), popover)
         connect(gobject(popover), "show") { [weak self] in self?.fillRecentList(popover) }

@@ -83,6 +83,7 @@ enum ExportCommand {
             return
         }
         let doc = try DocumentArguments.load(input, page: page)
+        ImagePainter.shared.provide(doc.document.files)
         do {
             switch target {
             case .image(.pdf):
@@ -123,6 +124,8 @@ enum ExportCommand {
             defer { stream.close() }
             // An endless page, or one with a PDF background (drawn from the loaded document's files).
             guard let size = stream.format.size, stream.format.background.pdf == nil else { return false }
+            // Pictures on the page are drawn from the file's embedded bytes.
+            ImagePainter.shared.provide(try stream.files())
             let paper = Paper(background: stream.format.background, frame: Rect(x: 0, y: 0, width: size.width, height: size.height), endless: false)
             let runs = try stream.runs(try LayeredExport.runCount(pageSize: size, scale: options.scale))
             try LayeredExport.writePNG(pageSize: size, background: stream.background, paper: paper,

@@ -48,12 +48,13 @@ final class ImageDecoderTests: XCTestCase {
 
     func testFramesDrawFromTheCacheAndZoomedOutUsesASmallerLevel() throws {
         let painter = ImagePainter()
-        painter.provide(hash: "halves", bytes: try TestImages.make("png"))
+        let halves = ContentHash(of: Array("halves".utf8))
+        painter.provide(hash: halves, bytes: try TestImages.make("png"))
         let target = try ImageSurface(width: 80, height: 60)
         for _ in 0..<3 {
             let ctx = CairoContext(drawingInto: target)
             ctx.setTransform(scale: 2, dx: 0, dy: 0)
-            painter.draw(hash: "halves", pixelWidth: 40, rect: Rect(minX: 0, minY: 0, maxX: 40, maxY: 30), transform: .identity,
+            painter.draw(hash: halves, pixelWidth: 40, rect: Rect(minX: 0, minY: 0, maxX: 40, maxY: 30), transform: .identity,
                          in: ctx, deviceScale: 2)
         }
         XCTAssertEqual(painter.decodeCount, 1, "frames reuse the decoded surface")
@@ -63,19 +64,20 @@ final class ImageDecoderTests: XCTestCase {
         XCTAssertEqual(ImagePainter.level(pixels: 4000, deviceSize: 1000), 2)
         XCTAssertEqual(ImagePainter.level(pixels: 4000, deviceSize: 999), 2)
         XCTAssertEqual(ImagePainter.level(pixels: 4000, deviceSize: 1001), 1)
-        XCTAssertEqual(painter.surface("halves", level: 1)?.width, 20)
+        XCTAssertEqual(painter.surface(halves, level: 1)?.width, 20)
         XCTAssertEqual(painter.decodeCount, 1, "a level is made from the decoded one")
     }
 
     func testUndecodableImageDrawsAPlaceholderNotNothing() throws {
         let painter = ImagePainter()
-        painter.provide(hash: "junk", bytes: Array(repeating: 7, count: 100))
+        let junk = ContentHash(of: Array("junk".utf8))
+        painter.provide(hash: junk, bytes: Array(repeating: 7, count: 100))
         let target = try ImageSurface(width: 50, height: 50)
         let ctx = CairoContext(drawingInto: target)
         ctx.setTransform(scale: 1, dx: 0, dy: 0)
-        painter.draw(hash: "junk", pixelWidth: 50, rect: Rect(minX: 0, minY: 0, maxX: 50, maxY: 50), transform: .identity, in: ctx, deviceScale: 1)
+        painter.draw(hash: junk, pixelWidth: 50, rect: Rect(minX: 0, minY: 0, maxX: 50, maxY: 50), transform: .identity, in: ctx, deviceScale: 1)
         XCTAssertEqual(target.pixel(x: 40, y: 10).a, 255)
-        XCTAssertEqual(painter.failure("junk"), .notAnImage)
+        XCTAssertEqual(painter.failure(junk), .notAnImage)
     }
 }
 

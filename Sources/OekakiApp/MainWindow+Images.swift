@@ -1,0 +1,111 @@
+import CGtk
+import Foundation
+import InkCore
+import InkRender
+import Localization
+
+/// Pictures coming in: Insert Image… (a file chooser), a PNG or JPEG file dropped on the window, and `image/png`
+/// pasted from another app. Each becomes one image item on the current page, fitted into the visible part of the
+/// page, selected (so moving, resizing and deleting are the selection's), one undoable edit; its bytes are
+/// embedded once per content.
+extension MainWindow {
+    /// File names a drop inserts as pictures (the content decides in the end).
+    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg"]
+
+    static func isImage(_ path: String) -> Bool { imageExtensions.contains((path as NSString).pathExtension.lowercased()) }
+
+    func chooseImageToInsert() {
+        FileDialogs.choose(.insertImage, parent: window, folder: dialogFolder) { [weak self] path in self?.insertImage(file: path) }
+    }
+
+    /// Reads the file off the GTK thread (a large photo takes a moment), then inserts it.
+    func insertImage(file path: String, atView point: Point? = nil) {
+        let name = (path as NSString).lastPathComponent
+        backgroundQueue.async { [weak self] in
+            let read: Result<[UInt8], Error> = Result {
+                let attrs = try FileManager.default.attributesOfItem(atPath: path)
+                let size = (attrs[.size] as? NSNumber)?.intValue ?? 0
+                guard size <= Self.maxImageBytes else { throw ImageError.damaged("\(size / 1_000_000) MB is over the \(Self.maxImageBytes / 1_000_000) MB limit") }
+                return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            }
+            onMainLoop { [weak self] in
+                guard let self else { return }
+                switch read {
+                case .success(let bytes): self.insertImage(bytes, name: name, atView: point)
+                case .failure(let e): self.banner.show(.warning, localized("{0} cannot be inserted: {1}", name, Self.oneLine(e)), action: nil, autoHide: true)
+                }
+            }
+        }
+    }
+
+    /// The largest image file taken in (bigger ones are refused before they are read).
+    static let maxImageBytes = 100 << 20
+
+    /// Checks and decodes the picture (so a damaged one is refused now, in one line, not drawn as a grey box),
+    /// then inserts it selected.
+    func insertImage(_ bytes: [UInt8], name: String, atView point: Point? = nil) {
+        let header: ImageHeader
+        do {
+            header = try ImageHeader(reading: bytes)
+            _ = try ImageDecoder.decode(bytes)
+        } catch {
+            banner.show(.warning, localized("{0} cannot be inserted: {1}", name, Self.oneLine(error)), action: nil, autoHide: true)
+            return
+        }
+        if let problem = canvas.insertImage(bytes, header: header, atView: point) {
+            banner.show(.warning, problem, action: nil, autoHide: true)
+            return
+        }
+        grabSelection()
+    }
+
+    /// A PNG another app put on the clipboard.
+    func pasteForeignImage() {
+        SystemClipboard.read("image/png", for: canvas.widget) { [weak self] bytes in
+            guard let self else { return }
+            guard let bytes, !bytes.isEmpty else {
+                self.banner.show(.warning, localized("The picture on the clipboard could not be read."), action: nil, autoHide: true)
+                return
+            }
+            self.insertImage(bytes, name: localized("The pasted picture"))
+        }
+    }
+
+    /// Test hook: `OEKAKI_INSERT_IMAGE=FILE` inserts FILE into the first window once it is laid out, the same
+    /// path the file chooser's answer takes (window tests cannot drive a native chooser).
+    func insertImageFromEnvironment() {
+        guard let path = ProcessInfo.processInfo.environment["OEKAKI_INSERT_IMAGE"], !Self.environmentImageInserted else { return }
+        Self.environmentImageInserted = true
+        every(milliseconds: 300) { [weak self] in
+            self?.insertImage(file: path)
+            return false
+        }
+    }
+
+    nonisolated(unsafe) private static var environmentImageInserted = false
+
+    static func oneLine(_ e: Error) -> String {
+        "\(e)".split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(e)"
+    }
+}
+
+extension CanvasView {
+    /// Adds the picture as an image item fitted into the visible part of the current page (centred on `point`
+    /// when given, a view point), selected. Nil when done, else why not.
+    func insertImage(_ bytes: [UInt8], header: ImageHeader, atView point: Point?) -> String? {
+        let hash = editor.addFile(bytes)
+        ImagePainter.shared.provide(hash: hash, bytes: bytes)
+        let page = editor.document.pages[editor.currentPage]
+        var visible = pageView.pageRect(fromView: Rect(x: 0, y: 0, width: size.width, height: size.height))
+        if let s = page.format.size, let onPage = visible.intersection(Rect(x: 0, y: 0, width: s.width, height: s.height)) { visible = onPage }
+        let frame = ImagePlacement.frame(pixelWidth: header.width, pixelHeight: header.height, visible: visible,
+                                         centre: point.map(toPage))
+        let item = Stroke(id: 0, content: .image(ImageBox(file: hash, pixelWidth: header.width, pixelHeight: header.height)),
+                          frame: frame, page: page.id)
+        // Pasting is what places copies as one undoable, selected edit; the user's own clipboard stays.
+        let kept = editor.clipboard
+        editor.clipboard = [item]
+        defer { editor.clipboard = kept }
+        return selectionCommand(.paste(at: Point(x: (frame.minX + frame.maxX) / 2, y: (frame.minY + frame.maxY) / 2)))
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import InkCore
+import InkRender
+import InkStore
+import XCTest
+import TestSupport
+
+/// Pictures in the real window under its own Xvfb: Insert Image (driven through `OEKAKI_INSERT_IMAGE`, which
+/// takes the same path as the file chooser's answer) and a PNG pasted from another app (put on the clipboard
+/// by xclip): the picture shows on the page, is selected, and is stored once in the file.
+final class ImageWindowTests: XCTestCase {
+    static let screen = (width: 1280, height: 1024)
+    nonisolated(unsafe) static var xvfb: Process?
+    nonisolated(unsafe) static var display: String?
+
+    var app: Process?
+    var home: URL!
+    var helpers: [Process] = []
+
+    override class func setUp() {
+        super.setUp()
+        guard AppWindowTests.tool("Xvfb") != nil else { return }
+        if let s = PrivateXvfb.start(width: screen.width, height: screen.height) { (xvfb, display) = (s.process, s.display) }
+    }
+
+    override class func tearDown() {
+        PrivateXvfb.stop(xvfb)
+        xvfb = nil
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        for t in ["Xvfb", "xdotool", "import", "convert"] where AppWindowTests.tool(t) == nil {
+            throw XCTSkip("\(t) is needed for the window tests (apt-get install xvfb xdotool imagemagick)")
+        }
+        guard Self.display != nil else { return XCTFail("could not start Xvfb") }
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-images-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        quit()
+        for h in helpers where h.isRunning { h.terminate(); h.waitUntilExit() }
+        if let home { try? FileManager.default.removeItem(at: home) }
+    }
+
+    /// A 200×100 picture: left half pure red, right half pure blue.
+    private func picture() throws -> String {
+        let path = home.appendingPathComponent("halves.png").path
+        let r = try run(URL(fileURLWithPath: AppWindowTests.tool("convert")!),
+                        ["-size", "200x100", "xc:#ff0000", "-fill", "#0000ff", "-draw", "rectangle 100,0 199,99", "png24:" + path])
+        XCTAssertEqual(r.status, 0, r.output)
+        return path
+    }
+
+    /// An empty 600×400 page in a new file.
+    private func emptyPage() throws -> String {
+        let log = home.appendingPathComponent("empty.jsonl")
+        try #"{"type":"canvas","width":600,"height":400}"#.appending("\n").write(to: log, atomically: true, encoding: .utf8)
+        let file = home.appendingPathComponent("pictures.oekaki").path
+        let r = try run(AppWindowTests.oekakiBinary(), ["replay", log.path, "-o", file])
+        XCTAssertEqual(r.status, 0, r.output)
+        return file
+    }
+
+    func testInsertedPictureShowsSelectedAndIsStoredOnce() throws {
+        let file = try emptyPage(), png = try picture()
+        try launch(file, env: ["OEKAKI_INSERT_IMAGE": png])
+        let shown = try waitFor { $0.count(red: true) > 5000 && $0.count(red: false) > 5000 }
+        // 200×100 pixels at one unit a pixel, 100 %: about 100×100 of each colour.
+        XCTAssertGreaterThan(shown.count(red: true), 8000, "the red half is on screen")
+        XCTAssertGreaterThan(shown.count(red: false), 8000, "the blue half is on screen")
+        let red = try XCTUnwrap(shown.centre(red: true)), blue = try XCTUnwrap(shown.centre(red: false))
+        XCTAssertEqual(blue.x - red.x, 100, accuracy: 3, "the halves side by side at 100 %")
+        XCTAssertEqual(blue.y, red.y, accuracy: 3)
+
+        // Selected: the arrow keys move it (as any selection), and that is stored too.
+        key("Right")
+        let moved = try waitFor { ($0.centre(red: true)?.x ?? 0) > red.x + 0.5 }
+        XCTAssertGreaterThan(try XCTUnwrap(moved.centre(red: true)).x, red.x, "the arrow key moved the selected picture")
+
+        usleep(800_000)   // autosave
+        quit()
+        let stored = try DocumentFile.open(path: file, readOnly: true)
+        let items = stored.document.pages[0].drawing.strokes
+        XCTAssertEqual(items.count, 1)
+        XCTAssertEqual(items.first?.content.image?.pixelWidth, 200)
+        XCTAssertEqual(items.first?.content.image?.pixelHeight, 100)
+        XCTAssertEqual(stored.document.files.count, 1)
+        XCTAssertEqual(stored.document.files.values.first, Array(try Data(contentsOf: URL(fileURLWithPath: png))))
+        stored.close()
+    }
+
+    func testPastedPNGFromAnotherAppBecomesAPicture() throws {
+        guard let xclip = AppWindowTests.tool("xclip") else { throw XCTSkip("xclip is needed (apt-get install xclip)") }
+        let file = try emptyPage(), png = try picture()
+        try launch(file)
+        // xclip owns the clipboard (in the foreground: -quiet) until it is stopped, offering the PNG as image/png.
+        let owner = Process()
+        owner.executableURL = URL(fileURLWithPath: xclip)
+        owner.arguments = ["-quiet", "-selection", "clipboard", "-t", "image/png", "-i", png]
+        owner.environment = ["DISPLAY": Self.display!, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
+        owner.standardOutput = FileHandle.nullDevice; owner.standardError = FileHandle.nullDevice
+        try owner.run()
+        helpers.append(owner)
+        usleep(500_000)
+        key("ctrl+v")
+        let shown = try waitFor { $0.count(red: true) > 8000 && $0.count(red: false) > 8000 }
+        XCTAssertGreaterThan(shown.count(red: true), 8000, "the pasted picture's red half")
+        XCTAssertGreaterThan(shown.count(red: false), 8000, "and its blue half")
+        key("ctrl+v")   // the same picture again: a second item, the same stored bytes
+        usleep(1_200_000)
+        quit()
+        let stored = try DocumentFile.open(path: file, readOnly: true)
+        XCTAssertEqual(stored.document.pages[0].drawing.strokes.compactMap(\.content.image).count, 2)
+        XCTAssertEqual(stored.document.files.count, 1, "pasted twice, stored once")
+        stored.close()
+    }
+
+    // MARK: driving the app
+
+    private func launch(_ file: String, env extra: [String: String] = [:]) throws {
+        let p = Process()
+        p.executableURL = try AppWindowTests.oekakiBinary()
+        p.arguments = [file]
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = Self.display
+        env["GDK_BACKEND"] = "x11"
+        env["HOME"] = home.path
+        env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        env["NO_AT_BRIDGE"] = "1"
+        env["GSETTINGS_BACKEND"] = "memory"
+        env["GTK_A11Y"] = "none"
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        for (k, v) in extra { env[k] = v }
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        app = p
+        let name = (file as NSString).lastPathComponent
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            guard p.isRunning else { XCTFail("oekaki exited early"); throw XCTSkip("the app did not start") }
+            let r = try run(URL(fileURLWithPath: AppWindowTests.tool("xdotool")!), ["search", "--onlyvisible", "--name", NSRegularExpression.escapedPattern(for: name)])
+            if r.status == 0, !r.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                usleep(600_000)
+                return
+            }
+            usleep(100_000)
+        }
+        XCTFail("no window titled \(name) within 20 s")
+    }
+
+    private func quit() {
+        if let app, app.isRunning {
+            kill(app.processIdentifier, SIGKILL)
+            app.waitUntilExit()
+        }
+        app = nil
+    }
+
+    private var x: XScreen { XScreen(display: Self.display ?? ":0", width: Self.screen.width, height: Self.screen.height, scratch: home) }
+    private func key(_ k: String) { x.key(k) }
+
+    /// The screen once `condition` holds, or the last screenshot after 5 s.
+    private func waitFor(_ condition: (Screenshot) -> Bool) throws -> Screenshot {
+        let deadline = Date().addingTimeInterval(5)
+        var s = try x.screenshot()
+        while !condition(s), Date() < deadline {
+            usleep(100_000)
+            s = try x.screenshot()
+        }
+        return s
+    }
+
+    private func run(_ tool: URL, _ args: [String]) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = tool
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        if let d = Self.display { env["DISPLAY"] = d }
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+private extension Screenshot {
+    func rgbAt(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+        let i = (y * width + x) * 3
+        return (Int(rgb[i]), Int(rgb[i + 1]), Int(rgb[i + 2]))
+    }
+    /// Strongly red (or, `red: false`, strongly blue) pixels: the picture's halves, nothing else on screen.
+    func matches(_ x: Int, _ y: Int, red: Bool) -> Bool {
+        let (r, g, b) = rgbAt(x, y)
+        return red ? r > 240 && g < 20 && b < 20 : b > 240 && r < 20 && g < 20
+    }
+    func count(red: Bool) -> Int {
+        var n = 0
+        for y in 0..<height { for x in 0..<width where matches(x, y, red: red) { n += 1 } }
+        return n
+    }
+    func centre(red: Bool) -> (x: Double, y: Double)? {
+        var n = 0, sx = 0, sy = 0
+        for y in 0..<height { for x in 0..<width where matches(x, y, red: red) { n += 1; sx += x; sy += y } }
+        return n == 0 ? nil : (Double(sx) / Double(n), Double(sy) / Double(n))
+    }
+}

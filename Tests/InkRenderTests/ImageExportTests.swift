@@ -1,0 +1,71 @@
+import Foundation
+import InkCore
+@testable import InkRender
+import XCTest
+
+/// An embedded picture drawn the way every output shows it: PNG export, the canvas's bands, SVG (embedded,
+/// read back by rsvg-convert) and PDF (through cairo, read back by pdftoppm).
+final class ImageExportTests: XCTestCase {
+    /// A 200×100 white page with the halves picture (40×30 px) stretched over (20, 10)–(100, 70).
+    func pageWithPicture(transform: AffineMap = .identity) throws -> (Document, [UInt8]) {
+        let bytes = try TestImages.make("png")
+        var doc = Document(pages: [Page(format: .fixed(Size(width: 200, height: 100), Background(paper: .white)))])
+        let hash = doc.addFile(bytes)
+        ImagePainter.shared.provide(doc.files)
+        let item = Stroke(id: 1, content: .image(ImageBox(file: hash, pixelWidth: 40, pixelHeight: 30)),
+                          frame: Rect(x: 20, y: 10, width: 80, height: 60), page: doc.pages[0].id, transform: transform)
+        doc.apply(.add([item]))
+        return (doc, bytes)
+    }
+
+    func assertPicture(_ pixel: (Int, Int) -> RGBA, scale: Double = 1, tolerance: Int = 8, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        func at(_ x: Double, _ y: Double) -> RGBA { pixel(Int(x * scale), Int(y * scale)) }
+        XCTAssertColor(at(40, 40), near: TestImages.red, tolerance: tolerance, "\(what): left half", file: file, line: line)
+        XCTAssertColor(at(80, 40), near: TestImages.blue, tolerance: tolerance, "\(what): right half", file: file, line: line)
+        XCTAssertColor(at(150, 50), near: .white, tolerance: tolerance, "\(what): paper beside it", file: file, line: line)
+        XCTAssertColor(at(60, 85), near: .white, tolerance: tolerance, "\(what): paper below it", file: file, line: line)
+    }
+
+    func testPNGExportDrawsThePicture() throws {
+        let (doc, _) = try pageWithPicture()
+        for scale in [1.0, 0.25 * 2, 3] {
+            let s = try Exporter.render(doc.pages[0], scale: scale)
+            assertPicture({ s.pixel(x: $0, y: $1) }, scale: scale, "PNG at \(scale)×")
+        }
+        // Through a written file too.
+        let out = Fixture.tempPath("picture.png")
+        try Exporter.write(doc.pages[0], to: out, format: .png)
+        let back = try ImageSurface.load(png: out)
+        assertPicture({ back.pixel(x: $0, y: $1) }, "written PNG")
+    }
+
+    func testMovedPictureDrawsWhereItWasMoved() throws {
+        let (doc, _) = try pageWithPicture(transform: .translation(60, 20))
+        let s = try Exporter.render(doc.pages[0], scale: 1)
+        XCTAssertColor(s.pixel(x: 100, y: 60), near: TestImages.red, tolerance: 0)
+        XCTAssertColor(s.pixel(x: 140, y: 60), near: TestImages.blue, tolerance: 0)
+        XCTAssertColor(s.pixel(x: 40, y: 40), near: .white, tolerance: 0)
+    }
+
+    func testSVGEmbedsTheBytesAndRendersThePicture() throws {
+        let (doc, bytes) = try pageWithPicture()
+        let svg = String(decoding: try Exporter.data(doc.pages[0], format: .svg), as: UTF8.self)
+        XCTAssertTrue(svg.contains("href=\"data:image/png;base64,\(Data(bytes).base64EncodedString())\""), svg)
+        guard let rsvg = Fixture.tool("rsvg-convert") else { throw XCTSkip("rsvg-convert is not installed") }
+        let path = Fixture.tempPath("picture.svg"), png = Fixture.tempPath("picture-rsvg.png")
+        try Data(svg.utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try Fixture.run(rsvg, ["-o", png, path]), 0)
+        let s = try ImageSurface.load(png: png)
+        assertPicture({ s.pixel(x: $0, y: $1) }, tolerance: 12, "SVG through rsvg-convert")
+    }
+
+    func testPDFDrawsThePicture() throws {
+        let (doc, _) = try pageWithPicture()
+        guard let pdftoppm = Fixture.tool("pdftoppm") else { throw XCTSkip("pdftoppm is not installed") }
+        let pdf = Fixture.tempPath("picture.pdf"), prefix = Fixture.tempPath("picture-pdf")
+        try Exporter.writePDF(doc, to: pdf)
+        XCTAssertEqual(try Fixture.run(pdftoppm, ["-png", "-r", "144", "-singlefile", pdf, prefix]), 0)
+        let s = try ImageSurface.load(png: prefix + ".png")
+        assertPicture({ s.pixel(x: $0, y: $1) }, scale: 2, tolerance: 12, "PDF through pdftoppm")
+    }
+}

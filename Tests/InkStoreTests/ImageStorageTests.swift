@@ -1,0 +1,135 @@
+import Foundation
+import InkCore
+@testable import InkStore
+import XCTest
+
+/// Images in `.oekaki` and `.xopp`: bytes stored once per content however often the picture is placed, items
+/// (box, size, placement) back after reopening and through undo, and Xournal++'s base64 PNG images both ways.
+final class ImageStorageTests: TempDirTestCase {
+    /// A real 3×2 PNG (RGBA, no compression tricks), enough for the header check and Xournal++.
+    static let png: [UInt8] = {
+        // Made once with ImageMagick: convert -size 3x2 xc:'#dc141e' -strip png32:-
+        let b64 = "iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAYAAACddGYaAAAAE0lEQVQI12O8IyL3nwEKmBiQAAAwRgIRhQyyEwAAAABJRU5ErkJggg=="
+        return Array(Data(base64Encoded: b64)!)
+    }()
+
+    private func imageItem(_ e: Editor, hash: ContentHash, at x: Double) -> Stroke {
+        Stroke(id: 0, content: .image(ImageBox(file: hash, pixelWidth: 3, pixelHeight: 2)),
+               frame: Rect(x: x, y: 10, width: 30, height: 20), page: e.page.id)
+    }
+
+    /// Pastes the picture `times` times through the editor (as the app inserts it) and commits every change.
+    private func pasteTimes(_ times: Int, into file: DocumentFile, editor e: Editor) throws {
+        for k in 0..<times {
+            let h = e.addFile(Self.png)
+            e.clipboard = [imageItem(e, hash: h, at: Double(k) * 40)]
+            file.addFiles(e.document.files)
+            try file.commit(try e.apply(.paste(at: Point(x: Double(k) * 40 + 15, y: 20))).changes)
+        }
+    }
+
+    func testTenPastesOfOneScreenshotStoreOneCopy() throws {
+        let path = path("ten.oekaki")
+        let e = Editor()
+        let file = try DocumentFile.create(path: path, document: e.document, history: e.history)
+        try pasteTimes(10, into: file, editor: e)
+        file.close()
+        let db = try SQLiteDatabase(path: path, mode: .readOnly)
+        XCTAssertEqual(try db.integer("SELECT count(*) FROM files"), 1)
+        XCTAssertEqual(try db.integer("SELECT sum(length(bytes)) FROM files"), Int64(Self.png.count))
+        XCTAssertEqual(try db.integer("SELECT count(*) FROM strokes WHERE content IS NOT NULL"), 10)
+        db.close()
+        let back = try DocumentFile.open(path: path, readOnly: true)
+        let items = back.document.pages[0].drawing.strokes
+        XCTAssertEqual(items.count, 10)
+        XCTAssertEqual(back.document.files, [ContentHash(of: Self.png): Self.png])
+        XCTAssertEqual(Set(items.compactMap(\.content.image)), [ImageBox(file: ContentHash(of: Self.png), pixelWidth: 3, pixelHeight: 2)])
+        XCTAssertEqual(items.map { $0.drawnBox?.minX ?? -1 }, (0..<10).map { Double($0) * 40 })
+        back.close()
+    }
+
+    func testMovedScaledAndDeletedImageSurvivesReopenAndUndo() throws {
+        let path = path("moved.oekaki")
+        let e = Editor()
+        let file = try DocumentFile.create(path: path, document: e.document, history: e.history)
+        try pasteTimes(1, into: file, editor: e)
+        try file.commit(try e.apply(.translate(dx: 100, dy: 50)).changes)
+        try file.commit(try e.apply(.scale(sx: 2, sy: 2, about: Point(x: 115, y: 70), keepWidths: true)).changes)
+        let placed = try XCTUnwrap(e.drawing.strokes.first)
+        try file.commit(try e.apply(.delete).changes)
+        file.close()
+
+        let again = try DocumentFile.open(path: path)
+        XCTAssertTrue(again.document.pages[0].drawing.strokes.isEmpty, "deleted")
+        let e2 = Editor(document: again.document, history: again.history)
+        try again.commit(e2.undo().changes)
+        let back = try XCTUnwrap(e2.drawing.strokes.first)
+        XCTAssertEqual(back.content, placed.content)
+        XCTAssertEqual(back.transform, placed.transform)
+        XCTAssertEqual(back.shownCorners?.first?.x ?? 0, placed.shownCorners?.first?.x ?? 1, accuracy: 1e-6)
+        try again.commit(e2.undo().changes)
+        try again.commit(e2.undo().changes)
+        XCTAssertEqual(e2.drawing.strokes.first?.transform, .identity, "undo all the way back to where it was pasted")
+        again.close()
+        // The bytes are still there for the undone item.
+        let third = try DocumentFile.open(path: path, readOnly: true)
+        XCTAssertEqual(third.document.files[ContentHash(of: Self.png)], Self.png)
+        third.close()
+    }
+
+    func testXoppImagesComeInAndGoBackOut() throws {
+        let b64 = Data(Self.png).base64EncodedString()
+        let xml = """
+        <?xml version="1.0" standalone="no"?>
+        <xournal creator="xournalpp 1.1.3" fileversion="4">
+        <page width="600" height="400"><background type="solid" color="#ffffffff" style="plain"/>
+        <layer>
+        <stroke tool="pen" color="#000000ff" width="2">10 10 50 50</stroke>
+        <image left="100" top="120" right="160" bottom="160">\(b64)</image>
+        <stroke tool="pen" color="#ff0000ff" width="2">10 60 50 90</stroke>
+        </layer></page></xournal>
+        """
+        let src = path("in.xopp")
+        try Deflate.gzip(Array(xml.utf8), level: 3).write(to: src)
+        let r = try XoppImport.read(path: src, page: 1)
+        XCTAssertTrue(r.notes.isEmpty, "\(r.notes)")
+        let items = r.document.pages[0].drawing.strokes
+        XCTAssertEqual(items.count, 3)
+        XCTAssertEqual(items.map(\.content.isInk), [true, false, true], "the image keeps its place between the strokes")
+        XCTAssertEqual(items[1].content.image, ImageBox(file: ContentHash(of: Self.png), pixelWidth: 3, pixelHeight: 2))
+        XCTAssertEqual(items[1].drawnBox, Rect(minX: 100, minY: 120, maxX: 160, maxY: 160))
+        XCTAssertEqual(r.document.files[ContentHash(of: Self.png)], Self.png)
+
+        // Out again (an .oekaki on the way, to go through the store too) and back in: the same image.
+        let mid = path("mid.oekaki")
+        try DocumentFile.create(path: mid, document: r.document).close()
+        let stored = try DocumentFile.open(path: mid, readOnly: true)
+        let out = path("out.xopp")
+        try XoppExport.write(stored.document, to: out)
+        stored.close()
+        let text = String(decoding: try Deflate.inflate(Array(try Data(contentsOf: URL(fileURLWithPath: out))), container: .gzip, limit: 1 << 24), as: UTF8.self)
+        XCTAssertTrue(text.contains("<image left=\"100\" top=\"120\" right=\"160\" bottom=\"160\">\(b64)</image>"), text)
+        let again = try XoppImport.read(path: out, page: 1)
+        XCTAssertEqual(again.document.pages[0].drawing.strokes.compactMap(\.content.image), [items[1].content.image!])
+        XCTAssertEqual(again.document.pages[0].drawing.strokes.map(\.content.isInk), [true, false, true])
+    }
+
+    func testXoppImageThatIsNoPictureIsANoteNotAFailure() throws {
+        let bomb = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0, 8, 6, 0, 0, 0, 0, 0, 0, 0]).base64EncodedString()
+        let xml = """
+        <xournal creator="xournalpp 1.1.3" fileversion="4"><page width="600" height="400"><background type="solid" color="#ffffffff" style="plain"/>
+        <layer><image left="0" top="0" right="10" bottom="10">\(bomb)</image><image left="0" top="0" right="10" bottom="10">!!not base64!!</image>
+        <stroke tool="pen" color="#000000ff" width="2">10 10 50 50</stroke></layer></page></xournal>
+        """
+        let src = path("bad.xopp")
+        try Array(xml.utf8).write(to: src)
+        let r = try XoppImport.read(path: src, page: 1)
+        XCTAssertEqual(r.document.pages[0].drawing.strokes.count, 1, "the ink stays")
+        XCTAssertEqual(r.notes.count, 1, "\(r.notes)")
+        XCTAssertTrue(r.notes[0].contains("2 images"), r.notes[0])
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func write(to path: String) throws { try Data(self).write(to: URL(fileURLWithPath: path)) }
+}
