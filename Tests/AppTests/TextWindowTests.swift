@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkRender
 import InkStore
 import XCTest
 import TestSupport
@@ -84,6 +85,46 @@ final class TextWindowTests: XCTestCase {
         }
     }
 
+    /// The scenario: open a PDF, draw on page 2 and type a word there; the pixels show both and the
+    /// exported PDF has the word as text beside the original's.
+    func testTypeOnPage2OfAPDFAndExport() throws {
+        for t in ["pdftotext"] where AppWindowTests.tool(t) == nil { throw XCTSkip("\(t) is needed") }
+        let pdf = home.appendingPathComponent("paper.pdf")
+        try Data(SamplePDF.make(pageCount: 3, size: Size(width: 400, height: 300)) { "Numbat page \($0 + 1)" }).write(to: pdf)
+        try launch(pdf.path, windowName: "paper.oekaki")
+        let doc = home.appendingPathComponent("paper.oekaki").path
+        let start = try waitFor { self.paperCorner($0) != nil }
+        let page = try XCTUnwrap(paperCorner(start), "page 1 is on screen")
+        let top2 = page.y + 300 + Int(PageLayout.gap)
+        let box = (x: (page.x + 60)..<(page.x + 260), y: (top2 + 230)..<(top2 + 258))
+        XCTAssertEqual(start.darkPixels(in: box), 0, "page 2 is blank where the word goes")
+
+        x.drag([(page.x + 100, top2 + 150), (page.x + 200, top2 + 160), (page.x + 300, top2 + 170)])
+        key("t")
+        usleep(200_000)
+        xdotool(["mousemove", "\(page.x + 60)", "\(top2 + 230)", "click", "1"])
+        usleep(400_000)
+        xdotool(["type", "--delay", "60", "Quokka"])
+        usleep(300_000)
+        key("Escape")
+        let typed = try waitFor { $0.darkPixels(in: box) > 80 && $0.hasInk(near: page.x + 200, top2 + 160) }
+        XCTAssertGreaterThan(typed.darkPixels(in: box), 80, "the word is drawn on page 2")
+        XCTAssertTrue(typed.hasInk(near: page.x + 200, top2 + 160), "with the stroke")
+
+        usleep(700_000)
+        quit()
+        let stored = try DocumentFile.open(path: doc, readOnly: true)
+        let pages = stored.document.pages
+        stored.close()
+        XCTAssertEqual(pages.map { $0.drawing.strokes.count }, [0, 2, 0])
+        XCTAssertEqual(pages[1].drawing.strokes.compactMap(\.content.text?.text), ["Quokka"])
+        let out = home.appendingPathComponent("out.pdf").path
+        let export = try run(try AppWindowTests.oekakiBinary(), ["export", doc, out])
+        XCTAssertEqual(export.status, 0, export.output)
+        let text = try run(URL(fileURLWithPath: AppWindowTests.tool("pdftotext")!), [out, "-"]).output
+        XCTAssertTrue(text.contains("Numbat page 2") && text.contains("Quokka"), text)
+    }
+
     // MARK: driving the app
 
     /// The top-left corner of the paper: the first white rows at x = 600 below the toolbar, then its left edge.
@@ -95,7 +136,9 @@ final class TextWindowTests: XCTestCase {
         return (x, y)
     }
 
-    private func launch(_ file: String) throws {
+    private func launch(_ file: String) throws { try launch(file, windowName: (file as NSString).lastPathComponent) }
+
+    private func launch(_ file: String, windowName name: String) throws {
         let p = Process()
         p.executableURL = try AppWindowTests.oekakiBinary()
         p.arguments = [file]
@@ -115,7 +158,6 @@ final class TextWindowTests: XCTestCase {
         p.standardError = FileHandle.nullDevice
         try p.run()
         app = p
-        let name = (file as NSString).lastPathComponent
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             guard p.isRunning else { XCTFail("oekaki exited early"); throw XCTSkip("the app did not start") }
@@ -137,7 +179,7 @@ final class TextWindowTests: XCTestCase {
         app = nil
     }
 
-    private var x: XScreen { XScreen(display: Self.display ?? ":0", width: Self.screen.width, height: Self.screen.height, scratch: home) }
+    var x: XScreen { XScreen(display: Self.display ?? ":0", width: Self.screen.width, height: Self.screen.height, scratch: home) }
     private func drag(_ points: [(Int, Int)]) { x.drag(points) }
     private func key(_ k: String) { x.key(k) }
     private func xdotool(_ args: [String]) { x.xdotool(args) }
