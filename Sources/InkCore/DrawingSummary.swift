@@ -4,12 +4,13 @@
 ///      "items":[{"kind":"stroke","tool":"pen","color":"#rrggbbaa","width":W,"points":n,"bounds":[x0,y0,x1,y1],"shape":"…"?,"page":K?}
 ///              | {"kind":"text","text":"…","font":"…","size":S,"color":"#rrggbbaa","bounds":[…],"page":K?}
 ///              | {"kind":"image","width":W,"height":H,"bounds":[…],"page":K?},…],
-///      "pages":[{"width":W|null,"height":H|null,"background":"plain|ruled|lined|graph|dotted","strokes":n,"texts":t,"images":i},…]?}
+///      "pages":[{"width":W|null,"height":H|null,"background":"plain|ruled|lined|graph|dotted","pdf":P?,"strokes":n,"texts":t,"images":i},…]?}
 ///
 /// `strokes` counts ink; a text box's or image's bounds are its shown box, an image's width and height its pixels.
 /// `shape` (line, arrow, triangle, rectangle, polygon, ellipse) is there only for strokes that are shapes.
 /// A whole document's summary gives every item its page (1-based) and lists the pages (null sizes for an endless
-/// page); one page's summary (`info --page K`) has neither.
+/// page); one page's summary (`info --page K`) has neither. `pdf` is the 1-based page of the PDF a page shows as
+/// its background, when it has one.
 ///
 /// Bounds are the min/max of stored point coordinates (not the ink). Numbers print as integers when whole,
 /// else in the shortest form that reads back to the same Double.
@@ -40,6 +41,8 @@ public struct DrawingSummary: Hashable, Sendable {
         public var strokes: Int
         public var texts = 0
         public var images = 0
+        /// The 1-based page of the PDF shown as the background.
+        public var pdfPage: Int?
     }
     /// Ink strokes, text boxes and images.
     public var strokes: Int
@@ -60,7 +63,8 @@ public struct DrawingSummary: Hashable, Sendable {
             let first = items.count
             for s in p.drawing.strokes { items.append(Item(s, page: k + 1)) }
             let counts = Self.counts(items[first...])
-            pages.append(PageItem(size: p.size, background: p.background.style, strokes: counts.strokes, texts: counts.texts, images: counts.images))
+            pages.append(PageItem(size: p.size, background: p.background.style, strokes: counts.strokes, texts: counts.texts, images: counts.images,
+                                  pdfPage: p.background.pdf.map { $0.index + 1 }))
         }
         self.items = items
         self.pages = pages
@@ -117,7 +121,9 @@ public struct DrawingSummary: Hashable, Sendable {
             for (i, p) in pages.enumerated() {
                 if i > 0 { out += "," }
                 out += "{\"width\":\(p.size.map { JSONText.number($0.width) } ?? "null"),\"height\":\(p.size.map { JSONText.number($0.height) } ?? "null")"
-                out += ",\"background\":\(JSONText.string(p.background.rawValue)),\"strokes\":\(p.strokes),\"texts\":\(p.texts),\"images\":\(p.images)}"
+                out += ",\"background\":\(JSONText.string(p.background.rawValue))"
+                if let k = p.pdfPage { out += ",\"pdf\":\(k)" }
+                out += ",\"strokes\":\(p.strokes),\"texts\":\(p.texts),\"images\":\(p.images)}"
             }
             out += "]"
         }

@@ -437,9 +437,11 @@ final class MainWindow {
         perform(.tool(.lasso))
     }
 
-    /// Files a drop or the recent list can open (by name; the loader then checks the content).
+    /// Files a drop opens (by name; the loader then checks the content): drawings, and a PDF to write on (not in
+    /// the recent list, which other apps fill with every PDF they show).
     static func opens(_ path: String) -> Bool {
-        RecentFiles.extensions.contains((path as NSString).pathExtension.lowercased())
+        let ext = (path as NSString).pathExtension.lowercased()
+        return RecentFiles.extensions.contains(ext) || ext == "pdf"
     }
 
     private func scheduleSizeSave() {

@@ -55,8 +55,9 @@ final class PDFCommandTests: XCTestCase {
         XCTAssertEqual(s["format"] as? String, "pdf")
         let pages = s["pages"] as? [[String: Any]] ?? []
         XCTAssertEqual(pages.count, 3)
-        for (p, want) in zip(pages, Self.sizes) {
+        for (k, (p, want)) in zip(pages, Self.sizes).enumerated() {
             XCTAssertEqual(p["width"] as? Double, want.0); XCTAssertEqual(p["height"] as? Double, want.1)
+            XCTAssertEqual(p["pdf"] as? Int, k + 1, "page \(k + 1) shows the PDF's page \(k + 1)")
         }
         XCTAssertEqual(try OekakiBinary.run(["info", paper, "--page", "4"]).status, 1)
 
