@@ -117,6 +117,56 @@ final class ImageWindowTests: XCTestCase {
         stored.close()
     }
 
+    /// A PNG dragged from another application (a GTK drag source offering its URI, as a file manager does) and
+    /// dropped on the window becomes a picture on the page; the document stays the one that was open.
+    func testDroppedPNGBecomesAPicture() throws {
+        let python = "/usr/bin/python3"
+        let probe = try run(URL(fileURLWithPath: python), ["-c", "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk"])
+        guard probe.status == 0 else { throw XCTSkip("PyGObject with GTK 4 is needed (make deps installs python3-gi)") }
+        let file = try emptyPage(), png = try picture()
+        try launch(file)
+        let source = Process()
+        source.executableURL = URL(fileURLWithPath: python)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        source.arguments = [root.appendingPathComponent("Tools/drag-source.py").path, png]
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = Self.display
+        env["GDK_BACKEND"] = "x11"
+        env["NO_AT_BRIDGE"] = "1"
+        env["GTK_A11Y"] = "none"
+        env["GSETTINGS_BACKEND"] = "memory"
+        env["HOME"] = home.path
+        source.environment = env
+        source.standardOutput = FileHandle.nullDevice
+        source.standardError = FileHandle.nullDevice
+        try source.run()
+        helpers.append(source)
+        let xdotool = URL(fileURLWithPath: AppWindowTests.tool("xdotool")!)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, (try? run(xdotool, ["search", "--onlyvisible", "--name", "^drag source$"]))?.output.isEmpty ?? true { usleep(100_000) }
+        // Without a window manager both windows map at the corner: move the source clear of the app.
+        _ = try run(xdotool, ["search", "--onlyvisible", "--name", "^drag source$", "windowmove", "%1", "1000", "850"])
+        usleep(500_000)
+        // Slowly: each motion is a message to the app and its answer (XDND), and the drop waits for the last.
+        _ = try run(xdotool, ["mousemove", "1120", "930"])
+        usleep(100_000)
+        _ = try run(xdotool, ["mousedown", "1"])
+        for k in 1...24 {
+            _ = try run(xdotool, ["mousemove", "\(1120 - 520 * k / 24)", "\(930 - 430 * k / 24)"])
+            usleep(30_000)
+        }
+        usleep(300_000)
+        _ = try run(xdotool, ["mouseup", "1"])
+        let shown = try waitFor { $0.count(red: true) > 8000 && $0.count(red: false) > 8000 }
+        XCTAssertGreaterThan(shown.count(red: true), 8000, "the dropped picture's red half")
+        XCTAssertGreaterThan(shown.count(red: false), 8000, "and its blue half")
+        usleep(800_000)
+        quit()
+        let stored = try DocumentFile.open(path: file, readOnly: true)
+        XCTAssertEqual(stored.document.pages[0].drawing.strokes.compactMap(\.content.image).count, 1, "in the document that was open")
+        stored.close()
+    }
+
     // MARK: driving the app
 
     private func launch(_ file: String, env extra: [String: String] = [:]) throws {
