@@ -52,8 +52,9 @@ public enum ThumbnailCommand {
 
     /// Renders the thumbnail of `input` into `output`; throws the store's and the renderer's errors as they are.
     public static func write(_ input: String, to output: String, size n: Int) throws {
-        // A fixed page is streamed. An endless page's frame is its ink's, known only once every stroke is
-        // read, so such a page (and a .xopp) is loaded.
+        // A fixed page is streamed and drawn as it is read. An endless page's frame is its ink's, known only once
+        // every stroke is read, so its strokes are read first — that page's live ones only, not the other pages
+        // or the undo history that opening the whole document would decode. A .xopp is loaded.
         if StrokeStream.looksLikeDocument(path: input) {
             let stream = try StrokeStream.open(path: input)
             defer { stream.close() }
@@ -62,8 +63,14 @@ public enum ThumbnailCommand {
                 try Thumbnail.writePNG(pageSize: stream.pageSize, background: stream.background,
                                        runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
                                        size: n, to: output)
-                return
+            } else {
+                var strokes: [Stroke] = []
+                try stream.forEachStroke { strokes.append($0) }
+                let page = Page(format: stream.format, drawing: Drawing(strokes: strokes))
+                try Thumbnail.writePNG(frame: page.frame, background: page.format.background.paper,
+                                       runs: LayeredExport.runs(of: page.drawing, count: 2), size: n, to: output)
             }
+            return
         }
         // Notes (what the import left out) are for `info`; a thumbnailer should be quiet.
         let doc = try DocumentLoader.load(path: input, page: 1)

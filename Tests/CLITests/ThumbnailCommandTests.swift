@@ -85,6 +85,37 @@ final class ThumbnailCommandTests: XCTestCase {
         XCTAssertGreaterThan(ink, 12, "the line far from the origin is in the thumbnail (a 1000-unit line, ~21 px at this scale)")
     }
 
+    /// An endless page is framed by its own live ink only: a stroke undone (kept in the file for redo) and the
+    /// ink of page 2, both far away, change nothing — the thumbnail is byte for byte that of the first stroke alone.
+    func testEndlessPageIgnoresUndoneInkAndOtherPages() throws {
+        func line(_ id: Int, from x0: Int, to x1: Int, y: Int) -> [String] {
+            [#"{"type":"touch","phase":"began","id":\#(id),"x":\#(x0),"y":\#(y),"device":"mouse","t":0}"#,
+             #"{"type":"touch","phase":"moved","id":\#(id),"x":\#((x0 + x1) / 2),"y":\#(y),"device":"mouse","t":50}"#,
+             #"{"type":"touch","phase":"ended","id":\#(id),"x":\#(x1),"y":\#(y),"device":"mouse","t":100}"#]
+        }
+        let pen = ##"{"type":"tool","tool":"pen","color":"#000000","width":20}"##
+        let alone = [pen] + line(1, from: 100, to: 700, y: 300)
+        let more = alone + line(1, from: 9000, to: 9500, y: 9000) + [#"{"type":"undo"}"#, #"{"type":"page","op":"add"}"#]
+            + line(1, from: -8000, to: -7000, y: -5000)
+        for (name, lines) in [("alone", alone), ("more", more)] {
+            try (lines.joined(separator: "\n") + "\n").write(toFile: t("\(name).jsonl"), atomically: true, encoding: .utf8)
+            let r = try OekakiBinary.run(["replay", t("\(name).jsonl"), "-o", t("\(name).oekaki")])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        let info = try OekakiBinary.run(["info", t("more.oekaki")]).stdout
+        try XCTSkipUnless(info.contains("\"pages\":[{\"width\":null"), "replay makes a fixed page here: \(info.prefix(300))")
+        XCTAssertTrue(info.contains("\"strokes\":2,"), "page 1's stroke and page 2's: \(info.prefix(200))")
+        for name in ["alone", "more"] {
+            XCTAssertEqual(try OekakiBinary.run(["thumbnailer", t("\(name).oekaki"), t("\(name).png"), "--size", "128"]).status, 0)
+        }
+        let image = try RGBAImage(png: t("more.png"))
+        var ink = 0
+        for y in 0..<128 { for x in 0..<128 where image.pixel(x, y)[3] == 255 && image.pixel(x, y)[0] < 200 { ink += 1 } }
+        // About 40 px long and 1.3 px wide at the default frame's scale; ink 17,000 units apart would shrink it to a few.
+        XCTAssertGreaterThan(ink, 40, "the line is drawn at the scale of the default frame")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: t("more.png"))), try Data(contentsOf: URL(fileURLWithPath: t("alone.png"))))
+    }
+
     func testBadArgumentsAreUsageErrors() throws {
         let doc = try landscapeDrawing()
         for args in [["thumbnail"], ["thumbnail", doc], ["thumbnail", doc, t("a.png"), "--size"], ["thumbnail", doc, t("a.png"), "--size", "0"],
