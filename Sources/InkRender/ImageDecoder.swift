@@ -1,5 +1,6 @@
 import CCairo
 import CGdkPixbuf
+import Foundation
 import InkCore
 
 // The only file in InkRender that touches gdk-pixbuf, and cairo's PNG stream reader: image bytes → an ARGB32
@@ -12,6 +13,7 @@ public enum ImageDecoder {
     public static func decode(_ bytes: [UInt8]) throws -> ImageSurface {
         let header = try ImageHeader(reading: bytes)
         let surface = header.format == .png ? try png(bytes) : try jpeg(bytes)
+        if header.format == .jpeg { attachJPEG(bytes, to: surface) }
         // The size limit was checked on the header; a decoder disagreeing with it is a damaged file.
         guard surface.width == header.width, surface.height == header.height else {
             throw ImageError.damaged("the header says \(header.width)×\(header.height), the pixels are \(surface.width)×\(surface.height)")
@@ -77,6 +79,16 @@ public enum ImageDecoder {
             }
         }
         return surface
+    }
+
+    /// Lets cairo's PDF surface embed the JPEG as it is (DCT) instead of its decoded pixels: a photo stays its
+    /// own size in an exported PDF. Raster drawing ignores it.
+    private static func attachJPEG(_ bytes: [UInt8], to surface: ImageSurface) {
+        guard let copy = malloc(bytes.count) else { return }
+        bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        let st = cairo_surface_set_mime_data(surface.pointer, CAIRO_MIME_TYPE_JPEG, copy.assumingMemoryBound(to: UInt8.self),
+                                             UInt(bytes.count), { free($0) }, copy)
+        if st != CAIRO_STATUS_SUCCESS { free(copy) }
     }
 
     /// A GError's message, freed.

@@ -59,6 +59,20 @@ final class ImageExportTests: XCTestCase {
         assertPicture({ s.pixel(x: $0, y: $1) }, tolerance: 12, "SVG through rsvg-convert")
     }
 
+    func testPDFKeepsAJPEGAsItIs() throws {
+        let jpeg = try TestImages.make("jpg")
+        var doc = Document(pages: [Page(format: .fixed(Size(width: 200, height: 100), Background(paper: .white)))])
+        let hash = doc.addFile(jpeg)
+        ImagePainter.shared.provide(doc.files)
+        doc.apply(.add([Stroke(id: 1, content: .image(ImageBox(file: hash, pixelWidth: 40, pixelHeight: 30)),
+                               frame: Rect(x: 20, y: 10, width: 80, height: 60), page: doc.pages[0].id)]))
+        let pdf = Fixture.tempPath("jpeg.pdf")
+        try Exporter.writePDF(doc, to: pdf)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: pdf))
+        XCTAssertNotNil(bytes.range(of: Data("/DCTDecode".utf8)), "the JPEG is embedded as JPEG, not as decoded pixels")
+        XCTAssertNotNil(bytes.range(of: Data(jpeg.prefix(64))), "byte for byte")
+    }
+
     func testPDFDrawsThePicture() throws {
         let (doc, _) = try pageWithPicture()
         guard let pdftoppm = Fixture.tool("pdftoppm") else { throw XCTSkip("pdftoppm is not installed") }
