@@ -400,6 +400,9 @@ final class MainWindow {
             guard !strokes.isEmpty else { return }
             canvas.selectionCommand(command == .cut ? .cut : .copy)
             SystemClipboard.strokes = strokes
+            // The pictures' bytes travel with them, so a paste into another window's document can store them.
+            let files = canvas.editor.document.files
+            SystemClipboard.files = Dictionary(uniqueKeysWithValues: Set(strokes.compactMap(\.content.image?.file)).compactMap { h in files[h].map { (h, $0) } })
             SystemClipboard.put(ClipboardOffers.offers(for: strokes), for: canvas.widget)
         case .paste:
             // Ink copied in another Oekaki process: read it (asynchronously), then paste it as vectors.
@@ -421,7 +424,10 @@ final class MainWindow {
                 pasteForeignImage()
                 return
             }
-            if !SystemClipboard.strokes.isEmpty { canvas.editor.clipboard = SystemClipboard.strokes }
+            if !SystemClipboard.strokes.isEmpty {
+                canvas.editor.clipboard = SystemClipboard.strokes
+                for bytes in SystemClipboard.files.values { ImagePainter.shared.provide(hash: canvas.editor.addFile(bytes), bytes: bytes) }
+            }
             if let problem = canvas.selectionCommand(.paste(at: nil)) { banner.show(.warning, problem, action: nil, autoHide: true) }
             grabSelection()
         case .export:

@@ -10,6 +10,8 @@ enum SystemClipboard {
 
     /// Strokes copied in this process, shared by all its windows (paste between documents keeps vectors).
     nonisolated(unsafe) static var strokes: [Stroke] = []
+    /// The bytes of the pictures among `strokes` (a document pasted into may not have them yet).
+    nonisolated(unsafe) static var files: [ContentHash: [UInt8]] = [:]
 
     /// Offers `(mime type, bytes)` pairs on the clipboard of `widget`'s display, replacing what was there.
     static func put(_ offers: [(String, [UInt8])], for widget: Widget) {
