@@ -45,6 +45,10 @@ public struct BoardReplica: Sendable {
     /// for later entries. Local strokes not yet on the board get ids (= orders) above all of these, so new ink is
     /// on top until the board places it.
     public static let sequenceShift: UInt64 = 20
+    /// Most pages a board keeps (what a document can store).
+    public static let maxPages = 10_000
+    /// `maxPages`, lower in tests.
+    public var pageLimit = BoardReplica.maxPages
     public static let slotBits: UInt64 = 14
     private static let sequenceMask: UInt64 = (1 << sequenceShift) - 1
     private static let slotMask: UInt64 = (1 << slotBits) - 1
@@ -496,6 +500,8 @@ public struct BoardReplica: Sendable {
 
     private mutating func addPage(_ p: BoardPage, own: Bool) {
         guard ledger[page: p.id] == nil else { notes.append("add of page \(p.id), which exists, ignored"); return }
+        // Past what a document can hold (a hostile flood): the same count on every replica, so all ignore it.
+        guard ledger.pages.count < pageLimit else { notes.append("add of page \(p.id) ignored: the board has \(pageLimit) pages"); return }
         pagesTouched = true
         if own && p.id.client == client {
             // My page: already here (or deleted here since, an edit still to publish).
@@ -508,8 +514,15 @@ public struct BoardReplica: Sendable {
         let local = makePageID()
         ledger[page: p.id] = .init(local: local, visible: true, key: p.key, format: p.format)
         keys[local] = p.key
-        document.follow(pages: document.pages + [Page(id: local, format: p.format)])
-        arrange()
+        // In key order at once (the other pages are in order already).
+        var pages = document.pages
+        var lo = 0, hi = pages.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if (keys[pages[mid].id] ?? .first, boardPageID(pages[mid].id)) < (p.key, p.id) { lo = mid + 1 } else { hi = mid }
+        }
+        pages.insert(Page(id: local, format: p.format), at: lo)
+        document.follow(pages: pages)
     }
 
     private mutating func setPageVisible(_ id: BoardPageID, _ visible: Bool, own: Bool) {

@@ -147,6 +147,20 @@ final class OperationCodecTests: XCTestCase {
         XCTAssertEqual(junk.resumeSequence, 2)
     }
 
+    func testAFloodOfPagesStopsAtWhatADocumentHolds() {
+        var r = BoardReplica(client: 9, document: Document())
+        r.pageLimit = 40
+        var key = PageKey.first
+        for n in 1...45 {
+            key = PageKey.between(key, nil)
+            r.receive(BoardOperation(client: 66, number: UInt64(n), change: .addPage(BoardPage(id: BoardPageID(client: 66, number: UInt64(n)), key: key, format: .endless))),
+                      sequence: UInt64(n))
+        }
+        XCTAssertEqual(r.ledger.pages.count, 40)
+        XCTAssertEqual(r.document.pages.count, 40)
+        XCTAssertTrue(r.takeNotes().contains { $0.contains("ignored: the board has") })
+    }
+
     func testPageKeysAlwaysFitBetween() {
         var keys = [PageKey.first]
         var rng = SeededRandom(seed: 3)
