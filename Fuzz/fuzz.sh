@@ -54,16 +54,16 @@ build() {
     echo "$now" > "$stamp"
 }
 
-# The image harness needs InkRender (cairo, gdk-pixbuf, and InkPDF built above); C modules by their system headers.
+# The image harness needs InkRender (cairo, pango, gdk-pixbuf, and InkPDF built above); C modules by their system headers.
 build_image() {
     local mods=() cflags=()
     for d in Sources/C*/; do mods+=(-I "${d%/}"); done
-    for f in $(pkg-config --cflags-only-I cairo gdk-pixbuf-2.0 poppler-glib); do cflags+=(-Xcc "$f"); done
+    for f in $(pkg-config --cflags-only-I cairo pangocairo gdk-pixbuf-2.0 poppler-glib); do cflags+=(-Xcc "$f"); done
     echo "fuzz: building InkRender ($SAN)"
     swiftc "${FLAGS[@]}" -module-name InkRender -I "$B" "${mods[@]}" "${cflags[@]}" -emit-module -emit-module-path "$B/InkRender.swiftmodule" \
         -emit-library -static -o "$B/libInkRender.a" Sources/InkRender/*.swift 2>&1 | quiet
     swiftc "${FLAGS[@]}" -I "$B" "${mods[@]}" "${cflags[@]}" Fuzz/ImageFuzz.swift Fuzz/FuzzSupport.swift \
-        -L "$B" -lInkRender -lInkPDF -lInkCore $(pkg-config --libs cairo gdk-pixbuf-2.0 poppler-glib zlib) -o "$B/fuzz-image" 2>&1 | quiet
+        -L "$B" -lInkRender -lInkPDF -lInkCore $(pkg-config --libs cairo pangocairo gdk-pixbuf-2.0 poppler-glib zlib) -o "$B/fuzz-image" 2>&1 | quiet
 }
 
 run() {

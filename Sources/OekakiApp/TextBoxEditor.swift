@@ -94,10 +94,11 @@ final class TextBoxEditor {
     private func style(zoom: Double) {
         guard let s = session else { return }
         let c = s.box.color
-        let family = s.box.font.replacingOccurrences(of: "\\", with: "").replacingOccurrences(of: "\"", with: "")
+        // A family name goes into a CSS string: no quotes, backslashes or control characters.
+        let family = String(s.box.font.unicodeScalars.filter { $0 != "\\" && $0 != "\"" && $0.value >= 0x20 }.map(Character.init))
         let rule = """
         textview.text-box, textview.text-box text { font-family: "\(family)"; font-size: \(max(s.box.size * zoom, 1))px;
-          color: rgba(\(c.r), \(c.g), \(c.b), \(Double(max(c.a, 60)) / 255)); background-color: rgba(255, 255, 255, 0.75); }
+          color: rgba(\(c.r), \(c.g), \(c.b), \(Double(max(c.a, 60)) / 255)); background-color: rgba(255, 255, 255, 0.97); }
         textview.text-box { padding: 2px; border: 1px dashed rgba(0, 0, 0, 0.5); }
         """
         gtk_css_provider_load_from_data(css, rule, -1)
