@@ -89,6 +89,16 @@ final class ImageWindowTests: XCTestCase {
         XCTAssertEqual(stored.document.files.count, 1)
         XCTAssertEqual(stored.document.files.values.first, Array(try Data(contentsOf: URL(fileURLWithPath: png))))
         stored.close()
+
+        // Reopened, the picture is there; undo takes back the move, then the insertion.
+        try launch(file)
+        XCTAssertGreaterThan(try waitFor { $0.count(red: true) > 8000 }.count(red: true), 8000, "shown after reopening")
+        key("ctrl+z")
+        key("ctrl+z")
+        let undone = try waitFor { $0.count(red: true) == 0 && $0.count(red: false) == 0 }
+        XCTAssertEqual(undone.count(red: true) + undone.count(red: false), 0, "undoing the insertion takes the picture away")
+        key("ctrl+shift+z")
+        XCTAssertGreaterThan(try waitFor { $0.count(red: true) > 8000 }.count(red: true), 8000, "redo brings it back")
     }
 
     func testPastedPNGFromAnotherAppBecomesAPicture() throws {
@@ -243,23 +253,29 @@ final class ImageWindowTests: XCTestCase {
 }
 
 private extension Screenshot {
-    func rgbAt(_ x: Int, _ y: Int) -> (Int, Int, Int) {
-        let i = (y * width + x) * 3
-        return (Int(rgb[i]), Int(rgb[i + 1]), Int(rgb[i + 2]))
-    }
     /// Strongly red (or, `red: false`, strongly blue) pixels: the picture's halves, nothing else on screen.
-    func matches(_ x: Int, _ y: Int, red: Bool) -> Bool {
-        let (r, g, b) = rgbAt(x, y)
-        return red ? r > 240 && g < 20 && b < 20 : b > 240 && r < 20 && g < 20
-    }
-    func count(red: Bool) -> Int {
-        var n = 0
-        for y in 0..<height { for x in 0..<width where matches(x, y, red: red) { n += 1 } }
-        return n
-    }
+    /// One pass over the raw bytes (this runs on every polled screenshot of a debug build).
+    func count(red: Bool) -> Int { stats(red: red).n }
+
     func centre(red: Bool) -> (x: Double, y: Double)? {
+        let s = stats(red: red)
+        return s.n == 0 ? nil : (Double(s.sx) / Double(s.n), Double(s.sy) / Double(s.n))
+    }
+
+    func stats(red: Bool) -> (n: Int, sx: Int, sy: Int) {
         var n = 0, sx = 0, sy = 0
-        for y in 0..<height { for x in 0..<width where matches(x, y, red: red) { n += 1; sx += x; sy += y } }
-        return n == 0 ? nil : (Double(sx) / Double(n), Double(sy) / Double(n))
+        rgb.withUnsafeBytes { (p: UnsafeRawBufferPointer) in
+            let b = p.bindMemory(to: UInt8.self)
+            let count = min(b.count / 3, width * height)
+            var i = 0
+            while i < count {
+                let r = b[3 * i], g = b[3 * i + 1], bl = b[3 * i + 2]
+                if red ? (r > 240 && g < 20 && bl < 20) : (bl > 240 && r < 20 && g < 20) {
+                    n += 1; sx += i % width; sy += i / width
+                }
+                i += 1
+            }
+        }
+        return (n, sx, sy)
     }
 }
