@@ -115,10 +115,15 @@ func connectLegacyEvent(_ controller: OpaquePointer, _ body: @escaping (OpaquePo
 }
 
 /// "drop" of a GtkDropTarget made for GDK_TYPE_FILE_LIST: `gboolean (*)(GtkDropTarget *, const GValue *, double x,
-/// double y, gpointer)`. `body` gets the local paths of the dropped files (non-local ones are left out).
+/// double y, gpointer)`. `body` gets the local paths of the dropped files (non-local ones are left out) and where
+/// they were dropped (the target widget's coordinates).
 func connectFileDrop(_ target: OpaquePointer, _ body: @escaping ([String]) -> Bool) {
-    typealias F = ([String]) -> Bool
-    let thunk: @convention(c) (gpointer?, UnsafePointer<GValue>?, Double, Double, gpointer?) -> gboolean = { _, value, _, _, data in
+    connectFileDrop(target) { paths, _ in body(paths) }
+}
+
+func connectFileDrop(_ target: OpaquePointer, _ body: @escaping ([String], (x: Double, y: Double)) -> Bool) {
+    typealias F = ([String], (x: Double, y: Double)) -> Bool
+    let thunk: @convention(c) (gpointer?, UnsafePointer<GValue>?, Double, Double, gpointer?) -> gboolean = { _, value, x, y, data in
         guard let value, let f = unbox(data, as: F.self), let boxed = g_value_get_boxed(value) else { return 0 }
         var paths: [String] = []
         var node = gdk_file_list_get_files(OpaquePointer(boxed))
@@ -131,7 +136,7 @@ func connectFileDrop(_ target: OpaquePointer, _ body: @escaping ([String]) -> Bo
             node = n.pointee.next
         }
         g_slist_free(list)
-        return f(paths) ? 1 : 0
+        return f(paths, (x, y)) ? 1 : 0
     }
     connectRaw(gobject(target), "drop", unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
 }

@@ -306,11 +306,15 @@ final class MainWindow {
 
         // A drawing dropped anywhere on the window opens in it; PNG and JPEG files are inserted as pictures.
         let drop = gtk_drop_target_new(gdk_file_list_get_type(), GDK_ACTION_COPY)!
-        connectFileDrop(drop) { [weak self] paths in
+        connectFileDrop(drop) { [weak self] (paths: [String], at: (x: Double, y: Double)) in
             guard let self else { return false }
             let images = paths.filter(Self.isImage)
             if !images.isEmpty {
-                for path in images { self.insertImage(file: path) }
+                // Centred where it was dropped, when that is over the canvas (the drop target is the window).
+                var cx = 0.0, cy = 0.0
+                let onCanvas = gtk_widget_translate_coordinates(self.window, self.canvas.widget, at.x, at.y, &cx, &cy) != 0
+                    && gtk_widget_contains(self.canvas.widget, cx, cy) != 0
+                for path in images { self.insertImage(file: path, atView: onCanvas ? Point(x: cx, y: cy) : nil) }
                 return true
             }
             guard let path = paths.first(where: Self.opens) else { return false }

@@ -162,7 +162,7 @@ final class ImageWindowTests: XCTestCase {
         usleep(100_000)
         _ = try run(xdotool, ["mousedown", "1"])
         for k in 1...24 {
-            _ = try run(xdotool, ["mousemove", "\(1120 - 520 * k / 24)", "\(930 - 430 * k / 24)"])
+            _ = try run(xdotool, ["mousemove", "\(1120 - 520 * k / 24)", "\(930 - 530 * k / 24)"])
             usleep(30_000)
         }
         usleep(300_000)
@@ -170,6 +170,11 @@ final class ImageWindowTests: XCTestCase {
         let shown = try waitFor { $0.count(red: true) > 8000 && $0.count(red: false) > 8000 }
         XCTAssertGreaterThan(shown.count(red: true), 8000, "the dropped picture's red half")
         XCTAssertGreaterThan(shown.count(red: false), 8000, "and its blue half")
+        // Centred where it was dropped (the pointer's last place, (600, 400), on the page; without a window manager
+        // the window is at 0, 0).
+        let red = try XCTUnwrap(shown.centre(red: true)), blue = try XCTUnwrap(shown.centre(red: false))
+        XCTAssertEqual((red.x + blue.x) / 2, 600, accuracy: 6)
+        XCTAssertEqual((red.y + blue.y) / 2, 400, accuracy: 6)
         usleep(800_000)
         quit()
         let stored = try DocumentFile.open(path: file, readOnly: true)
