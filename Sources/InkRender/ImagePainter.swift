@@ -41,6 +41,15 @@ public final class ImagePainter: @unchecked Sendable {
         return files[hash]
     }
 
+    /// Decodes the picture now (it stays cached for the frames to come) and says why it cannot be drawn, if it
+    /// cannot: what inserting a picture checks before it becomes an item.
+    public func prepare(_ hash: ContentHash) -> ImageError? {
+        lock.lock(); defer { lock.unlock() }
+        guard files[hash] != nil else { return .notAnImage }
+        _ = locked_surface(hash, level: 0)
+        return failures[hash]
+    }
+
     /// Why the image with this hash cannot be drawn (nil while it can, or was never tried).
     public func failure(_ hash: ContentHash) -> ImageError? {
         lock.lock(); defer { lock.unlock() }

@@ -47,7 +47,10 @@ extension MainWindow {
         let header: ImageHeader
         do {
             header = try ImageHeader(reading: bytes)
-            _ = try ImageDecoder.decode(bytes)
+            // Decoded once, here: the first frame then finds it in the cache.
+            let hash = ContentHash(of: bytes)
+            ImagePainter.shared.provide(hash: hash, bytes: bytes)
+            if let problem = ImagePainter.shared.prepare(hash) { throw problem }
         } catch {
             banner.show(.warning, localized("{0} cannot be inserted: {1}", name, Self.oneLine(error)), action: nil, autoHide: true)
             return

@@ -50,6 +50,8 @@ final class ImageDecoderTests: XCTestCase {
         let painter = ImagePainter()
         let halves = ContentHash(of: Array("halves".utf8))
         painter.provide(hash: halves, bytes: try TestImages.make("png"))
+        XCTAssertNil(painter.prepare(halves), "decodes")
+        XCTAssertEqual(painter.decodeCount, 1)
         let target = try ImageSurface(width: 80, height: 60)
         for _ in 0..<3 {
             let ctx = CairoContext(drawingInto: target)
@@ -78,6 +80,8 @@ final class ImageDecoderTests: XCTestCase {
         painter.draw(hash: junk, pixelWidth: 50, rect: Rect(minX: 0, minY: 0, maxX: 50, maxY: 50), transform: .identity, in: ctx, deviceScale: 1)
         XCTAssertEqual(target.pixel(x: 40, y: 10).a, 255)
         XCTAssertEqual(painter.failure(junk), .notAnImage)
+        XCTAssertEqual(painter.prepare(junk), .notAnImage, "what inserting it would say")
+        XCTAssertEqual(painter.prepare(ContentHash(of: [1, 2, 3])), .notAnImage, "bytes never given")
     }
 }
 
