@@ -20,8 +20,11 @@ public struct BoardRecord: Sendable {
         /// The board's look of the stroke (the stored stroke may have been edited since); nil in a replica of format
         /// 8, which had none: then the stored stroke's own.
         public var look: Look?
-        public init(local: StrokeID, client: UInt64, number: UInt64, visible: Bool, order: UInt64, look: Look? = nil) {
+        /// The board order before the last front or back (where an undo puts it), if any.
+        public var was: UInt64?
+        public init(local: StrokeID, client: UInt64, number: UInt64, visible: Bool, order: UInt64, look: Look? = nil, was: UInt64? = nil) {
             self.local = local; self.client = client; self.number = number; self.visible = visible; self.order = order; self.look = look
+            self.was = was
         }
     }
 
@@ -103,10 +106,16 @@ extension DocumentFile {
             let e = try db.statement("SELECT stroke, client, number, visible, board_order, look FROM board_strokes")
             while try e.step() {
                 var look: BoardRecord.Look?
+                var was: UInt64?
                 if !e.isNull(5) {
-                    // Width and colour (12 bytes), after the six numbers of the placement unless it is the identity (60).
-                    let b = e.blob(5)
-                    guard b.count == 12 || b.count == 60 else { throw bad("a board stroke look of \(b.count) bytes") }
+                    // Width and colour (12 bytes), after the six numbers of the placement unless it is the identity
+                    // (60), then the order before the last front or back when there is one (8 more).
+                    var b = e.blob(5)
+                    guard [12, 60, 20, 68].contains(b.count) else { throw bad("a board stroke look of \(b.count) bytes") }
+                    if b.count == 20 || b.count == 68 {
+                        was = (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[b.count - 8 + $1]) << (8 * UInt64($1)) }
+                        b.removeLast(8)
+                    }
                     let v = (0..<(b.count - 4) / 8).map { i in Double(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[i * 8 + $1]) << (8 * UInt64($1)) }) }
                     let t = v.count == 7 ? AffineMap(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]) : .identity
                     let width = v[v.count - 1], c = b.count - 4
@@ -115,7 +124,7 @@ extension DocumentFile {
                 }
                 record.entries.append(.init(local: UInt64(bitPattern: e.int(0)), client: UInt64(bitPattern: e.int(1)),
                                             number: UInt64(bitPattern: e.int(2)), visible: e.int(3) != 0,
-                                            order: UInt64(bitPattern: e.int(4)), look: look))
+                                            order: UInt64(bitPattern: e.int(4)), look: look, was: was))
             }
             e.reset()
             let p = try db.statement("SELECT page, client, number, visible, key, format FROM board_pages")
@@ -183,6 +192,7 @@ extension DocumentFile {
                             withUnsafeBytes(of: v.bitPattern.littleEndian) { b += $0 }
                         }
                         b += [l.color.r, l.color.g, l.color.b, l.color.a]
+                        if let w = e.was { withUnsafeBytes(of: w.littleEndian) { b += $0 } }
                         try q.bind(6, b)
                     }
                     try q.run()

@@ -147,7 +147,8 @@ enum Schema {
         // key in the page order (`PageKey` digits, 2 bytes each, big-endian) and format (`PageEditText`);
         // `board_strokes.look` is the board's placement, width and colour of a stroke (the stored stroke may hold an
         // edit not yet published): the six numbers of the placement unless it is the identity, the width (IEEE
-        // little-endian) and RGBA. A replica from format 9 or before (look NULL, no pages) takes the stored strokes' looks,
+        // little-endian) and RGBA, then the board order before the last front or back when there is one (8 bytes).
+        // A replica from format 9 or before (look NULL, no pages) takes the stored strokes' looks,
         // and its first page is the board's first page.
         """
         CREATE TABLE board_pages(

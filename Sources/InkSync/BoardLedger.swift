@@ -14,8 +14,10 @@ public struct BoardLedger: Sendable, Equatable {
         public var page: PageID
         /// Its look on the board (placement, width, colour).
         public var look: StrokeLook
-        public init(local: StrokeID, visible: Bool, order: UInt64, page: PageID = Page.firstID, look: StrokeLook) {
-            self.local = local; self.visible = visible; self.order = order; self.page = page; self.look = look
+        /// Its order before the last front, back or reorder: where an undo of that puts it back.
+        public var was: UInt64?
+        public init(local: StrokeID, visible: Bool, order: UInt64, page: PageID = Page.firstID, look: StrokeLook, was: UInt64? = nil) {
+            self.local = local; self.visible = visible; self.order = order; self.page = page; self.look = look; self.was = was
         }
     }
 

@@ -31,6 +31,9 @@ public struct BoardOperation: Hashable, Sendable {
         /// bottom): they take the place of this operation in the log; the last such operation wins.
         case front([BoardStrokeID])
         case back([BoardStrokeID])
+        /// Strokes put back where they were before the last front, back or reorder (an undo of it); a stroke moved
+        /// since (its previous order is another) stays.
+        case reorder([BoardStrokeID: UInt64])
         /// A new page (added, duplicated, or on the first contact of a document with several pages).
         case addPage(BoardPage)
         /// Pages deleted and brought back: last writer wins, like strokes.
@@ -48,7 +51,7 @@ public struct BoardOperation: Hashable, Sendable {
         case .add(let s): return !s.isVersion1
         case .replace(_, let a): return !a.allSatisfy(\.isVersion1)
         case .remove, .restore: return false
-        case .look, .front, .back, .addPage, .deletePages, .restorePages, .movePages, .formatPages: return true
+        case .look, .front, .back, .reorder, .addPage, .deletePages, .restorePages, .movePages, .formatPages: return true
         }
     }
 }

@@ -360,6 +360,12 @@ public struct BoardReplica: Sendable {
                                   : UInt64(bitPattern: -Int64(bitPattern: (sequence + 1) << Self.sequenceShift) + Int64(slot))
                 setOrder(id, order, front: front, own: own)
             }
+        case .reorder(let orders):
+            for (id, order) in orders.sorted(by: { $0.key < $1.key }) {
+                // Only back to the stroke's previous order: a value of its own, so no two strokes share one.
+                guard let e = ledger[id], e.was == order else { notes.append("reorder of \(id) to an order it never had, ignored"); continue }
+                setOrder(id, order, front: nil, own: own)
+            }
         case .addPage(let p):
             addPage(p, own: own)
         case .deletePages(let ids):
@@ -470,17 +476,25 @@ public struct BoardReplica: Sendable {
         if shown != nil { withDrawing(e.page) { $0.insert(changed) } } else { hidden[e.local] = changed }
     }
 
-    private mutating func setOrder(_ id: BoardStrokeID, _ order: UInt64, front: Bool, own: Bool) {
+    /// `front` nil: a reorder (back to the previous order).
+    private mutating func setOrder(_ id: BoardStrokeID, _ order: UInt64, front: Bool?, own: Bool) {
         guard var e = ledger[id] else { return }
         let old = e.order
         e.order = order
+        e.was = old
         ledger[id] = e
         touched.insert(e.local)
         let mine: Int64? = (stroke(e.local, page: e.page) ?? hidden[e.local])?.drawKey
         guard let mine else { return }
         // Mine: the board confirms a move I made, unless I moved the stroke the other way since. Theirs: follow
         // unless I moved it myself.
-        let follows = own ? (front ? mine > Int64(bitPattern: old) : mine < Int64(bitPattern: old)) : mine == Int64(bitPattern: old)
+        let follows: Bool
+        switch (own, front) {
+        case (false, _): follows = mine == Int64(bitPattern: old)
+        case (true, true?): follows = mine > Int64(bitPattern: old)
+        case (true, false?): follows = mine < Int64(bitPattern: old)
+        case (true, nil): follows = mine == Int64(bitPattern: order)
+        }
         guard follows else { return }
         if stroke(e.local, page: e.page) != nil { place(e.local, page: e.page, order: order) } else if let s = hidden[e.local] { hidden[e.local] = withOrder(s, order) }
     }
@@ -586,6 +600,7 @@ public struct BoardReplica: Sendable {
         var removes: [BoardStrokeID] = [], strokeRestores: [BoardStrokeID] = []
         var looks: [LookChange] = []
         var fronts: [(Stroke, BoardStrokeID)] = [], backs: [(Stroke, BoardStrokeID)] = []
+        var reorders: [BoardStrokeID: UInt64] = [:]
         var gone: [UInt64: BoardStrokeID] = [:]   // board order → confirmed stroke no longer drawn here
         for (gid, e) in ledger.entries {
             let s = shownAt[e.page].map { document.pages[$0].drawing.stroke(e.local) } ?? parked[e.page]?.drawing.stroke(e.local)
@@ -600,7 +615,8 @@ public struct BoardReplica: Sendable {
                                         color: look.color == e.look.color ? nil : look.color))
             }
             if s.order != e.order {
-                if s.drawKey > Int64(bitPattern: e.order) { fronts.append((s, gid)) } else { backs.append((s, gid)) }
+                // Back where it was before the last front or back (an undo): exactly there.
+                if s.order == e.was { reorders[gid] = s.order } else if s.drawKey > Int64(bitPattern: e.order) { fronts.append((s, gid)) } else { backs.append((s, gid)) }
             }
         }
         // Strokes new here, on shown pages (a parked page's new strokes wait until it is back).
@@ -642,6 +658,7 @@ public struct BoardReplica: Sendable {
         // Each back entry goes below the one before: the last group sent is the bottom one.
         let backGroups = stride(from: 0, to: back.count, by: step).map { Array(back[$0..<min($0 + step, back.count)]) }
         for g in backGroups.reversed() { out.append(.back(g)) }
+        if !reorders.isEmpty { out.append(.reorder(reorders)) }
         if !deletes.isEmpty { out.append(.deletePages(deletes.sorted())) }
         return out
     }

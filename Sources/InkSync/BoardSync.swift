@@ -66,7 +66,7 @@ public final class BoardSync {
                 let look = e.look.map { StrokeLook(transform: $0.transform, width: $0.width, color: $0.color) } ?? s.map { StrokeLook(of: $0) }
                     ?? StrokeLook(transform: .identity, width: 1, color: .black)
                 ledger[BoardStrokeID(client: e.client, number: e.number)] = .init(local: e.local, visible: e.visible, order: e.order,
-                                                                                 page: s?.page ?? Page.firstID, look: look)
+                                                                                 page: s?.page ?? Page.firstID, look: look, was: e.was)
                 if e.visible { visible.insert(e.local) }
             }
             for s in r.hidden {
@@ -208,7 +208,7 @@ public final class BoardSync {
             }
             if let g = gid, let e = entry {
                 let look = BoardRecord.Look(transform: e.look.transform, width: e.look.width, color: e.look.color)
-                c.entries.append(.init(local: id, client: g.client, number: g.number, visible: e.visible, order: e.order, look: look))
+                c.entries.append(.init(local: id, client: g.client, number: g.number, visible: e.visible, order: e.order, look: look, was: e.was))
             } else {
                 c.unmapped.append(id)
             }

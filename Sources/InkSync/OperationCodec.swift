@@ -16,6 +16,9 @@ import InkStore
 /// none, or 1 and six doubles a b c d tx ty), and the kinds 5 look (per stroke: id, a mask 1 transform | 2 width |
 /// 4 colour, then those values), 6 front and 7 back (ids, at most `maxReordered`), 8 add page (id, key, format),
 /// 9 delete pages and 10 restore pages (ids), 11 move pages (id + key each), 12 format pages (id + format each).
+/// Kind 14 (version 2) puts strokes back to their order before the last front or back: per stroke, id and the
+/// order (varint of its 64 bits).
+///
 /// Kind 13 (version 2) is a part of an entry too large for one message (a stroke of more than ~250,000 points):
 /// client, number (the whole entry's), varint index, varint count, then that slice of the whole entry's bytes.
 /// A replica applies the whole entry when its last part arrives, at that part's place in the log.
@@ -67,6 +70,7 @@ public enum OperationCodec {
         case .restorePages: out.append(10)
         case .movePages: out.append(11)
         case .formatPages: out.append(12)
+        case .reorder: out.append(14)
         }
         varint(op.client, &out); varint(op.number, &out)
         switch op.change {
@@ -93,6 +97,9 @@ public enum OperationCodec {
         case .movePages(let keys):
             varint(UInt64(keys.count), &out)
             for (i, k) in keys.sorted(by: { $0.key < $1.key }) { page(i, &out); key(k, &out) }
+        case .reorder(let orders):
+            varint(UInt64(orders.count), &out)
+            for (i, o) in orders.sorted(by: { $0.key < $1.key }) { id(i, &out); varint(o, &out) }
         case .formatPages(let formats):
             varint(UInt64(formats.count), &out)
             for (i, f) in formats.sorted(by: { $0.key < $1.key }) { page(i, &out); format(f, &out) }
@@ -189,6 +196,11 @@ public enum OperationCodec {
             for _ in 0..<n { keys[try r.page()] = try r.key() }
             change = .movePages(keys)
         case 13 where r.v2: throw Failure("a part of an entry where a whole entry belongs")
+        case 14 where r.v2:
+            let n = try r.count(limit: maxIDs)
+            var orders: [BoardStrokeID: UInt64] = [:]
+            for _ in 0..<n { orders[try r.id()] = try r.varint() }
+            change = .reorder(orders)
         case 12 where r.v2:
             let n = try r.count(limit: maxPages)
             var formats: [BoardPageID: PageFormat] = [:]

@@ -25,7 +25,7 @@ final class BoardFormatTests: TempDirTestCase {
         c.entries = [BoardRecord.Entry(local: 1, client: 7, number: 1, visible: true, order: 1 << 20,
                                        look: .init(transform: .identity, width: 3, color: RGBA(r: 1, g: 2, b: 3, a: 4))),
                      BoardRecord.Entry(local: 2, client: 9, number: 8, visible: true, order: UInt64(bitPattern: -(5 << 20)),
-                                       look: .init(transform: turned, width: 0.5, color: .black)),
+                                       look: .init(transform: turned, width: 0.5, color: .black), was: 3 << 20),
                      BoardRecord.Entry(local: 3, client: 7, number: 2, visible: true, order: 2 << 20)]
         try doc.commitBoard(c)
         XCTAssertEqual(doc.document.pages.map(\.id), [2, 1], "the open document follows the board's pages")

@@ -33,6 +33,38 @@ final class ConvergenceTests: XCTestCase {
         }
     }
 
+    /// Bring to front, then undo: the stroke goes back exactly where it was, on the other replica too.
+    func testUndoOfBringToFrontPutsTheStrokeBack() throws {
+        var log: [BoardOperation] = []
+        var a = BoardReplica(client: 1, document: Document()), b = BoardReplica(client: 2, document: Document())
+        func sync() {
+            for op in a.operations(a.outbox()) { log.append(try! OperationCodec.decode(try! OperationCodec.encode(op))) }
+            for (k, op) in log.enumerated() { a.receive(op, sequence: UInt64(k + 1)); b.receive(op, sequence: UInt64(k + 1)) }
+        }
+        var strokes: [Stroke] = []
+        for y in [10.0, 20, 30] {
+            let s = Stroke(id: a.newStrokeID(), style: StrokeStyle(), points: [InkPoint(x: 0, y: y), InkPoint(x: 50, y: y)])
+            a.perform(.add([s])); strokes.append(s)
+        }
+        sync()
+        func ys(_ r: BoardReplica) -> [Double] { r.drawing.strokes.map { $0.points[0].y } }
+        XCTAssertEqual(ys(b), [10, 20, 30])
+        let bottom = try XCTUnwrap(a.drawing.stroke(strokes[0].id))
+        var copy = bottom
+        copy.id = a.newStrokeID(); copy.order = copy.id
+        let front = Edit.replace(removed: [bottom], added: [copy])
+        a.perform(front)
+        sync()
+        XCTAssertEqual(ys(b), [20, 30, 10])
+        XCTAssertEqual(ys(a), [20, 30, 10])
+        a.perform(front.inverse)
+        XCTAssertEqual(a.outbox().count, 1, "one reorder: \(a.outbox())")
+        sync()
+        XCTAssertEqual(ys(b), [10, 20, 30], "back where it was, not at the bottom")
+        XCTAssertEqual(ys(a), [10, 20, 30])
+        XCTAssertEqual(a.outbox(), [])
+    }
+
     @discardableResult
     func runSimulation(seed: UInt64, users count: Int, steps: Int, pagesAndSelections: Bool) throws -> [String: Int] {
         var rng = SeededRandom(seed: seed)

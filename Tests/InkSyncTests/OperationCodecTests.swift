@@ -29,7 +29,7 @@ final class OperationCodecTests: XCTestCase {
             .add(moved), .replace(removed: [b], added: [BoardStroke(id: a, place: b, page: p, style: moved.style, points: moved.points)]),
             .look([LookChange(id: a, transform: .translation(3, -4)), LookChange(id: b, width: 7.5, color: RGBA(r: 1, g: 2, b: 3, a: 4)),
                    LookChange(id: a, transform: .scale(2, 3, about: Point(x: 1, y: 1)), width: 1, color: .black)]),
-            .front([a, b]), .back([b]),
+            .front([a, b]), .back([b]), .reorder([a: 3 << 20, b: UInt64(bitPattern: -(7 << 20))]),
             .addPage(BoardPage(id: p, key: PageKey.between(.first, nil), format: ruled)),
             .addPage(BoardPage(id: .first, key: .first, format: .endless)),
             .deletePages([p, .first]), .restorePages([p]),
