@@ -147,6 +147,38 @@ final class OperationCodecTests: XCTestCase {
         XCTAssertEqual(junk.resumeSequence, 2)
     }
 
+    /// Mutated entries of every kind that still decode are applied without a trap, and the replica stays usable.
+    func testMutatedEntriesNeverBreakAReplica() throws {
+        let p = BoardPageID(client: 3, number: 1), a = BoardStrokeID(client: 3, number: 2)
+        let valid: [BoardOperation.Change] = [
+            .addPage(BoardPage(id: p, key: PageKey.between(.first, nil), format: .fixed(Size(width: 100, height: 100)))),
+            .add(BoardStroke(id: a, page: p, style: StrokeStyle(), points: [InkPoint(x: 1, y: 1), InkPoint(x: 5, y: 5)], transform: .translation(3, 3))),
+            .look([LookChange(id: a, transform: .scale(2, 2, about: Point(x: 0, y: 0)), width: 4, color: .black)]),
+            .front([a]), .back([a]), .reorder([a: 1 << 20]), .movePages([p: PageKey.between(nil, .first)]),
+            .formatPages([p: .endless]), .deletePages([p, .first]), .restorePages([p]), .remove([a]), .restore([a]),
+        ]
+        let seeds = try valid.enumerated().map { try OperationCodec.encode(BoardOperation(client: 3, number: UInt64($0.offset + 1), change: $0.element)) }
+        var rng = SeededRandom(seed: 11)
+        var r = BoardReplica(client: 9, document: Document())
+        var sequence: UInt64 = 0
+        for round in 0..<3000 {
+            var bytes = seeds[round % seeds.count]
+            if round >= seeds.count {
+                for _ in 0..<Int(1 + rng.next() % 3) where bytes.count > 4 { bytes[4 + Int(rng.next() % UInt64(bytes.count - 4))] = UInt8(truncatingIfNeeded: rng.next()) }
+            }
+            guard var op = try? OperationCodec.decode(bytes) else { continue }
+            op.number = UInt64(round + 1)
+            sequence += 1
+            r.receive(op, sequence: sequence)
+        }
+        XCTAssertFalse(r.document.pages.isEmpty)
+        _ = r.outbox()
+        // Still follows the board: a new page from someone else arrives.
+        sequence += 1
+        r.receive(BoardOperation(client: 4, number: 1, change: .addPage(BoardPage(id: BoardPageID(client: 4, number: 1), key: PageKey(digits: [0xfff0])!, format: .endless))), sequence: sequence)
+        XCTAssertNotNil(r.ledger[page: BoardPageID(client: 4, number: 1)])
+    }
+
     func testAFloodOfPagesStopsAtWhatADocumentHolds() {
         var r = BoardReplica(client: 9, document: Document())
         r.pageLimit = 40
