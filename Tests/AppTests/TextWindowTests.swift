@@ -62,6 +62,8 @@ final class TextWindowTests: XCTestCase {
         xdotool(["type", "--delay", "60", "Wombat"])
         usleep(300_000)
         key("Escape")
+        // The field (whose own text and border are dark too) closes first; then the canvas is measured.
+        usleep(800_000)
         let typed = try waitFor { $0.darkPixels(in: box) > 80 }
         XCTAssertGreaterThan(typed.darkPixels(in: box), 80, "the word is drawn in the box")
         XCTAssertEqual(typed.darkPixels(in: (x: (page.x + 100)..<(page.x + 300), y: (page.y + 160)..<(page.y + 300))), 0, "and nowhere below it")
@@ -73,12 +75,26 @@ final class TextWindowTests: XCTestCase {
         let redone = try waitFor { $0.darkPixels(in: box) > 80 }
         XCTAssertGreaterThan(redone.darkPixels(in: box), 80, "redo brings it back")
 
+        // Double-click the box with the lasso: it opens for typing again; the added word is one more edit.
+        key("s")
+        usleep(200_000)
+        xdotool(["mousemove", "\(page.x + 110)", "\(page.y + 110)", "click", "--repeat", "2", "--delay", "120", "1"])
+        usleep(400_000)
+        key("ctrl+End")
+        xdotool(["type", "--delay", "60", " wins"])
+        usleep(300_000)
+        key("Escape")
+        usleep(800_000)
+        let wider = (x: (page.x + 100)..<(page.x + 400), y: box.y)
+        let more = try waitFor { $0.darkPixels(in: wider) > typed.darkPixels(in: wider) + 40 }
+        XCTAssertGreaterThan(more.darkPixels(in: wider), typed.darkPixels(in: wider) + 40, "the added word is drawn")
+
         usleep(500_000)
         quit()
         let stored = try DocumentFile.open(path: file, readOnly: true)
         let items = stored.document.pages[0].drawing.strokes
         stored.close()
-        XCTAssertEqual(items.compactMap(\.content.text?.text), ["Wombat"])
+        XCTAssertEqual(items.compactMap(\.content.text?.text), ["Wombat wins"])
         if let b = items.first?.drawnBox {
             XCTAssertEqual(b.minX, 100, accuracy: 3, "the box starts where it was clicked")
             XCTAssertEqual(b.minY, 100, accuracy: 3)
