@@ -43,6 +43,7 @@ final class CanvasView: CanvasInputTarget {
     private var changedDuringRender: [Rect] = []
     /// When the last zoom step began (traced only): its first frame and its sharp picture are logged.
     private var zoomTraceStart: Double?
+    private var zoomTraceCPU = 0.0
     private var zoomPreviewTraced = false
     /// A document with fixed pages opens with its page centred across the view. The view's width is known
     /// only when frames are drawn (and may still change as the window settles), so every frame centres it
@@ -204,6 +205,7 @@ final class CanvasView: CanvasInputTarget {
         let view = visibleInCache(c)
         guard !stale.contains(where: { $0.overlaps(view) }), !(inFlight?.overlaps(view) ?? false) else { return }
         Trace.write("zoom sharp_ms=\(Trace.wallMs() - t0)")
+        Trace.write("zoom cpu_ms=\(Trace.processCPUMs() - zoomTraceCPU)")
         zoomTraceStart = nil
     }
 
@@ -396,6 +398,8 @@ final class CanvasView: CanvasInputTarget {
     /// Device pixels per background patch: small enough that each lands within a few frames (160 rows of a
     /// wide view); a thin strip is one patch, so each stroke across it is shaped once.
     private static let patchPixels = 160.0 * 1920
+    /// Device pixels of the visible area rendered as one job after a zoom (a 2560×1600 view).
+    private static let viewJobPixels = 2560.0 * 1600
 
     /// The stale rect to render next: one the user sees first, then the overscan.
     private func nextStaleIndex(_ cache: ScreenCache) -> Int? {
@@ -421,7 +425,11 @@ final class CanvasView: CanvasInputTarget {
             if let v = r.intersection(view), v.width >= 1, v.height >= 1 {
                 // What the user sees renders as one job on every core: each stroke in view is shaped once, and
                 // the sharp picture lands in one piece. The rest of the rect (overscan) stays stale.
-                let whole = Rect(minX: v.minX.rounded(.down), minY: v.minY.rounded(.down), maxX: v.maxX.rounded(.up), maxY: v.maxY.rounded(.up))
+                // (At most `viewJobPixels` at once: a huge view renders in a few tall jobs, so the job's own
+                // raster stays small next to the cache.)
+                let x0 = v.minX.rounded(.down), x1 = v.maxX.rounded(.up), y0 = v.minY.rounded(.down)
+                let rows = max(1, (Self.viewJobPixels / (x1 - x0)).rounded(.down))
+                let whole = Rect(minX: x0, minY: y0, maxX: x1, maxY: min(v.maxY.rounded(.up), y0 + rows))
                 if let done = whole.intersection(r) { stale.insert(contentsOf: r.subtracting(done), at: i) }
                 area = whole
                 continue
@@ -678,10 +686,13 @@ final class CanvasView: CanvasInputTarget {
 
     func zoom(by factor: Double, atView anchor: Point) {
         centrePending = false
-        if Trace.isOn { zoomTraceStart = Trace.wallMs(); zoomPreviewTraced = false }
+        if Trace.isOn { zoomTraceStart = Trace.wallMs(); zoomTraceCPU = Trace.processCPUMs(); zoomPreviewTraced = false }
         transform = transform.clampedZoom(by: factor, around: anchor)
         onZoom?(transform.zoom)
         followViewCentre()
+        // The sharp render starts now rather than at the next frame (up to a frame later); the frame then
+        // shows the scaled preview while it runs.
+        if cache != nil { prepareCache() }
         redraw()
     }
 
