@@ -27,6 +27,13 @@ enum Trace {
 
     static func wallMs() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
 
+    /// CPU time of the whole process (every thread: the GTK thread and the render workers), in milliseconds.
+    static func processCPUMs() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) * 1e3 + Double(t.tv_nsec) / 1e6
+    }
+
     /// Runs `body`, logging its CPU time on this thread as `KIND cpu_us=N`.
     @inline(__always)
     static func measure<T>(_ kind: String, _ body: () -> T) -> T {

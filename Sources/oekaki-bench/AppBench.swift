@@ -11,7 +11,7 @@ enum AppBench {
     struct Result {
         var drawEmpty = Samples(), draw1m = Samples(), drawFloor = Samples()
         var panEmpty = Samples(), pan1m = Samples(), panFloor = Samples()
-        var zoomPreview1m = Samples(), zoomSharp1m = Samples()
+        var zoomPreview1m = Samples(), zoomSharp1m = Samples(), zoomCPU1m = Samples()
         /// CPU per scroll event in the 500-page notebook, at its first and its last page (`NotebookBench`).
         var scrollPage1 = Samples(), scrollPage500 = Samples()
         var rssEmptyMiB: Double?, rss1mMiB: Double?
@@ -56,7 +56,10 @@ enum AppBench {
                 default:
                     pan.map { r.pan1m.add($0) }; draw.map { r.draw1m.add($0) }
                     for step in 0..<4 {
-                        if let z = s.zoomStep(in: step % 2 == 0) { r.zoomPreview1m.add(z.preview); r.zoomSharp1m.add(z.sharp) }
+                        if let z = s.zoomStep(in: step % 2 == 0) {
+                            r.zoomPreview1m.add(z.preview); r.zoomSharp1m.add(z.sharp)
+                            z.cpu.map { r.zoomCPU1m.add($0) }
+                        }
                     }
                 }
             }
@@ -164,8 +167,9 @@ enum AppBench {
             return (c1 - c0) / Double(path.count)
         }
 
-        /// One Ctrl+wheel step at the centre; the preview and sharp times the app traced for it.
-        func zoomStep(in zoomIn: Bool) -> (preview: Double, sharp: Double)? {
+        /// One Ctrl+wheel step at the centre; the preview and sharp times the app traced for it, and its CPU time
+        /// over the step (all threads; nil from an app that does not trace it).
+        func zoomStep(in zoomIn: Bool) -> (preview: Double, sharp: Double, cpu: Double?)? {
             settle()
             let before = (try? String(contentsOfFile: trace, encoding: .utf8))?.count ?? 0
             _ = Self.output(xdotool, ["mousemove", "\(Int(centre.0))", "\(Int(centre.1))", "keydown", "ctrl",
@@ -178,7 +182,14 @@ enum AppBench {
                 func value(_ key: String) -> Double? {
                     new.split(separator: "\n").first { $0.hasPrefix("zoom \(key)=") }.flatMap { Double($0.split(separator: "=").last ?? "") }
                 }
-                if let p = value("preview_ms"), let s = value("sharp_ms") { return (p, s) }
+                if let p = value("preview_ms"), let s = value("sharp_ms") {
+                    // The CPU line follows the sharp one.
+                    if value("cpu_ms") == nil { usleep(20_000) }
+                    let cpu = (try? String(contentsOfFile: trace, encoding: .utf8)).flatMap { text in
+                        text.dropFirst(before).split(separator: "\n").first { $0.hasPrefix("zoom cpu_ms=") }.flatMap { Double($0.split(separator: "=").last ?? "") }
+                    }
+                    return (p, s, cpu)
+                }
             }
             return nil
         }
