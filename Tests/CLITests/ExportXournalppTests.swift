@@ -57,6 +57,31 @@ final class ExportXournalppTests: XCTestCase {
         return p.terminationStatus
     }
 
+    /// Text boxes we write as `<text>` are text in Xournal++ too: its own PDF of our `.xopp` holds the words.
+    func testXournalppShowsOurText() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftotext"), "pdftotext is not installed")
+        let src = tmp.appendingPathComponent("t.xml")
+        try Data("""
+        <?xml version="1.0" standalone="no"?>
+        <xournal creator="Xournal++ 1.1.3" fileversion="4"><page width="400" height="300">
+        <background type="solid" color="#ffffffff" style="plain"/><layer>
+        <text font="Sans" size="20" x="40" y="60" color="#000000ff">Bandicoot notes</text></layer></page></xournal>
+        """.utf8).write(to: src)
+        let xoppIn = tmp.appendingPathComponent("in.xopp").path
+        XCTAssertEqual(try run("/bin/sh", ["-c", "gzip -n -c '\(src.path)' > '\(xoppIn)'"]), 0)
+        let doc = tmp.appendingPathComponent("t.oekaki").path, xopp = tmp.appendingPathComponent("out.xopp").path
+        XCTAssertEqual(try OekakiBinary.run(["export", xoppIn, doc]).status, 0)
+        XCTAssertEqual(try OekakiBinary.run(["export", doc, xopp]).status, 0)
+        let x = try XCTUnwrap(PrivateXvfb.start(width: 800, height: 600), "could not start Xvfb")
+        defer { PrivateXvfb.stop(x.process) }
+        let pdf = tmp.appendingPathComponent("xpp.pdf").path
+        _ = try run("/usr/bin/xournalpp", ["--create-pdf=\(pdf)", xopp], env: ["DISPLAY": x.display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: pdf), "Xournal++ could not run here")
+        XCTAssertEqual(try run("/usr/bin/pdftotext", [pdf, pdf + ".txt"]), 0)
+        let text = try String(contentsOfFile: pdf + ".txt", encoding: .utf8)
+        XCTAssertTrue(text.contains("Bandicoot notes"), text)
+    }
+
     /// 8-bit grey pixels of an image flattened on white and scaled to w × h.
     func grey(_ png: String, _ w: Int, _ h: Int) throws -> [UInt8] {
         let raw = tmp.appendingPathComponent(UUID().uuidString + ".gray").path
