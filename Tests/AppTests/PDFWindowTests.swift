@@ -93,11 +93,15 @@ final class PDFWindowTests: XCTestCase {
 
     // MARK: driving the app
 
-    /// The top-left corner of the paper: the first white run of rows at x = 300 below the toolbar, then its left edge.
+    /// The top-left corner of page 1 wherever the window puts it: its left edge along a row through it (8 white
+    /// pixels in a row), then its top edge along a column just inside it.
     private func paperCorner(_ s: Screenshot) -> (x: Int, y: Int)? {
-        guard let y = (40..<400).first(where: { y in (0..<30).allSatisfy { s.isPaper(300, y + $0) } }) else { return nil }
-        guard let x = (0..<300).first(where: { s.isPaper($0, y + 20) }) else { return nil }
-        return (x, y)
+        for row in [250, 300, 200] {
+            guard let x = (0..<(Self.screen.width - 8)).first(where: { x in (0..<8).allSatisfy { s.isPaper(x + $0, row) } }),
+                  let y = (40..<row).first(where: { y in (0..<10).allSatisfy { s.isPaper(x + 4, y + $0) } }) else { continue }
+            return (x, y)
+        }
+        return nil
     }
 
     private func launch(_ file: String, title: String) throws {
