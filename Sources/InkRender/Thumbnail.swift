@@ -36,11 +36,14 @@ public enum Thumbnail {
         let layers = (0..<max(runs.count, 1)).map { _ in Layer(PreviewRaster(width: size, height: size)) }
         layers[0].raster.fill(x0: page.x0, y0: page.y0, x1: page.x1, y1: page.y1, with: background)
         let failure = FirstError()
+        // Text boxes need Pango: kept aside and drawn with cairo over the composited ink.
+        let texts = Collected()
         DispatchQueue.concurrentPerform(iterations: runs.count) { i in
             let layer = layers[i], run = runs[i]
             do {
                 try run { stroke in
                     if failure.isSet { throw FirstError.Stopped() }
+                    if stroke.content.text != nil { texts.add(stroke); return }
                     layer.raster.draw(stroke, scale: scale, dx: dx, dy: dy, clip: page)
                 }
             } catch {
@@ -50,7 +53,23 @@ public enum Thumbnail {
         if let error = failure.error { throw error }
         var base = layers[0].raster
         for layer in layers.dropFirst() { base.composite(layer.raster) }
-        return try ImageSurface.copying(base.pixels, width: size, height: size)
+        let surface = try ImageSurface.copying(base.pixels, width: size, height: size)
+        let boxes = texts.all.sorted { $0.drawsBefore($1) }
+        if !boxes.isEmpty {
+            let ctx = CairoContext(drawingInto: surface)
+            ctx.clip(Rect(minX: Double(page.x0), minY: Double(page.y0), maxX: Double(page.x1), maxY: Double(page.y1)))
+            ctx.setTransform(scale: scale, dx: dx, dy: dy)
+            for s in boxes { ItemPainter.draw(s, in: ctx, deviceScale: scale) }
+        }
+        return surface
+    }
+
+    /// Strokes several threads hand over.
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var strokes: [Stroke] = []
+        func add(_ s: Stroke) { lock.lock(); strokes.append(s); lock.unlock() }
+        var all: [Stroke] { lock.lock(); defer { lock.unlock() }; return strokes }
     }
 
     /// Renders and writes the PNG atomically (a failure leaves an earlier file as it was).

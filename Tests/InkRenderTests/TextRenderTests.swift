@@ -131,3 +131,22 @@ final class TextRenderTests: XCTestCase {
         XCTAssertGreaterThan(h, 10_000, "what is kept is laid out")
     }
 }
+
+/// A file manager's thumbnail shows text boxes too (drawn with cairo over the ink the thumbnail rasterizes itself).
+final class TextThumbnailTests: XCTestCase {
+    func testThumbnailShowsTheText() throws {
+        let box = TextBox(text: "Big words here", size: 60, color: .black, width: 500)
+        let item = Stroke(id: 1, content: .text(box), frame: Rect(x: 20, y: 20, width: 500, height: TextPainter.measure(box).height))
+        let drawing = Drawing(pageSize: Size(width: 600, height: 400), strokes: [item])
+        let thumb = try Thumbnail.render(pageSize: drawing.pageSize, background: .white, runs: LayeredExport.runs(of: drawing, count: 2), size: 200)
+        var dark = 0, below = 0
+        for y in 0..<200 { for x in 0..<200 {
+            let c = thumb.pixel(x: x, y: y)
+            guard c.a > 0, Int(c.r) + Int(c.g) + Int(c.b) < 400 else { continue }
+            // The page (600 × 400 at 1/3) is centred: it starts at y 33; the box's lines at 40…65.
+            if (38..<70).contains(y) { dark += 1 } else { below += 1 }
+        } }
+        XCTAssertGreaterThan(dark, 30, "the words near the top of the page")
+        XCTAssertEqual(below, 0, "nothing elsewhere")
+    }
+}
