@@ -220,6 +220,8 @@ final class BoardFaultTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("over the 8388608-byte limit"), r.stderr)
         XCTAssertTrue(r.stderr.contains("width"), r.stderr)
         let info = try Oekaki.run(["info", file])
-        XCTAssertTrue(info.stdout.hasPrefix(#"{"strokes":1,"points":2"#), info.stdout)
+        let summary = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(summary?["strokes"] as? Int, 1, info.stdout)
+        XCTAssertEqual(summary?["points"] as? Int, 2, info.stdout)
     }
 }
