@@ -1,12 +1,13 @@
 /// The summary `oekaki replay` and `oekaki info` print: counts, bounds and one item per stroke in drawing order.
 ///
-///     {"strokes":N,"texts":T,"images":I,"points":M,"bounds":[x0,y0,x1,y1]|null,
+///     {"strokes":N,"points":M,"texts":T,"images":I,"bounds":[x0,y0,x1,y1]|null,
 ///      "items":[{"kind":"stroke","tool":"pen","color":"#rrggbbaa","width":W,"points":n,"bounds":[x0,y0,x1,y1],"shape":"…"?,"page":K?}
 ///              | {"kind":"text","text":"…","font":"…","size":S,"color":"#rrggbbaa","bounds":[…],"page":K?}
 ///              | {"kind":"image","width":W,"height":H,"bounds":[…],"page":K?},…],
 ///      "pages":[{"width":W|null,"height":H|null,"background":"plain|ruled|lined|graph|dotted","pdf":P?,"strokes":n,"texts":t,"images":i},…]?}
 ///
-/// `strokes` counts ink; a text box's or image's bounds are its shown box, an image's width and height its pixels.
+/// `strokes` counts ink ("texts" and "images" follow "points", so readers of the ink-only summary still find
+/// it as it was); a text box's or image's bounds are its shown box, an image's width and height its pixels.
 /// `shape` (line, arrow, triangle, rectangle, polygon, ellipse) is there only for strokes that are shapes.
 /// A whole document's summary gives every item its page (1-based) and lists the pages (null sizes for an endless
 /// page); one page's summary (`info --page K`) has neither. `pdf` is the 1-based page of the PDF a page shows as
@@ -95,7 +96,7 @@ public struct DrawingSummary: Hashable, Sendable {
     /// One line of JSON, keys in the documented order; `extra` members (key, raw JSON value) are appended
     /// at the end, e.g. `[("format", JSONText.string("oekaki")), ("version", "1")]`.
     public func json(extra: [(String, String)] = []) -> String {
-        var out = "{\"strokes\":\(strokes),\"texts\":\(texts),\"images\":\(images),\"points\":\(points),\"bounds\":"
+        var out = "{\"strokes\":\(strokes),\"points\":\(points),\"texts\":\(texts),\"images\":\(images),\"bounds\":"
         out += bounds.map(JSONText.rect) ?? "null"
         out += ",\"items\":["
         for (i, it) in items.enumerated() {

@@ -199,10 +199,10 @@ final class EventLogTests: XCTestCase {
         """
         let e = try EventLogReplay.replay(log)
         let json = DrawingSummary(e.drawing).json()
-        XCTAssertEqual(json, ##"{"strokes":2,"texts":0,"images":0,"points":3,"bounds":[-1,0.1,30,20.25],"items":[{"kind":"stroke","tool":"pen","color":"#112233ff","width":2.5,"points":2,"bounds":[10,5,30,20.25]},{"kind":"stroke","tool":"highlighter","color":"#ffff0080","width":12,"points":1,"bounds":[-1,0.1,-1,0.1]}]}"##)
-        XCTAssertEqual(DrawingSummary(Drawing()).json(), #"{"strokes":0,"texts":0,"images":0,"points":0,"bounds":null,"items":[]}"#)
+        XCTAssertEqual(json, ##"{"strokes":2,"points":3,"texts":0,"images":0,"bounds":[-1,0.1,30,20.25],"items":[{"kind":"stroke","tool":"pen","color":"#112233ff","width":2.5,"points":2,"bounds":[10,5,30,20.25]},{"kind":"stroke","tool":"highlighter","color":"#ffff0080","width":12,"points":1,"bounds":[-1,0.1,-1,0.1]}]}"##)
+        XCTAssertEqual(DrawingSummary(Drawing()).json(), #"{"strokes":0,"points":0,"texts":0,"images":0,"bounds":null,"items":[]}"#)
         XCTAssertEqual(DrawingSummary(Drawing()).json(extra: [("format", JSONText.string("oekaki")), ("version", "1")]),
-                       #"{"strokes":0,"texts":0,"images":0,"points":0,"bounds":null,"items":[],"format":"oekaki","version":1}"#)
+                       #"{"strokes":0,"points":0,"texts":0,"images":0,"bounds":null,"items":[],"format":"oekaki","version":1}"#)
         // Valid JSON that Foundation reads back to the same numbers.
         let obj = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         XCTAssertEqual(obj?["points"] as? Int, 3)
