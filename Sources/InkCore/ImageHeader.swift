@@ -30,6 +30,20 @@ public struct ImageHeader: Hashable, Sendable {
         guard width <= ImageHeader.maxSide, height <= ImageHeader.maxSide, width * height <= ImageHeader.maxPixels else {
             throw ImageError.tooLarge(format: format, width: width, height: height)
         }
+        if format == .png { try ImageHeader.checkPNGChunks(bytes) }
+    }
+
+    /// Every PNG chunk must fit in the file up to IEND: libpng allocates a chunk's claimed length before reading
+    /// it (a 2 GB claim in 100 bytes), and a file cut short ends inside a chunk.
+    private static func checkPNGChunks(_ b: [UInt8]) throws {
+        var i = 8
+        while true {
+            guard i + 12 <= b.count else { throw ImageError.damaged("PNG is truncated (it ends before its IEND chunk)") }
+            let length = be32(b, i)
+            guard length <= b.count - i - 12 else { throw ImageError.damaged("PNG is truncated (a chunk claims \(length) bytes)") }
+            if b[i + 4] == 0x49, b[i + 5] == 0x45, b[i + 6] == 0x4E, b[i + 7] == 0x44 { return }   // IEND
+            i += 12 + length
+        }
     }
 
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

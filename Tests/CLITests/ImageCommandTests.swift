@@ -129,10 +129,12 @@ final class ImageCommandTests: XCTestCase {
     }
 
     func testPictureThatDoesNotDecodeDrawsAPlaceholder() throws {
-        // A PNG header that checks out, then junk where the pixels should be: kept (the header is all the
+        // A PNG whose chunks check out, with junk where the pixels should be: kept (the header is all the
         // import reads), and drawn as a grey box when exported, with no crash.
         var fake = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8))
-        fake += Data([0, 0, 0, 20, 0, 0, 0, 20, 8, 6, 0, 0, 0, 0, 0, 0, 0]) + Data(repeating: 0x5A, count: 200)
+        fake += Data([0, 0, 0, 20, 0, 0, 0, 20, 8, 6, 0, 0, 0, 0, 0, 0, 0])
+        fake += Data([0, 0, 0, 200] + Array("IDAT".utf8)) + Data(repeating: 0x5A, count: 200) + Data([0, 0, 0, 0])
+        fake += Data([0, 0, 0, 0] + Array("IEND".utf8) + [0, 0, 0, 0])
         let input = try xopp("""
         <image left="20" top="20" right="80" bottom="80">\(fake.base64EncodedString())</image>
         """, name: "fake.xopp")

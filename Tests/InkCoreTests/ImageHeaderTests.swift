@@ -6,6 +6,7 @@ final class ImageHeaderTests: XCTestCase {
     static func pngHeader(width w: UInt32, height h: UInt32) -> [UInt8] {
         func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + Array("IHDR".utf8) + be(w) + be(h) + [8, 6, 0, 0, 0] + be(0)
+            + be(0) + Array("IEND".utf8) + be(0)
     }
 
     /// SOI, an APP0 segment, a baseline frame header of `w`×`h`, a scan, and EOI unless `truncated`.
@@ -37,6 +38,19 @@ final class ImageHeaderTests: XCTestCase {
         XCTAssertThrowsError(try ImageHeader(reading: Self.pngHeader(width: 16384, height: 16384)))
         XCTAssertThrowsError(try ImageHeader(reading: Self.jpegSkeleton(width: 20000, height: 10)))
         XCTAssertNoThrow(try ImageHeader(reading: Self.pngHeader(width: 16384, height: 3000)))
+    }
+
+    func testPNGChunkClaimingMoreThanTheFileIsRefused() {
+        // IHDR, then a text chunk claiming 2 GB in a file of 60 bytes (libpng would allocate the claim first).
+        var b = Self.pngHeader(width: 10, height: 10)
+        b.removeLast(12)
+        b += [0x7F, 0xFF, 0xFF, 0xFF] + Array("tEXt".utf8) + Array(repeating: 0, count: 8)
+        XCTAssertThrowsError(try ImageHeader(reading: b)) { e in
+            guard case .damaged(let why)? = e as? ImageError else { return XCTFail("\(e)") }
+            XCTAssertTrue(why.contains("truncated"), why)
+        }
+        // Without IEND: cut short.
+        XCTAssertThrowsError(try ImageHeader(reading: Array(Self.pngHeader(width: 10, height: 10).dropLast(12))))
     }
 
     func testTruncatedJPEGIsRefused() {
