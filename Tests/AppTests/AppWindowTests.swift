@@ -4,46 +4,8 @@ import TestSupport
 
 /// End-to-end tests of the real GTK window under Xvfb, driven by xdotool and checked on screenshots.
 /// Without a window manager the window sits at (0,0), so screen coordinates are window coordinates.
-final class AppWindowTests: XCTestCase {
-    static let screen = (width: 1600, height: 1024)
-    nonisolated(unsafe) static var xvfb: Process?
-    nonisolated(unsafe) static var display: String?
-
-    var app: Process?
-    var home: URL!
-
-    override class func setUp() {
-        super.setUp()
-        guard tool("Xvfb") != nil, tool("xdotool") != nil, tool("import") != nil, tool("convert") != nil else { return }
-        if let s = PrivateXvfb.start(width: screen.width, height: screen.height) { (xvfb, display) = (s.process, s.display) }
-    }
-
-    override class func tearDown() {
-        PrivateXvfb.stop(xvfb)
-        xvfb = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        guard Self.tool("Xvfb") != nil, Self.tool("xdotool") != nil, Self.tool("import") != nil, Self.tool("convert") != nil else {
-            throw XCTSkip("Xvfb, xdotool and ImageMagick are needed for the window tests (apt-get install xvfb xdotool imagemagick)")
-        }
-        guard Self.display != nil else {
-            XCTFail("could not start Xvfb")
-            return
-        }
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-app-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let app, app.isRunning {
-            kill(app.processIdentifier, SIGKILL)
-            app.waitUntilExit()
-        }
-        app = nil
-        if let home { try? FileManager.default.removeItem(at: home) }
-    }
+final class AppWindowTests: WindowTestCase {
+    override class var screen: (width: Int, height: Int) { (1600, 1024) }
 
     // MARK: tests
 
@@ -69,15 +31,15 @@ final class AppWindowTests: XCTestCase {
         XCTAssertTrue(try screenshot().hasInk(near: 500, 600), "the stroke is drawn")
 
         key("ctrl+z")
-        XCTAssertTrue(try waitFor { !$0.hasInk(near: 500, 600) }, "Ctrl+Z removes the stroke")
+        XCTAssertTrue(try shows { !$0.hasInk(near: 500, 600) }, "Ctrl+Z removes the stroke")
 
         key("ctrl+shift+z")
-        XCTAssertTrue(try waitFor { $0.hasInk(near: 500, 600) }, "Ctrl+Shift+Z restores the stroke")
+        XCTAssertTrue(try shows { $0.hasInk(near: 500, 600) }, "Ctrl+Shift+Z restores the stroke")
 
         key("ctrl+z")
-        XCTAssertTrue(try waitFor { !$0.hasInk(near: 500, 600) })
+        XCTAssertTrue(try shows { !$0.hasInk(near: 500, 600) })
         key("ctrl+y")
-        XCTAssertTrue(try waitFor { $0.hasInk(near: 500, 600) }, "Ctrl+Y redoes too")
+        XCTAssertTrue(try shows { $0.hasInk(near: 500, 600) }, "Ctrl+Y redoes too")
     }
 
     func testEveryFinishedStrokeSurvivesKill9() throws {
@@ -124,7 +86,7 @@ final class AppWindowTests: XCTestCase {
     }
 
     func testLaunchWithoutFileCreatesAnUntitledDrawingRightAway() throws {
-        try launch(arguments: [], windowName: "Untitled")
+        try launch(arguments: [], title: "Untitled")
         let size = try windowSize("Untitled")
         XCTAssertGreaterThanOrEqual(size.width, 1024, "default window width")
         XCTAssertGreaterThanOrEqual(size.height, 700, "default window height")
@@ -153,7 +115,7 @@ final class AppWindowTests: XCTestCase {
         key("Escape")
         xdotool(["mousemove", "700", "500"])
         xdotool(["mouseup", "1"])
-        XCTAssertTrue(try waitFor { !$0.hasInk(near: 450, 500) && !$0.hasInk(near: 650, 500) }, "Escape removes the live stroke")
+        XCTAssertTrue(try shows { !$0.hasInk(near: 450, 500) && !$0.hasInk(near: 650, 500) }, "Escape removes the live stroke")
         usleep(300_000)
         kill(app!.processIdentifier, SIGKILL)
         app!.waitUntilExit()
@@ -170,11 +132,11 @@ final class AppWindowTests: XCTestCase {
         </xournal>
         """
         try xml.write(to: xopp, atomically: true, encoding: .utf8)
-        try launch(arguments: [xopp.path], windowName: "notes")
+        try launch(arguments: [xopp.path], title: "notes")
         let imported = home.appendingPathComponent("notes.oekaki").path
         XCTAssertTrue(FileManager.default.fileExists(atPath: imported), "the import is saved as notes.oekaki next to notes.xopp")
         // Under load the first screenshot can predate the window's first frame: wait for the settled picture.
-        XCTAssertTrue(try waitFor { $0.rowsWithDarkRun(atLeast: 500, in: 100..<700).count == 1 }, "the imported stroke is on screen")
+        XCTAssertTrue(try shows { $0.rowsWithDarkRun(atLeast: 500, in: 100..<700).count == 1 }, "the imported stroke is on screen")
         XCTAssertEqual(try strokeCount(imported), 1)
     }
 
@@ -214,7 +176,7 @@ final class AppWindowTests: XCTestCase {
 
     func testAtScale2StrokesLandExactlyAndStayCrisp() throws {
         let file = home.appendingPathComponent("hidpi.oekaki").path
-        try launch(arguments: [file], windowName: "hidpi.oekaki", extraEnvironment: ["GDK_SCALE": "2"])
+        try launch(arguments: [file], title: "hidpi.oekaki", environment: ["GDK_SCALE": "2"])
         drag([(300, 400), (400, 400), (500, 400)])
         drag([(400, 700), (600, 700), (800, 700)])
         let shot = try screenshot()
@@ -238,7 +200,7 @@ final class AppWindowTests: XCTestCase {
     func testEveryControlIsOnScreenAt1024By700() throws {
         let report = home.appendingPathComponent("layout.txt")
         let file = home.appendingPathComponent("narrow.oekaki").path
-        try launch(arguments: [file], windowName: "narrow.oekaki", extraEnvironment: ["OEKAKI_LAYOUT_REPORT": report.path])
+        try launch(arguments: [file], title: "narrow.oekaki", environment: ["OEKAKI_LAYOUT_REPORT": report.path])
         // Wide: the tool buttons carry their names (the default 1180 px no longer has room for every name
         // beside the page, shape and selection controls).
         xdotool(["search", "--onlyvisible", "--name", "narrow\\.oekaki", "windowsize", "%1", "1560", "800"])
@@ -448,63 +410,16 @@ final class AppWindowTests: XCTestCase {
         return (w, h)
     }
 
-    private func launch(_ file: String) throws {
-        try launch(arguments: [file], windowName: (file as NSString).lastPathComponent)
+    /// Lets the first frame reach the screen: under load the window can be mapped while the X root's black
+    /// still shows where the canvas will be (and reads as ink).
+    override func windowShown() {
+        let painted = Date().addingTimeInterval(10)
+        while Date() < painted, let shot = try? screenshot(), shot.brightness(500, 300) < 40 { usleep(100_000) }
+        usleep(300_000)
     }
 
-    private func launch(arguments: [String], windowName name: String, extraEnvironment: [String: String] = [:]) throws {
-        let p = Process()
-        p.executableURL = try Self.oekakiBinary()
-        p.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["DISPLAY"] = Self.display
-        env["GDK_BACKEND"] = "x11"
-        env["HOME"] = home.path
-        env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
-        env["NO_AT_BRIDGE"] = "1"
-        env["GSETTINGS_BACKEND"] = "memory"
-        env["GTK_A11Y"] = "none"
-        env.removeValue(forKey: "WAYLAND_DISPLAY")
-        env.merge(extraEnvironment) { $1 }
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        app = p
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            XCTAssertTrue(p.isRunning, "oekaki exited early with status \(p.isRunning ? 0 : p.terminationStatus)")
-            if !p.isRunning { throw XCTSkip("the app did not start") }
-            let r = try run(Self.tool("xdotool")!, ["search", "--onlyvisible", "--name", NSRegularExpression.escapedPattern(for: name)])
-            if r.status == 0, !r.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                // Let the first frame reach the screen: under load the window can be mapped while the X root's
-                // black still shows where the canvas will be (and reads as ink).
-                let painted = Date().addingTimeInterval(10)
-                while Date() < painted, let shot = try? screenshot(), shot.brightness(500, 300) < 40 { usleep(100_000) }
-                usleep(300_000)
-                return
-            }
-            usleep(100_000)
-        }
-        XCTFail("no window titled \(name) within 20 s")
-    }
-
-    private var x: XScreen { XScreen(display: Self.display ?? ":0", width: Self.screen.width, height: Self.screen.height, scratch: home) }
-    private func drag(_ points: [(Int, Int)]) { x.drag(points) }
-    private func key(_ k: String) { x.key(k) }
-    private func xdotool(_ args: [String]) { x.xdotool(args) }
-    private func screenshot() throws -> Screenshot { try x.screenshot() }
-
-    /// Polls the screen until `condition` holds (up to 3 s): key presses take a frame or two to show.
-    private func waitFor(_ condition: (Screenshot) -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(3)
-        repeat {
-            if condition(try screenshot()) { return true }
-            usleep(100_000)
-        } while Date() < deadline
-        return false
-    }
+    /// Whether `condition` comes to hold within 3 s: key presses take a frame or two to show.
+    private func shows(_ condition: (Screenshot) -> Bool) throws -> Bool { condition(try waitFor(condition)) }
 
     /// Strokes in a document, from `oekaki info` (its JSON summary has `"strokes":N`).
     private func strokeCount(_ file: String) throws -> Int {
@@ -551,22 +466,6 @@ final class AppWindowTests: XCTestCase {
 
     private func run(_ tool: String, _ args: [String]) throws -> (status: Int32, output: String) {
         try run(URL(fileURLWithPath: tool), args)
-    }
-
-    private func run(_ tool: URL, _ args: [String]) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = tool
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        if let d = Self.display { env["DISPLAY"] = d }
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
 

@@ -4,39 +4,16 @@ import TestSupport
 
 /// The desktop side of the window under its own Xvfb (a larger screen for HiDPI): the shortcuts window and About
 /// dialog, New, recent files, a dropped drawing, the remembered window size, the dark style, GDK_SCALE=2 and Japanese.
-final class DesktopWindowTests: XCTestCase {
-    static let screen = (width: 2560, height: 1700)
-    nonisolated(unsafe) static var xvfb: Process?
-    nonisolated(unsafe) static var display: String?
+final class DesktopWindowTests: WindowTestCase {
+    override class var screen: (width: Int, height: Int) { (2560, 1700) }
+    override class var installHint: String { "make deps installs it" }
 
     var apps: [Process] = []
-    var home: URL!
     var report: URL { home.appendingPathComponent("layout.txt") }
-
-    override class func setUp() {
-        super.setUp()
-        guard AppWindowTests.tool("Xvfb") != nil else { return }
-        if let s = PrivateXvfb.start(width: screen.width, height: screen.height) { (xvfb, display) = (s.process, s.display) }
-    }
-
-    override class func tearDown() {
-        PrivateXvfb.stop(xvfb)
-        xvfb = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        for t in ["Xvfb", "xdotool", "import", "convert"] where AppWindowTests.tool(t) == nil {
-            throw XCTSkip("\(t) is needed for the window tests (make deps installs it)")
-        }
-        guard Self.display != nil else { return XCTFail("could not start Xvfb") }
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-desktop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-    }
 
     override func tearDownWithError() throws {
         stopApps()
-        if let home { try? FileManager.default.removeItem(at: home) }
+        try super.tearDownWithError()
     }
 
     private func stopApps() {
@@ -278,30 +255,14 @@ final class DesktopWindowTests: XCTestCase {
 
     /// Starts the app on `file` (nil: a new untitled drawing) and waits for its window.
     private func launch(_ file: String?, environment extra: [String: String] = [:]) throws {
-        let p = Process()
-        p.executableURL = try AppWindowTests.oekakiBinary()
-        p.arguments = file.map { [$0] } ?? []
-        var env = ProcessInfo.processInfo.environment
-        env["DISPLAY"] = Self.display
-        env["GDK_BACKEND"] = "x11"
-        env["HOME"] = home.path
-        env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
-        env["NO_AT_BRIDGE"] = "1"
-        env["GSETTINGS_BACKEND"] = "memory"
-        env["GTK_A11Y"] = "none"
-        env["LANGUAGE"] = "en"
-        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        var env = appEnvironment(["LANGUAGE": "en"])
         env.removeValue(forKey: "GDK_SCALE")
         env.merge(extra) { $1 }
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try start(arguments: file.map { [$0] } ?? [], environment: env)
         apps.append(p)
         let name = file.map { NSRegularExpression.escapedPattern(for: ($0 as NSString).lastPathComponent) } ?? "Untitled"
         guard waitForWindow(named: name, seconds: 20) else {
-            throw XCTSkip("no window titled \(name) within 20 s (exited: \(!p.isRunning))")
+            throw XCTSkip("no window titled \(name) within 20 s (exited: \(!p.isRunning)); its stderr ends:\n\(appLogTail())")
         }
         if !extra.keys.contains("OEKAKI_LAYOUT_REPORT") { usleep(500_000) }
     }
@@ -367,32 +328,9 @@ final class DesktopWindowTests: XCTestCase {
         return (w, h)
     }
 
-    private func xdotool(_ args: [String]) {
-        _ = try? run(AppWindowTests.tool("xdotool")!, args)
-    }
-
-    func screenshot() throws -> Screenshot {
-        let png = home.appendingPathComponent("shot.png").path
-        XCTAssertEqual(try run(AppWindowTests.tool("import")!, ["-window", "root", png]).status, 0)
-        let raw = try run(AppWindowTests.tool("convert")!, [png, "-depth", "8", "rgb:-"], binary: true).data
-        XCTAssertEqual(raw.count, Self.screen.width * Self.screen.height * 3, "screenshot size")
-        return Screenshot(width: Self.screen.width, height: Self.screen.height, rgb: raw)
-    }
-
     @discardableResult
     func run(_ tool: String, _ args: [String], binary: Bool = false) throws -> (status: Int32, output: String, data: Data) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        if let d = Self.display { env["DISPLAY"] = d }
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = binary ? FileHandle.nullDevice : out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, binary ? "" : String(decoding: data, as: UTF8.self), data)
+        let r = try x.output(tool, args, stderr: !binary)
+        return (r.status, binary ? "" : String(decoding: r.data, as: UTF8.self), r.data)
     }
 }

@@ -8,40 +8,15 @@ import TestSupport
 /// Pictures in the real window under its own Xvfb: Insert Image (driven through `OEKAKI_INSERT_IMAGE`, which
 /// takes the same path as the file chooser's answer) and a PNG pasted from another app (put on the clipboard
 /// by xclip): the picture shows on the page, is selected, and is stored once in the file.
-final class ImageWindowTests: XCTestCase {
-    static let screen = (width: 1280, height: 1024)
-    nonisolated(unsafe) static var xvfb: Process?
-    nonisolated(unsafe) static var display: String?
-
-    var app: Process?
-    var home: URL!
+final class ImageWindowTests: WindowTestCase {
     var helpers: [Process] = []
 
-    override class func setUp() {
-        super.setUp()
-        guard AppWindowTests.tool("Xvfb") != nil else { return }
-        if let s = PrivateXvfb.start(width: screen.width, height: screen.height) { (xvfb, display) = (s.process, s.display) }
-    }
 
-    override class func tearDown() {
-        PrivateXvfb.stop(xvfb)
-        xvfb = nil
-        super.tearDown()
-    }
 
-    override func setUpWithError() throws {
-        for t in ["Xvfb", "xdotool", "import", "convert"] where AppWindowTests.tool(t) == nil {
-            throw XCTSkip("\(t) is needed for the window tests (apt-get install xvfb xdotool imagemagick)")
-        }
-        guard Self.display != nil else { return XCTFail("could not start Xvfb") }
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-images-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-    }
 
     override func tearDownWithError() throws {
-        quit()
         for h in helpers where h.isRunning { h.terminate(); h.waitUntilExit() }
-        if let home { try? FileManager.default.removeItem(at: home) }
+        try super.tearDownWithError()
     }
 
     /// A 200×100 picture: left half pure red, right half pure blue.
@@ -65,8 +40,8 @@ final class ImageWindowTests: XCTestCase {
 
     func testInsertedPictureShowsSelectedAndIsStoredOnce() throws {
         let file = try emptyPage(), png = try picture()
-        try launch(file, env: ["OEKAKI_INSERT_IMAGE": png])
-        let shown = try waitFor { $0.count(red: true) > 5000 && $0.count(red: false) > 5000 }
+        try launch(file, environment: ["OEKAKI_INSERT_IMAGE": png])
+        let shown = try waitFor(seconds: 5) { $0.count(red: true) > 5000 && $0.count(red: false) > 5000 }
         // 200×100 pixels at one unit a pixel, 100 %: about 100×100 of each colour.
         XCTAssertGreaterThan(shown.count(red: true), 8000, "the red half is on screen")
         XCTAssertGreaterThan(shown.count(red: false), 8000, "the blue half is on screen")
@@ -76,7 +51,7 @@ final class ImageWindowTests: XCTestCase {
 
         // Selected: the arrow keys move it (as any selection), and that is stored too.
         key("Right")
-        let moved = try waitFor { ($0.centre(red: true)?.x ?? 0) > red.x + 0.5 }
+        let moved = try waitFor(seconds: 5) { ($0.centre(red: true)?.x ?? 0) > red.x + 0.5 }
         XCTAssertGreaterThan(try XCTUnwrap(moved.centre(red: true)).x, red.x, "the arrow key moved the selected picture")
 
         usleep(800_000)   // autosave
@@ -92,13 +67,13 @@ final class ImageWindowTests: XCTestCase {
 
         // Reopened, the picture is there; undo takes back the move, then the insertion.
         try launch(file)
-        XCTAssertGreaterThan(try waitFor { $0.count(red: true) > 8000 }.count(red: true), 8000, "shown after reopening")
+        XCTAssertGreaterThan(try waitFor(seconds: 5) { $0.count(red: true) > 8000 }.count(red: true), 8000, "shown after reopening")
         key("ctrl+z")
         key("ctrl+z")
-        let undone = try waitFor { $0.count(red: true) == 0 && $0.count(red: false) == 0 }
+        let undone = try waitFor(seconds: 5) { $0.count(red: true) == 0 && $0.count(red: false) == 0 }
         XCTAssertEqual(undone.count(red: true) + undone.count(red: false), 0, "undoing the insertion takes the picture away")
         key("ctrl+shift+z")
-        XCTAssertGreaterThan(try waitFor { $0.count(red: true) > 8000 }.count(red: true), 8000, "redo brings it back")
+        XCTAssertGreaterThan(try waitFor(seconds: 5) { $0.count(red: true) > 8000 }.count(red: true), 8000, "redo brings it back")
     }
 
     func testPastedPNGFromAnotherAppBecomesAPicture() throws {
@@ -115,7 +90,7 @@ final class ImageWindowTests: XCTestCase {
         helpers.append(owner)
         usleep(500_000)
         key("ctrl+v")
-        let shown = try waitFor { $0.count(red: true) > 8000 && $0.count(red: false) > 8000 }
+        let shown = try waitFor(seconds: 5) { $0.count(red: true) > 8000 && $0.count(red: false) > 8000 }
         XCTAssertGreaterThan(shown.count(red: true), 8000, "the pasted picture's red half")
         XCTAssertGreaterThan(shown.count(red: false), 8000, "and its blue half")
         key("ctrl+v")   // the same picture again: a second item, the same stored bytes
@@ -167,7 +142,7 @@ final class ImageWindowTests: XCTestCase {
         }
         usleep(300_000)
         _ = try run(xdotool, ["mouseup", "1"])
-        let shown = try waitFor { $0.count(red: true) > 8000 && $0.count(red: false) > 8000 }
+        let shown = try waitFor(seconds: 5) { $0.count(red: true) > 8000 && $0.count(red: false) > 8000 }
         XCTAssertGreaterThan(shown.count(red: true), 8000, "the dropped picture's red half")
         XCTAssertGreaterThan(shown.count(red: false), 8000, "and its blue half")
         // Centred where it was dropped (the pointer's last place, (600, 400), on the page; without a window manager
@@ -184,77 +159,9 @@ final class ImageWindowTests: XCTestCase {
 
     // MARK: driving the app
 
-    private func launch(_ file: String, env extra: [String: String] = [:]) throws {
-        let p = Process()
-        p.executableURL = try AppWindowTests.oekakiBinary()
-        p.arguments = [file]
-        var env = ProcessInfo.processInfo.environment
-        env["DISPLAY"] = Self.display
-        env["GDK_BACKEND"] = "x11"
-        env["HOME"] = home.path
-        env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
-        env["NO_AT_BRIDGE"] = "1"
-        env["GSETTINGS_BACKEND"] = "memory"
-        env["GTK_A11Y"] = "none"
-        env.removeValue(forKey: "WAYLAND_DISPLAY")
-        for (k, v) in extra { env[k] = v }
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        app = p
-        let name = (file as NSString).lastPathComponent
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            guard p.isRunning else { XCTFail("oekaki exited early"); throw XCTSkip("the app did not start") }
-            let r = try run(URL(fileURLWithPath: AppWindowTests.tool("xdotool")!), ["search", "--onlyvisible", "--name", NSRegularExpression.escapedPattern(for: name)])
-            if r.status == 0, !r.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                usleep(600_000)
-                return
-            }
-            usleep(100_000)
-        }
-        XCTFail("no window titled \(name) within 20 s")
-    }
 
-    private func quit() {
-        if let app, app.isRunning {
-            kill(app.processIdentifier, SIGKILL)
-            app.waitUntilExit()
-        }
-        app = nil
-    }
 
-    private var x: XScreen { XScreen(display: Self.display ?? ":0", width: Self.screen.width, height: Self.screen.height, scratch: home) }
-    private func key(_ k: String) { x.key(k) }
 
-    /// The screen once `condition` holds, or the last screenshot after 5 s.
-    private func waitFor(_ condition: (Screenshot) -> Bool) throws -> Screenshot {
-        let deadline = Date().addingTimeInterval(5)
-        var s = try x.screenshot()
-        while !condition(s), Date() < deadline {
-            usleep(100_000)
-            s = try x.screenshot()
-        }
-        return s
-    }
-
-    private func run(_ tool: URL, _ args: [String]) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = tool
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        if let d = Self.display { env["DISPLAY"] = d }
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
 }
 
 private extension Screenshot {

@@ -8,39 +8,9 @@ import TestSupport
 /// Writing on a PDF in the real window under its own Xvfb: `oekaki paper.pdf` imports it beside the PDF, the
 /// PDF's pages show (rendered in the background), ink drawn on page 2 lands on page 2 over its PDF page, and the
 /// document exports a PDF whose text is the original's with the ink on top.
-final class PDFWindowTests: XCTestCase {
-    static let screen = (width: 1280, height: 1024)
-    nonisolated(unsafe) static var xvfb: Process?
-    nonisolated(unsafe) static var display: String?
-
-    var app: Process?
-    var home: URL!
-
-    override class func setUp() {
-        super.setUp()
-        guard AppWindowTests.tool("Xvfb") != nil else { return }
-        if let s = PrivateXvfb.start(width: screen.width, height: screen.height) { (xvfb, display) = (s.process, s.display) }
-    }
-
-    override class func tearDown() {
-        PrivateXvfb.stop(xvfb)
-        xvfb = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        for t in ["Xvfb", "xdotool", "import", "convert", "pdftotext", "pdftoppm"] where AppWindowTests.tool(t) == nil {
-            throw XCTSkip("\(t) is needed for the PDF window test (apt-get install xvfb xdotool imagemagick poppler-utils)")
-        }
-        guard Self.display != nil else { return XCTFail("could not start Xvfb") }
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-pdf-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        quit()
-        if let home { try? FileManager.default.removeItem(at: home) }
-    }
+final class PDFWindowTests: WindowTestCase {
+    override class var requiredTools: [String] { super.requiredTools + ["pdftotext", "pdftoppm"] }
+    override class var installHint: String { super.installHint + " poppler-utils" }
 
     func testOpenAPDFDrawOnPage2AndExport() throws {
         // Three 400×300 pages; each has a blue band at 40…240 × 40…70 and says "Numbat page K".
@@ -95,7 +65,7 @@ final class PDFWindowTests: XCTestCase {
 
     /// The top-left corner of page 1 wherever the window puts it: its left edge along a row through it (8 white
     /// pixels in a row), then its top edge along a column just inside it.
-    private func paperCorner(_ s: Screenshot) -> (x: Int, y: Int)? {
+    override func paperCorner(_ s: Screenshot) -> (x: Int, y: Int)? {
         for row in [250, 300, 200] {
             guard let x = (0..<(Self.screen.width - 8)).first(where: { x in (0..<8).allSatisfy { s.isPaper(x + $0, row) } }),
                   let y = (40..<row).first(where: { y in (0..<10).allSatisfy { s.isPaper(x + 4, y + $0) } }) else { continue }
@@ -104,74 +74,9 @@ final class PDFWindowTests: XCTestCase {
         return nil
     }
 
-    private func launch(_ file: String, title: String) throws {
-        let p = Process()
-        p.executableURL = try AppWindowTests.oekakiBinary()
-        p.arguments = [file]
-        var env = ProcessInfo.processInfo.environment
-        env["DISPLAY"] = Self.display
-        env["GDK_BACKEND"] = "x11"
-        env["HOME"] = home.path
-        env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
-        env["NO_AT_BRIDGE"] = "1"
-        env["GSETTINGS_BACKEND"] = "memory"
-        env["GTK_A11Y"] = "none"
-        env.removeValue(forKey: "WAYLAND_DISPLAY")
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        app = p
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            guard p.isRunning else { XCTFail("oekaki exited early"); throw XCTSkip("the app did not start") }
-            let r = try run(URL(fileURLWithPath: AppWindowTests.tool("xdotool")!), ["search", "--onlyvisible", "--name", NSRegularExpression.escapedPattern(for: title)])
-            if r.status == 0, !r.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                usleep(600_000)
-                return
-            }
-            usleep(100_000)
-        }
-        XCTFail("no window titled \(title) within 20 s")
-    }
 
-    private func quit() {
-        if let app, app.isRunning {
-            kill(app.processIdentifier, SIGKILL)
-            app.waitUntilExit()
-        }
-        app = nil
-    }
 
-    private var x: XScreen { XScreen(display: Self.display ?? ":0", width: Self.screen.width, height: Self.screen.height, scratch: home) }
 
-    /// The screen once `condition` holds, or the last screenshot when time is up.
-    private func waitFor(seconds: Double, _ condition: (Screenshot) -> Bool) throws -> Screenshot {
-        let deadline = Date().addingTimeInterval(seconds)
-        var s = try x.screenshot()
-        while !condition(s), Date() < deadline {
-            usleep(100_000)
-            s = try x.screenshot()
-        }
-        return s
-    }
-
-    private func run(_ tool: URL, _ args: [String]) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = tool
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        if let d = Self.display { env["DISPLAY"] = d }
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
 }
 
 private extension Screenshot {

@@ -6,40 +6,7 @@ import TestSupport
 
 /// Pages in the real window under its own Xvfb: a page added from the page menu stacks
 /// below the first, a stroke drawn on it belongs to it and stays there after scrolling back and reopening.
-final class PagesWindowTests: XCTestCase {
-    static let screen = (width: 1280, height: 1024)
-    nonisolated(unsafe) static var xvfb: Process?
-    nonisolated(unsafe) static var display: String?
-
-    var app: Process?
-    var home: URL!
-
-    override class func setUp() {
-        super.setUp()
-        guard AppWindowTests.tool("Xvfb") != nil else { return }
-        if let s = PrivateXvfb.start(width: screen.width, height: screen.height) { (xvfb, display) = (s.process, s.display) }
-    }
-
-    override class func tearDown() {
-        PrivateXvfb.stop(xvfb)
-        xvfb = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        for t in ["Xvfb", "xdotool", "import", "convert"] where AppWindowTests.tool(t) == nil {
-            throw XCTSkip("\(t) is needed for the window tests (apt-get install xvfb xdotool imagemagick)")
-        }
-        guard Self.display != nil else { return XCTFail("could not start Xvfb") }
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-pages-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        quit()
-        if let home { try? FileManager.default.removeItem(at: home) }
-    }
-
+final class PagesWindowTests: WindowTestCase {
     func testAddAPageDrawOnItScrollBackAndReopen() throws {
         // A notebook of one fixed 600×400 page (the event log's canvas line sizes page 1).
         let log = home.appendingPathComponent("page.jsonl")
@@ -111,15 +78,6 @@ final class PagesWindowTests: XCTestCase {
 
     // MARK: driving the app
 
-    /// The top-left corner of the paper: the first white rows at x = 600 below the toolbar, then its left edge.
-    private func paperCorner(_ s: Screenshot) -> (x: Int, y: Int)? {
-        guard let y = (40..<400).first(where: { y in (0..<40).allSatisfy { s.isPaper(600, y + $0) } }) else { return nil }
-        // Leftwards from there while it is paper (the window's light border at its left edge is not the page).
-        var x = 600
-        while x > 0, s.isPaper(x - 1, y + 20) { x -= 1 }
-        return (x, y)
-    }
-
     private func clickControl(startingWith prefix: String) throws {
         let report = home.appendingPathComponent("layout.txt")
         let deadline = Date().addingTimeInterval(5)
@@ -137,81 +95,6 @@ final class PagesWindowTests: XCTestCase {
         } while Date() < deadline
         XCTFail("no control \"\(prefix)…\" in the layout report")
         throw XCTSkip("no control")
-    }
-
-    private func launch(_ file: String) throws {
-        let p = Process()
-        p.executableURL = try AppWindowTests.oekakiBinary()
-        p.arguments = [file]
-        var env = ProcessInfo.processInfo.environment
-        env["DISPLAY"] = Self.display
-        env["GDK_BACKEND"] = "x11"
-        env["HOME"] = home.path
-        env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
-        env["NO_AT_BRIDGE"] = "1"
-        env["GSETTINGS_BACKEND"] = "memory"
-        env["GTK_A11Y"] = "none"
-        env["OEKAKI_LAYOUT_REPORT"] = home.appendingPathComponent("layout.txt").path
-        env.removeValue(forKey: "WAYLAND_DISPLAY")
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        app = p
-        let name = (file as NSString).lastPathComponent
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            guard p.isRunning else { XCTFail("oekaki exited early"); throw XCTSkip("the app did not start") }
-            let r = try run(URL(fileURLWithPath: AppWindowTests.tool("xdotool")!), ["search", "--onlyvisible", "--name", NSRegularExpression.escapedPattern(for: name)])
-            if r.status == 0, !r.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                usleep(600_000)
-                return
-            }
-            usleep(100_000)
-        }
-        XCTFail("no window titled \(name) within 20 s")
-    }
-
-    private func quit() {
-        if let app, app.isRunning {
-            kill(app.processIdentifier, SIGKILL)
-            app.waitUntilExit()
-        }
-        app = nil
-    }
-
-    private var x: XScreen { XScreen(display: Self.display ?? ":0", width: Self.screen.width, height: Self.screen.height, scratch: home) }
-    private func drag(_ points: [(Int, Int)]) { x.drag(points) }
-    private func key(_ k: String) { x.key(k) }
-    private func xdotool(_ args: [String]) { x.xdotool(args) }
-    private func screenshot() throws -> Screenshot { try x.screenshot() }
-
-    /// The screen once `condition` holds, or the last screenshot after 3 s.
-    private func waitFor(_ condition: (Screenshot) -> Bool) throws -> Screenshot {
-        let deadline = Date().addingTimeInterval(3)
-        var s = try screenshot()
-        while !condition(s), Date() < deadline {
-            usleep(100_000)
-            s = try screenshot()
-        }
-        return s
-    }
-
-    private func run(_ tool: URL, _ args: [String]) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = tool
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        if let d = Self.display { env["DISPLAY"] = d }
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
 

@@ -8,40 +8,7 @@ import TestSupport
 /// The text tool in the real window under its own Xvfb: T, a click on the page, a typed word (through the
 /// text field over the canvas, as an input method would), Escape: the word is drawn on the page, stored as a
 /// text box, and undo takes it away again.
-final class TextWindowTests: XCTestCase {
-    static let screen = (width: 1280, height: 1024)
-    nonisolated(unsafe) static var xvfb: Process?
-    nonisolated(unsafe) static var display: String?
-
-    var app: Process?
-    var home: URL!
-
-    override class func setUp() {
-        super.setUp()
-        guard AppWindowTests.tool("Xvfb") != nil else { return }
-        if let s = PrivateXvfb.start(width: screen.width, height: screen.height) { (xvfb, display) = (s.process, s.display) }
-    }
-
-    override class func tearDown() {
-        PrivateXvfb.stop(xvfb)
-        xvfb = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        for t in ["Xvfb", "xdotool", "import", "convert"] where AppWindowTests.tool(t) == nil {
-            throw XCTSkip("\(t) is needed for the window tests (apt-get install xvfb xdotool imagemagick)")
-        }
-        guard Self.display != nil else { return XCTFail("could not start Xvfb") }
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-text-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        quit()
-        if let home { try? FileManager.default.removeItem(at: home) }
-    }
-
+final class TextWindowTests: WindowTestCase {
     func testTypeAWordIntoABoxAndUndoIt() throws {
         let log = home.appendingPathComponent("page.jsonl")
         try #"{"type":"canvas","width":600,"height":400}"#.appending("\n").write(to: log, atomically: true, encoding: .utf8)
@@ -107,7 +74,7 @@ final class TextWindowTests: XCTestCase {
         for t in ["pdftotext"] where AppWindowTests.tool(t) == nil { throw XCTSkip("\(t) is needed") }
         let pdf = home.appendingPathComponent("paper.pdf")
         try Data(SamplePDF.make(pageCount: 3, size: Size(width: 400, height: 300)) { "Numbat page \($0 + 1)" }).write(to: pdf)
-        try launch(pdf.path, windowName: "paper.oekaki")
+        try launch(pdf.path, title: "paper.oekaki")
         let doc = home.appendingPathComponent("paper.oekaki").path
         let start = try waitFor { self.paperCorner($0) != nil }
         let page = try XCTUnwrap(paperCorner(start), "page 1 is on screen")
@@ -139,92 +106,5 @@ final class TextWindowTests: XCTestCase {
         XCTAssertEqual(export.status, 0, export.output)
         let text = try run(URL(fileURLWithPath: AppWindowTests.tool("pdftotext")!), [out, "-"]).output
         XCTAssertTrue(text.contains("Numbat page 2") && text.contains("Quokka"), text)
-    }
-
-    // MARK: driving the app
-
-    /// The top-left corner of the paper: the first white rows at x = 600 below the toolbar, then its left edge.
-    private func paperCorner(_ s: Screenshot) -> (x: Int, y: Int)? {
-        guard let y = (40..<400).first(where: { y in (0..<40).allSatisfy { s.isPaper(600, y + $0) } }) else { return nil }
-        // Leftwards from there while it is paper (the window's light border at its left edge is not the page).
-        var x = 600
-        while x > 0, s.isPaper(x - 1, y + 20) { x -= 1 }
-        return (x, y)
-    }
-
-    private func launch(_ file: String) throws { try launch(file, windowName: (file as NSString).lastPathComponent) }
-
-    private func launch(_ file: String, windowName name: String) throws {
-        let p = Process()
-        p.executableURL = try AppWindowTests.oekakiBinary()
-        p.arguments = [file]
-        var env = ProcessInfo.processInfo.environment
-        env["DISPLAY"] = Self.display
-        env["GDK_BACKEND"] = "x11"
-        env["HOME"] = home.path
-        env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
-        env["NO_AT_BRIDGE"] = "1"
-        env["GSETTINGS_BACKEND"] = "memory"
-        env["GTK_A11Y"] = "none"
-        env["OEKAKI_LAYOUT_REPORT"] = home.appendingPathComponent("layout.txt").path
-        env.removeValue(forKey: "WAYLAND_DISPLAY")
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        app = p
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            guard p.isRunning else { XCTFail("oekaki exited early"); throw XCTSkip("the app did not start") }
-            let r = try run(URL(fileURLWithPath: AppWindowTests.tool("xdotool")!), ["search", "--onlyvisible", "--name", NSRegularExpression.escapedPattern(for: name)])
-            if r.status == 0, !r.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                usleep(600_000)
-                return
-            }
-            usleep(100_000)
-        }
-        XCTFail("no window titled \(name) within 20 s")
-    }
-
-    private func quit() {
-        if let app, app.isRunning {
-            kill(app.processIdentifier, SIGKILL)
-            app.waitUntilExit()
-        }
-        app = nil
-    }
-
-    var x: XScreen { XScreen(display: Self.display ?? ":0", width: Self.screen.width, height: Self.screen.height, scratch: home) }
-    private func drag(_ points: [(Int, Int)]) { x.drag(points) }
-    private func key(_ k: String) { x.key(k) }
-    private func xdotool(_ args: [String]) { x.xdotool(args) }
-    private func screenshot() throws -> Screenshot { try x.screenshot() }
-
-    /// The screen once `condition` holds, or the last screenshot after 3 s.
-    private func waitFor(_ condition: (Screenshot) -> Bool) throws -> Screenshot {
-        let deadline = Date().addingTimeInterval(3)
-        var s = try screenshot()
-        while !condition(s), Date() < deadline {
-            usleep(100_000)
-            s = try screenshot()
-        }
-        return s
-    }
-
-    private func run(_ tool: URL, _ args: [String]) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = tool
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        if let d = Self.display { env["DISPLAY"] = d }
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -1,0 +1,166 @@
+import Foundation
+import XCTest
+import TestSupport
+
+/// What every window test class does around its tests: a private Xvfb for the class, a private home folder
+/// per test, the app launched into them with a quiet, reproducible environment, and screenshots polled until
+/// the screen shows what is expected. Subclasses change `screen` or `requiredTools` when theirs differ.
+class WindowTestCase: XCTestCase {
+    class var screen: (width: Int, height: Int) { (1280, 1024) }
+    /// Tools a test cannot run without (it is skipped, not failed, when one is missing).
+    class var requiredTools: [String] { ["Xvfb", "xdotool", "import", "convert"] }
+    class var installHint: String { "apt-get install xvfb xdotool imagemagick" }
+
+    // One class runs at a time, so one Xvfb slot serves whichever subclass is running.
+    nonisolated(unsafe) static var xvfb: Process?
+    nonisolated(unsafe) static var display: String?
+
+    var app: Process?
+    var home: URL!
+
+    override class func setUp() {
+        super.setUp()
+        guard AppWindowTests.tool("Xvfb") != nil else { return }
+        if let s = PrivateXvfb.start(width: screen.width, height: screen.height) { (xvfb, display) = (s.process, s.display) }
+    }
+
+    override class func tearDown() {
+        PrivateXvfb.stop(xvfb)
+        xvfb = nil
+        display = nil
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        for t in Self.requiredTools where AppWindowTests.tool(t) == nil {
+            throw XCTSkip("\(t) is needed for the window tests (\(Self.installHint))")
+        }
+        guard Self.display != nil else { return XCTFail("could not start Xvfb") }
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-\(Self.self)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        quit()
+        if let home { try? FileManager.default.removeItem(at: home) }
+    }
+
+    // MARK: driving the app
+
+    /// Where the app's stderr goes, so a start-up failure can say why.
+    var appLog: URL { home.appendingPathComponent("oekaki-stderr.txt") }
+
+    /// Opens `file` and waits for its window (titled after the file unless told otherwise).
+    func launch(_ file: String, title: String? = nil, environment extra: [String: String] = [:]) throws {
+        try launch(arguments: [file], title: title ?? (file as NSString).lastPathComponent, environment: extra)
+    }
+
+    /// Starts the app with `arguments` and waits until a visible window's name matches `title` literally.
+    func launch(arguments: [String], title: String, environment extra: [String: String] = [:]) throws {
+        let p = try start(arguments: arguments, environment: appEnvironment(extra))
+        app = p
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            guard p.isRunning else {
+                XCTFail("oekaki exited early (status \(p.terminationStatus)); its stderr ends:\n\(appLogTail())")
+                throw XCTSkip("the app did not start")
+            }
+            let r = try run(URL(fileURLWithPath: AppWindowTests.tool("xdotool")!), ["search", "--onlyvisible", "--name", NSRegularExpression.escapedPattern(for: title)])
+            if r.status == 0, !r.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                windowShown()
+                return
+            }
+            usleep(100_000)
+        }
+        XCTFail("no window titled \(title) within 20 s")
+    }
+
+    /// The app's environment here: this display, this home, no session bus services or settings of the user's,
+    /// then `extra` on top.
+    func appEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = Self.display
+        env["GDK_BACKEND"] = "x11"
+        env["HOME"] = home.path
+        env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        env["NO_AT_BRIDGE"] = "1"
+        env["GSETTINGS_BACKEND"] = "memory"
+        env["GTK_A11Y"] = "none"
+        env["OEKAKI_LAYOUT_REPORT"] = home.appendingPathComponent("layout.txt").path
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        env.merge(extra) { $1 }
+        return env
+    }
+
+    /// Runs the app without waiting for anything; its stderr is appended to `appLog`.
+    func start(arguments: [String], environment: [String: String]) throws -> Process {
+        let p = Process()
+        p.executableURL = try AppWindowTests.oekakiBinary()
+        p.arguments = arguments
+        p.environment = environment
+        p.standardOutput = FileHandle.nullDevice
+        if !FileManager.default.fileExists(atPath: appLog.path) { _ = FileManager.default.createFile(atPath: appLog.path, contents: nil) }
+        if let log = try? FileHandle(forWritingTo: appLog) {
+            _ = try? log.seekToEnd()
+            p.standardError = log
+        } else {
+            p.standardError = FileHandle.nullDevice
+        }
+        try p.run()
+        return p
+    }
+
+    /// Called once the window is mapped: gives its first frame time to reach the screen.
+    func windowShown() { usleep(600_000) }
+
+    /// The last lines the app wrote to stderr.
+    func appLogTail(lines: Int = 20) -> String {
+        let text = (try? String(contentsOf: appLog, encoding: .utf8)) ?? ""
+        let tail = text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+        return tail.isEmpty ? "(nothing)" : tail
+    }
+
+    func quit() {
+        if let app, app.isRunning {
+            kill(app.processIdentifier, SIGKILL)
+            app.waitUntilExit()
+        }
+        app = nil
+    }
+
+    var x: XScreen { XScreen(display: Self.display ?? ":0", width: Self.screen.width, height: Self.screen.height, scratch: home ?? FileManager.default.temporaryDirectory) }
+    func drag(_ points: [(Int, Int)]) { x.drag(points) }
+    func key(_ k: String) { x.key(k) }
+    func xdotool(_ args: [String]) { x.xdotool(args) }
+    func screenshot() throws -> Screenshot { try x.screenshot() }
+
+    /// The screen once `condition` holds, or the last screenshot when `seconds` are up.
+    func waitFor(seconds: Double = 3, _ condition: (Screenshot) -> Bool) throws -> Screenshot {
+        let deadline = Date().addingTimeInterval(seconds)
+        var s = try screenshot()
+        while !condition(s), Date() < deadline {
+            usleep(100_000)
+            s = try screenshot()
+        }
+        return s
+    }
+
+    /// Runs a tool on this test's display: its status and stdout (with stderr unless told otherwise).
+    func run(_ tool: URL, _ args: [String], stderr: Bool = true) throws -> (status: Int32, output: String) {
+        let r = try x.output(tool.path, args, stderr: stderr)
+        return (r.status, String(decoding: r.data, as: UTF8.self))
+    }
+
+    /// A tool's stdout alone, as bytes.
+    func runData(_ tool: URL, _ args: [String]) throws -> Data { try x.output(tool.path, args, stderr: false).data }
+
+    /// The top-left corner of the paper: the first white rows at x = 600 below the toolbar, then its left edge.
+    func paperCorner(_ s: Screenshot) -> (x: Int, y: Int)? {
+        guard let y = (40..<400).first(where: { y in (0..<40).allSatisfy { s.isPaper(600, y + $0) } }) else { return nil }
+        // Leftwards from there while it is paper (the window's light border at its left edge is not the page).
+        var x = 600
+        while x > 0, s.isPaper(x - 1, y + 20) { x -= 1 }
+        return (x, y)
+    }
+}
