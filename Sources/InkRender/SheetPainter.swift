@@ -87,25 +87,7 @@ enum SheetPainter {
             pageArea = nil
             context.save()
             guard sheet.reach(m.pageRect(ofDevice: reach)) != nil else { return }
-            if let c = sheet.clip {
-                guard let r = m.deviceRect(ofPage: c).intersection(reach) else { return }
-                context.clip(r)
-            }
-            if sheet.paper.a > 0 {
-                let paper = sheet.paperArea.map { m.deviceRect(ofPage: $0).intersection(reach) } ?? reach
-                if let paper { context.replace(paper, with: sheet.paper) }
-            }
-            var pm = m
-            pm.dx += sheet.origin.x * m.scale; pm.dy += sheet.origin.y * m.scale
-            context.setTransform(scale: pm.scale, dx: pm.dx, dy: pm.dy)
-            let area = pm.pageRect(ofDevice: reach)
-            if let b = sheet.background, b.style != .plain {
-                SheetPattern.paint(b, endless: sheet.endless, drawing: sheet.drawing, in: context, visible: area)
-            }
-            if let pdf = sheet.pdf, !sheet.endless {
-                PDFPageRasters.shared.paint(pdf, pageSize: sheet.drawing.pageSize, in: context, scale: pm.scale, visible: area)
-            }
-            pageArea = area
+            pageArea = SheetPainter.underlay(sheet, in: context, mapping: m, reach: reach)?.area
         }
 
         func end() { context.restore() }
@@ -117,30 +99,38 @@ enum SheetPainter {
         let reach = area.insetBy(-1)
         for sheet in scene.sheets(meeting: m.pageRect(ofDevice: reach)) {
             ctx.save()
-            if let c = sheet.clip {
-                // Clipped to the area too: cairo's fixed point cannot hold a huge page's device rect.
-                guard let r = m.deviceRect(ofPage: c).intersection(reach) else { ctx.restore(); continue }
-                ctx.clip(r)
-            }
-            if sheet.paper.a > 0 {
-                let paper = sheet.paperArea.map { m.deviceRect(ofPage: $0).intersection(reach) } ?? reach
-                if let paper { ctx.replace(paper, with: sheet.paper) }
-            }
-            var pm = m
-            pm.dx += sheet.origin.x * m.scale; pm.dy += sheet.origin.y * m.scale
-            ctx.setTransform(scale: pm.scale, dx: pm.dx, dy: pm.dy)
-            let pageArea = pm.pageRect(ofDevice: reach)
-            if let b = sheet.background, b.style != .plain {
-                SheetPattern.paint(b, endless: sheet.endless, drawing: sheet.drawing, in: ctx, visible: pageArea)
-            }
-            if let pdf = sheet.pdf, !sheet.endless {
-                // From the rasters cached for this zoom (or a stand-in while the sharp one renders): never waits.
-                PDFPageRasters.shared.paint(pdf, pageSize: sheet.drawing.pageSize, in: ctx, scale: pm.scale, visible: pageArea)
-            }
+            guard let (pm, pageArea) = underlay(sheet, in: ctx, mapping: m, reach: reach) else { ctx.restore(); continue }
             for s in sheet.drawing.strokes(in: pageArea) {
                 ItemPainter.draw(s, in: ctx, deviceScale: pm.scale)
             }
             ctx.restore()
         }
+    }
+
+    /// Clip, paper, lines and PDF page of `sheet` on `ctx` (saved by the caller) where device rect `reach` shows it,
+    /// leaving the transform in page units; the sheet's page mapping and area there, nil when its clip misses `reach`.
+    /// The one place both the banded render and `paint` draw what lies under a sheet's items.
+    static func underlay(_ sheet: Sheet, in ctx: CairoContext, mapping m: DeviceMapping, reach: Rect) -> (mapping: DeviceMapping, area: Rect)? {
+        if let c = sheet.clip {
+            // Clipped to the reach too: cairo's fixed point cannot hold a huge page's device rect.
+            guard let r = m.deviceRect(ofPage: c).intersection(reach) else { return nil }
+            ctx.clip(r)
+        }
+        if sheet.paper.a > 0 {
+            let paper = sheet.paperArea.map { m.deviceRect(ofPage: $0).intersection(reach) } ?? reach
+            if let paper { ctx.replace(paper, with: sheet.paper) }
+        }
+        var pm = m
+        pm.dx += sheet.origin.x * m.scale; pm.dy += sheet.origin.y * m.scale
+        ctx.setTransform(scale: pm.scale, dx: pm.dx, dy: pm.dy)
+        let area = pm.pageRect(ofDevice: reach)
+        if let b = sheet.background, b.style != .plain {
+            SheetPattern.paint(b, endless: sheet.endless, drawing: sheet.drawing, in: ctx, visible: area)
+        }
+        if let pdf = sheet.pdf, !sheet.endless {
+            // From the rasters cached for this zoom (or a stand-in while the sharp one renders): never waits.
+            PDFPageRasters.shared.paint(pdf, pageSize: sheet.drawing.pageSize, in: ctx, scale: pm.scale, visible: area)
+        }
+        return (pm, area)
     }
 }
