@@ -189,9 +189,7 @@ final class DesktopWindowTests: WindowTestCase {
     /// A drawing dragged from another application (a GTK drag source offering its URI, as a file manager does)
     /// and dropped on the window opens in it: a real XDND drag between two X clients, driven by xdotool.
     func testDroppedDrawingOpens() throws {
-        let python = "/usr/bin/python3"
-        let probe = try run(python, ["-c", "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk"])
-        guard probe.status == 0 else { throw XCTSkip("PyGObject with GTK 4 is needed (make deps installs python3-gi)") }
+        try requireDragSource()
         // A horizontal line across the middle of an 800×600 page.
         let log = home.appendingPathComponent("line.jsonl"), dropped = home.appendingPathComponent("dropped.oekaki")
         try """
@@ -209,21 +207,7 @@ final class DesktopWindowTests: WindowTestCase {
         // The page's top is at y = 94 on the screen: the line runs along y ≈ 394, 600 px long, across the middle.
         XCTAssertFalse(try screenshot().hasInk(near: 590, 394), "the first drawing is empty")
 
-        let source = Process()
-        source.executableURL = URL(fileURLWithPath: python)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        source.arguments = [root.appendingPathComponent("Tools/drag-source.py").path, dropped.path]
-        var env = ProcessInfo.processInfo.environment
-        env["DISPLAY"] = Self.display
-        env["GDK_BACKEND"] = "x11"
-        env["NO_AT_BRIDGE"] = "1"
-        env["GTK_A11Y"] = "none"
-        env["GSETTINGS_BACKEND"] = "memory"
-        env["HOME"] = home.path
-        source.environment = env
-        source.standardOutput = FileHandle.nullDevice
-        source.standardError = FileHandle.nullDevice
-        try source.run()
+        let source = try startDragSource(offering: dropped.path)
         apps.append(source)
         XCTAssertTrue(waitForWindow(named: "^drag source$", seconds: 10), "the drag source's window is up")
         // Without a window manager both windows map at the corner: move the source clear of the app.

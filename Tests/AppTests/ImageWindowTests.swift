@@ -105,26 +105,10 @@ final class ImageWindowTests: WindowTestCase {
     /// A PNG dragged from another application (a GTK drag source offering its URI, as a file manager does) and
     /// dropped on the window becomes a picture on the page; the document stays the one that was open.
     func testDroppedPNGBecomesAPicture() throws {
-        let python = "/usr/bin/python3"
-        let probe = try run(URL(fileURLWithPath: python), ["-c", "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk"])
-        guard probe.status == 0 else { throw XCTSkip("PyGObject with GTK 4 is needed (make deps installs python3-gi)") }
+        try requireDragSource()
         let file = try emptyPage(), png = try picture()
         try launch(file)
-        let source = Process()
-        source.executableURL = URL(fileURLWithPath: python)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        source.arguments = [root.appendingPathComponent("Tools/drag-source.py").path, png]
-        var env = ProcessInfo.processInfo.environment
-        env["DISPLAY"] = Self.display
-        env["GDK_BACKEND"] = "x11"
-        env["NO_AT_BRIDGE"] = "1"
-        env["GTK_A11Y"] = "none"
-        env["GSETTINGS_BACKEND"] = "memory"
-        env["HOME"] = home.path
-        source.environment = env
-        source.standardOutput = FileHandle.nullDevice
-        source.standardError = FileHandle.nullDevice
-        try source.run()
+        let source = try startDragSource(offering: png)
         helpers.append(source)
         let xdotool = URL(fileURLWithPath: AppWindowTests.tool("xdotool")!)
         let deadline = Date().addingTimeInterval(10)

@@ -163,4 +163,35 @@ class WindowTestCase: XCTestCase {
         while x > 0, s.isPaper(x - 1, y + 20) { x -= 1 }
         return (x, y)
     }
+
+    // MARK: another application to drag from
+
+    static let python = "/usr/bin/python3"
+
+    /// Skips the test unless PyGObject with GTK 4 is there for `Tools/drag-source.py`.
+    func requireDragSource() throws {
+        let probe = try run(URL(fileURLWithPath: Self.python), ["-c", "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk"])
+        guard probe.status == 0 else { throw XCTSkip("PyGObject with GTK 4 is needed (make deps installs python3-gi)") }
+    }
+
+    /// `Tools/drag-source.py` on this screen: a window titled "drag source" offering `file`'s URI when dragged, as a
+    /// file manager does. The caller stops it.
+    func startDragSource(offering file: String) throws -> Process {
+        let source = Process()
+        source.executableURL = URL(fileURLWithPath: Self.python)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        source.arguments = [root.appendingPathComponent("Tools/drag-source.py").path, file]
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = Self.display
+        env["GDK_BACKEND"] = "x11"
+        env["NO_AT_BRIDGE"] = "1"
+        env["GTK_A11Y"] = "none"
+        env["GSETTINGS_BACKEND"] = "memory"
+        env["HOME"] = home.path
+        source.environment = env
+        source.standardOutput = FileHandle.nullDevice
+        source.standardError = FileHandle.nullDevice
+        try source.run()
+        return source
+    }
 }
