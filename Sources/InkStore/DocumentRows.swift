@@ -5,11 +5,12 @@ import InkCore
 /// refuse the same files with the same words.
 enum DocumentRows {
     /// The columns `stroke(_:)` reads, in order; version 1 files have no `present` column (every stroke is live),
-    /// versions before 3 no `draw_order` (the order is the id).
-    /// versions before 3 no `draw_order` (the order is the id), versions before 4 no `page` (all on page 1).
+    /// versions before 3 no `draw_order` (the order is the id), versions before 5 no `page` (all on page 1); from
+    /// version 11 the width is stored in sixteenths.
     static func strokeColumns(version: Int) -> String {
-        (version >= 3 ? "id, tool, rgba, width, points, present, draw_order"
-            : version == 2 ? "id, tool, rgba, width, points, present, NULL" : "id, tool, rgba, width, points, 1, NULL")
+        let width = Schema.WidthUnits.column(version: version)
+        return (version >= 3 ? "id, tool, rgba, \(width), points, present, draw_order"
+            : version == 2 ? "id, tool, rgba, \(width), points, present, NULL" : "id, tool, rgba, \(width), points, 1, NULL")
             + (version >= Schema.pagesVersion ? ", page" : ", 1")
             + (version >= Schema.transformVersion ? ", transform" : ", NULL")
             + (version >= Schema.shapesVersion ? ", shape" : ", NULL")

@@ -91,7 +91,7 @@ struct DocumentWriter {
         if let image = s.content.image { try storeFile(image.file) }
         let q = try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present, draw_order, page, transform, shape, content) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try q.bind(1, Int64(bitPattern: s.id)).bind(2, s.style.tool.rawValue).bind(3, Int64(s.style.color.packed))
-            .bind(4, s.style.width).bind(5, blob).bind(6, Int64(present ? 1 : 0)).bind(8, Int64(bitPattern: s.page))
+            .bind(4, Schema.WidthUnits.stored(s.style.width)).bind(5, blob).bind(6, Int64(present ? 1 : 0)).bind(8, Int64(bitPattern: s.page))
         // NULL (one byte) when the order is the id, as for nearly every stroke.
         if s.order != s.id { try q.bind(7, Int64(bitPattern: s.order)) }
         if let t = PlacementCodec.encode(s.transform) { try q.bind(9, t) }
@@ -152,7 +152,7 @@ struct DocumentWriter {
                     throw StoreError.unstorable("stroke \(id) would be placed where the file cannot keep it")
                 }
                 if let b = PlacementCodec.encode(p.transform) { try q.bind(1, b) } else { try q.bindNull(1) }
-                try q.bind(2, p.width).bind(3, Int64(bitPattern: id)).run()
+                try q.bind(2, Schema.WidthUnits.stored(p.width)).bind(3, Int64(bitPattern: id)).run()
             }
         case .add, .remove, .replace:
             for s in e.removed { try setPresent(s, false) }
