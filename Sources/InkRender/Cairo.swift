@@ -96,6 +96,21 @@ public final class ImageSurface: @unchecked Sendable {
         return surface
     }
 
+    /// The premultiplied ARGB words, row after row, `width` a row (the layout `copying` takes).
+    func words() -> [UInt32] {
+        var out = [UInt32](repeating: 0, count: width * height)
+        out.withUnsafeMutableBufferPointer { dst in
+            withPixels { base in
+                for y in 0..<height {
+                    (base + y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { row in
+                        (dst.baseAddress! + y * width).update(from: row, count: width)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
     /// Calls `body` with the premultiplied ARGB32 bytes (native-endian words) after flushing pending drawing.
     func withPixels<R>(_ body: (UnsafeMutablePointer<UInt8>) throws -> R) rethrows -> R {
         cairo_surface_flush(pointer)

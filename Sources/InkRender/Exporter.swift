@@ -100,7 +100,7 @@ public enum Exporter {
                 throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")
             }
         case .svg:
-            return SVGWriter.document(page, transparent: options.transparent)
+            return SVGWriter.document(page, transparent: options.transparent, backdrop: backdrop)
         case .pdf:
             if backdrop != nil || options.annotationsOnly || needsCairo([page]) {
                 return [try pdf([page], transparent: options.transparent, annotationsOnly: options.annotationsOnly) { _ in backdrop }]

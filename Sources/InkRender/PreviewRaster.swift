@@ -125,9 +125,12 @@ struct PreviewRaster {
     }
 
     /// `layer` OVER this raster (both premultiplied).
-    mutating func composite(_ layer: PreviewRaster) {
-        for i in 0..<min(pixels.count, layer.pixels.count) {
-            let s = layer.pixels[i]
+    mutating func composite(_ layer: PreviewRaster) { composite(layer.pixels) }
+
+    /// Premultiplied ARGB words of the same size (a picture or PDF page cairo drew) OVER this raster.
+    mutating func composite(_ words: [UInt32]) {
+        for i in 0..<min(pixels.count, words.count) {
+            let s = words[i]
             let sa = s >> 24
             if sa == 0 { continue }
             if sa == 255 { pixels[i] = s; continue }

@@ -9,7 +9,8 @@ enum SVGWriter {
 
     /// The document as consecutive byte runs (header, strokes in slices, footer), to be written in order.
     /// The page's frame (its viewBox is the frame, so an endless page's ink keeps its coordinates).
-    static func document(_ page: Page, transparent: Bool) -> [[UInt8]] {
+    /// `backdrop`: the page's PDF page, embedded as a PNG of it (`backdropImage`) over the paper, under the items.
+    static func document(_ page: Page, transparent: Bool, backdrop: PDFBackdrop? = nil) -> [[UInt8]] {
         var out: [UInt8] = []
         let f = page.frame
         let w = f.width, h = f.height
@@ -26,6 +27,9 @@ enum SVGWriter {
             out.append("/>\n")
         }
         if !transparent { appendPattern(Paper(page), to: &out) }
+        if let backdrop, let size = page.size, let png = backdropImage(backdrop, pageSize: size) {
+            SVGImage.append(bytes: png, box: Rect(x: 0, y: 0, width: size.width, height: size.height), transform: .identity, to: &out)
+        }
         out.append("<g fill-rule=\"nonzero\" stroke=\"none\">\n")
         let strokes = page.drawing.strokes
         let parts = Parallel.map(count: strokes.count, parts: Parallel.cores * 8) { range -> [UInt8] in
@@ -37,6 +41,22 @@ enum SVGWriter {
         var end: [UInt8] = []
         end.append("</g>\n</svg>\n")
         return [out] + parts + [end]
+    }
+
+    /// Pixels per page unit of the embedded PDF page: 150 dpi (page units are points), enough to read and print
+    /// small text, a few hundred KB of PNG for an A4 page.
+    static let backdropScale = 150.0 / 72
+    /// Largest side of that PNG, in pixels (a poster-sized page is rendered at a lower resolution).
+    static let maxBackdropSide = 4096.0
+
+    /// The PDF page rendered whole to a PNG, nil when it cannot be (the page then shows its paper only).
+    /// An SVG has no way to hold a PDF page's vectors without converting them, so it gets a raster of it.
+    static func backdropImage(_ backdrop: PDFBackdrop, pageSize size: Size) -> [UInt8]? {
+        let scale = min(backdropScale, maxBackdropSide / max(size.width, size.height))
+        let w = max(1, Int((size.width * scale).rounded())), h = max(1, Int((size.height * scale).rounded()))
+        guard let image = try? backdrop.raster(width: w, height: h),
+              let chunks = try? PNGEncoder.chunks(image, opaque: false) else { return nil }
+        return Array(chunks.joined())
     }
 
     /// The paper's lines as one path per colour (thin rectangles), its dots as circles.

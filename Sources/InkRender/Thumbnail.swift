@@ -5,8 +5,9 @@ import InkCore
 /// A file manager's preview: the page scaled to fit a `size`×`size` square, centred, transparent outside the page.
 ///
 /// The strokes arrive as runs (streamed from the file, as `LayeredExport` takes them); each run is drawn on its own
-/// thread into its own `PreviewRaster` at thumbnail resolution, and the layers are composited in order. Only the
-/// PNG encoding goes through cairo's surface.
+/// thread into its own `PreviewRaster` at thumbnail resolution, and the layers are composited in order. The ink never
+/// goes through cairo; a PDF page under it and pictures among it are drawn by cairo into a layer each and composited
+/// in their place, text boxes by Pango over the result.
 public enum Thumbnail {
     /// The freedesktop "large" thumbnail.
     public static let defaultSize = 256
@@ -14,12 +15,13 @@ public enum Thumbnail {
     public static let maxSize = 4096
 
     /// The square image: the page fitted and centred on transparent pixels.
-    public static func render(pageSize: Size, background: RGBA, runs: [StrokeRun], size: Int) throws -> ImageSurface {
-        try render(frame: Rect(x: 0, y: 0, width: pageSize.width, height: pageSize.height), background: background, runs: runs, size: size)
+    public static func render(pageSize: Size, background: RGBA, backdrop: PDFBackdrop? = nil, runs: [StrokeRun], size: Int) throws -> ImageSurface {
+        try render(frame: Rect(x: 0, y: 0, width: pageSize.width, height: pageSize.height), background: background, backdrop: backdrop, runs: runs, size: size)
     }
 
-    /// The square image of `frame` (page coordinates: a fixed page, or an endless page's ink with a margin).
-    public static func render(frame: Rect, background: RGBA, runs: [StrokeRun], size: Int) throws -> ImageSurface {
+    /// The square image of `frame` (page coordinates: a fixed page, or an endless page's ink with a margin), with
+    /// `backdrop` (the page's PDF page, stretched over the page rect at the origin) over the paper.
+    public static func render(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, runs: [StrokeRun], size: Int) throws -> ImageSurface {
         guard (1...maxSize).contains(size) else {
             throw RenderError.pageTooLarge("thumbnail size must be 1 to \(maxSize) pixels, not \(size)")
         }
@@ -35,6 +37,15 @@ public enum Thumbnail {
 
         let layers = (0..<max(runs.count, 1)).map { _ in Layer(PreviewRaster(width: size, height: size)) }
         layers[0].raster.fill(x0: page.x0, y0: page.y0, x1: page.x1, y1: page.y1, with: background)
+        let pageBox = Rect(minX: Double(page.x0), minY: Double(page.y0), maxX: Double(page.x1), maxY: Double(page.y1))
+        if let backdrop {
+            let pdf = try ImageSurface(width: size, height: size)
+            let ctx = CairoContext(drawingInto: pdf)
+            ctx.identity()
+            ctx.clip(pageBox)
+            backdrop.draw(over: Rect(x: dx, y: dy, width: frame.width * scale, height: frame.height * scale), in: ctx, printing: false)
+            layers[0].raster.composite(pdf.words())
+        }
         let failure = FirstError()
         // Text boxes need Pango: kept aside and drawn with cairo over the composited ink.
         let texts = Collected()
@@ -44,6 +55,16 @@ public enum Thumbnail {
                 try run { stroke in
                     if failure.isSet { throw FirstError.Stopped() }
                     if stroke.content.text != nil { texts.add(stroke); return }
+                    if stroke.content.image != nil {
+                        // Drawn by cairo into a layer of its own and composited in its place among the ink.
+                        let picture = try ImageSurface(width: size, height: size)
+                        let ctx = CairoContext(drawingInto: picture)
+                        ctx.clip(pageBox)
+                        ctx.setTransform(scale: scale, dx: dx, dy: dy)
+                        ItemPainter.draw(stroke, in: ctx, deviceScale: scale)
+                        layer.raster.composite(picture.words())
+                        return
+                    }
                     layer.raster.draw(stroke, scale: scale, dx: dx, dy: dy, clip: page)
                 }
             } catch {
@@ -73,12 +94,13 @@ public enum Thumbnail {
     }
 
     /// Renders and writes the PNG atomically (a failure leaves an earlier file as it was).
-    public static func writePNG(pageSize: Size, background: RGBA, runs: [StrokeRun], size: Int, to path: String) throws {
-        try writePNG(frame: Rect(x: 0, y: 0, width: pageSize.width, height: pageSize.height), background: background, runs: runs, size: size, to: path)
+    public static func writePNG(pageSize: Size, background: RGBA, backdrop: PDFBackdrop? = nil, runs: [StrokeRun], size: Int, to path: String) throws {
+        try writePNG(frame: Rect(x: 0, y: 0, width: pageSize.width, height: pageSize.height), background: background, backdrop: backdrop,
+                     runs: runs, size: size, to: path)
     }
 
-    public static func writePNG(frame: Rect, background: RGBA, runs: [StrokeRun], size: Int, to path: String) throws {
-        let image = try render(frame: frame, background: background, runs: runs, size: size)
+    public static func writePNG(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, runs: [StrokeRun], size: Int, to path: String) throws {
+        let image = try render(frame: frame, background: background, backdrop: backdrop, runs: runs, size: size)
         let bytes: [[UInt8]]
         do { bytes = try PNGEncoder.chunks(image, opaque: false) } catch {
             throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")

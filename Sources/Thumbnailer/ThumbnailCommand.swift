@@ -58,9 +58,13 @@ public enum ThumbnailCommand {
         if StrokeStream.looksLikeDocument(path: input) {
             let stream = try StrokeStream.open(path: input)
             defer { stream.close() }
+            // Pictures and a PDF page are drawn from the file's embedded bytes (none: an empty table, nothing read).
+            let files = try stream.files()
+            ImagePainter.shared.provide(files)
             if !stream.format.isEndless {
                 let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize))
                 try Thumbnail.writePNG(pageSize: stream.pageSize, background: stream.background,
+                                       backdrop: PDFBackdrop.of(Page(format: stream.format), files: files),
                                        runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
                                        size: n, to: output)
             } else {
@@ -75,7 +79,8 @@ public enum ThumbnailCommand {
         // Notes (what the import left out) are for `info`; a thumbnailer should be quiet.
         let doc = try DocumentLoader.load(path: input, page: 1)
         let page = doc.document.pages[0]
-        try Thumbnail.writePNG(frame: page.frame, background: page.format.background.paper,
+        ImagePainter.shared.provide(doc.document.files)
+        try Thumbnail.writePNG(frame: page.frame, background: page.format.background.paper, backdrop: PDFBackdrop.of(page, in: doc.document),
                                runs: LayeredExport.runs(of: page.drawing, count: 2), size: n, to: output)
     }
 }

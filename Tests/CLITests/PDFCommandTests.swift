@@ -133,6 +133,28 @@ final class PDFCommandTests: XCTestCase {
         XCTAssertFalse(try pdftotext(t("plain.pdf")).contains("Wombat"))
     }
 
+    /// SVG of a page on a PDF holds the PDF page (a PNG of it under the ink): rsvg-convert shows the PDF's bar.
+    func testSVGShowsThePDFPage() throws {
+        try XCTSkipUnless(Shell.find("rsvg-convert") != nil && Shell.find("convert") != nil, "rsvg-convert and convert read the SVG back")
+        let paper = t("paper.pdf")
+        try writePaper(paper)
+        let svg = t("page2.svg")
+        let r = try OekakiBinary.run(["export", paper, svg, "--page", "2"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        XCTAssertTrue(text.contains("<image") && text.contains("data:image/png;base64,"), String(text.prefix(600)))
+        let png = t("page2.png")
+        XCTAssertEqual(try Shell.run("rsvg-convert", [svg, "-o", png]).status, 0)
+        let image = try RGBAImage(png: png)
+        XCTAssertEqual([image.width, image.height], [595, 842])
+        let bar = image.pixel(140, 55)
+        XCTAssertTrue(bar[0] < 80 && bar[1] < 110 && bar[2] > 150, "the PDF's blue bar: \(bar)")
+        XCTAssertEqual(image.pixel(400, 600), [255, 255, 255, 255], "the PDF page's white")
+        // The words are there as pixels: some dark ones along the text's line (y ≈ 114…124 pt).
+        let dark = (40..<200).filter { x in image.pixel(x, 116)[0] < 100 }.count
+        XCTAssertGreaterThan(dark, 10, "the PDF's text is drawn")
+    }
+
     func testHostilePDFsEndInOneLine() throws {
         let cases: [(String, [UInt8], String)] = [
             ("garbage.pdf", Array("%PDF-1.4\nthis is not a PDF body at all\n".utf8), "cannot open this PDF"),

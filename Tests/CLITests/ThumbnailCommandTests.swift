@@ -116,6 +116,73 @@ final class ThumbnailCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: t("more.png"))), try Data(contentsOf: URL(fileURLWithPath: t("alone.png"))))
     }
 
+    /// Thumbnails of `input` streamed from its `.oekaki` and loaded from the original (`.pdf`, `.xopp`): both paths.
+    private func thumbnails(of input: String, size: Int = 256) throws -> [RGBAImage] {
+        let doc = t("copy-\(UUID().uuidString).oekaki")
+        XCTAssertEqual(try OekakiBinary.run(["export", input, doc]).status, 0)
+        return try [input, doc].map { file in
+            let out = t("thumb-\(UUID().uuidString).png")
+            let r = try OekakiBinary.run(["thumbnail", file, out, "--size", String(size)])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return try RGBAImage(png: out)
+        }
+    }
+
+    func testPDFPageIsDrawnUnderTheInk() throws {
+        // A 612×792 PDF page with a blue bar at 40…240 × 40…70 pt, annotated in a .xopp by a red line down x = 100.
+        let paper = t("paper.pdf")
+        try Data(TestPDF.pages([(612, 792, "Wombat")])).write(to: URL(fileURLWithPath: paper))
+        let xml = """
+            <?xml version="1.0" standalone="no"?>
+            <xournal creator="Xournal++ 1.1.3" fileversion="4"><page width="612" height="792">\
+            <background type="pdf" domain="absolute" filename="\(paper)" pageno="1"/><layer>\
+            <stroke tool="pen" color="#ff0000ff" width="12">100 20 100 90</stroke></layer></page></xournal>
+            """
+        let xopp = t("annotated.xopp")
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: xopp))
+        for (name, image) in zip(["the PDF itself", ".xopp", "its .oekaki"], try [thumbnails(of: paper)[0]] + thumbnails(of: xopp)) {
+            // Scale 256/792: the page is 198 px wide, 29 px from the left.
+            let s = 256.0 / 792, left = ((256 - 612 * s) / 2).rounded(.down)
+            func at(_ x: Double, _ y: Double) -> [UInt8] { image.pixel(Int(left + x * s), Int(y * s)) }
+            let bar = at(200, 55)
+            XCTAssertTrue(bar[0] < 80 && bar[1] < 110 && bar[2] > 150 && bar[3] == 255, "\(name): the PDF's blue bar: \(bar)")
+            XCTAssertEqual(at(300, 600), [255, 255, 255, 255], "\(name): the PDF page's white")
+            XCTAssertEqual(image.pixel(5, 128)[3], 0, "\(name): outside the page")
+            if name != "the PDF itself" {
+                let ink = at(100, 55)
+                XCTAssertTrue(ink[0] > 200 && ink[1] < 60 && ink[2] < 60, "\(name): the red line over the bar: \(ink)")
+            }
+        }
+    }
+
+    func testPicturesAreDrawnInTheirPlaceAmongTheInk() throws {
+        // 40×30 left red, right blue, stretched over 20…100 × 10…70 of a 200×100 page; a black line drawn after it
+        // across its middle (y = 40) and one before it, hidden under the picture (y = 60).
+        let png = t("halves.png")
+        XCTAssertEqual(try Shell.run("convert", ["-size", "40x30", "xc:#dc141e", "-fill", "#1e50dc", "-draw", "rectangle 20,0 39,29", png]).status, 0)
+        let b64 = try Data(contentsOf: URL(fileURLWithPath: png)).base64EncodedString()
+        let xml = """
+            <?xml version="1.0" standalone="no"?>
+            <xournal creator="Xournal++ 1.1.3" fileversion="4"><page width="200" height="100"><background type="solid" color="#ffffffff" style="plain"/><layer>
+            <stroke tool="pen" color="#000000ff" width="6">20 60 100 60</stroke>
+            <image left="20" top="10" right="100" bottom="70">\(b64)</image>
+            <stroke tool="pen" color="#000000ff" width="6">20 40 100 40</stroke>
+            </layer></page></xournal>
+            """
+        let xopp = t("picture.xopp")
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: xopp))
+        for image in try thumbnails(of: xopp) {
+            // Scale 1.28; the page is 256×128, 64 px from the top.
+            func at(_ x: Double, _ y: Double) -> [UInt8] { image.pixel(Int(x * 1.28), Int(64 + y * 1.28)) }
+            let red = at(40, 25), blue = at(80, 25), under = at(40, 60), over = at(40, 40), paper = at(150, 50)
+            XCTAssertTrue(red[0] > 200 && red[1] < 40 && red[2] < 50, "red half: \(red)")
+            XCTAssertTrue(blue[0] < 50 && blue[2] > 200, "blue half: \(blue)")
+            XCTAssertTrue(under[0] > 200 && under[1] < 40, "the line drawn before the picture is under it: \(under)")
+            XCTAssertTrue(over[0] < 40 && over[1] < 40 && over[2] < 40, "the line drawn after it is over it: \(over)")
+            XCTAssertEqual(paper, [255, 255, 255, 255])
+        }
+    }
+
     func testBadArgumentsAreUsageErrors() throws {
         let doc = try landscapeDrawing()
         for args in [["thumbnail"], ["thumbnail", doc], ["thumbnail", doc, t("a.png"), "--size"], ["thumbnail", doc, t("a.png"), "--size", "0"],
