@@ -5,16 +5,24 @@ public struct ImageHeader: Hashable, Sendable {
     public enum Format: String, Hashable, Sendable { case png, jpeg }
 
     public var format: Format
+    /// The size as the picture is shown: a JPEG's EXIF orientation applied (a phone photo taken upright is stored
+    /// landscape with orientation 6 and shown portrait).
     public var width: Int
     public var height: Int
+    /// EXIF orientation 1…8 (1: as stored; 2–4 mirrored or turned 180°; 5–8 also swap the sides); 1 for PNG.
+    public var orientation: Int = 1
 
     /// Largest side and area we decode: 16384 px a side, 64 megapixels (256 MB as ARGB pixels).
     public static let maxSide = 16384
     public static let maxPixels = 64_000_000
 
-    public init(format: Format, width: Int, height: Int) {
-        self.format = format; self.width = width; self.height = height
+    public init(format: Format, width: Int, height: Int, orientation: Int = 1) {
+        self.format = format; self.width = width; self.height = height; self.orientation = orientation
     }
+
+    /// The size of the pixels as stored (before the orientation turns them).
+    public var storedWidth: Int { orientation >= 5 ? height : width }
+    public var storedHeight: Int { orientation >= 5 ? width : height }
 
     /// The header of `bytes`; throws `ImageError` for anything that is not a whole PNG or JPEG of a size we
     /// decode.
@@ -62,6 +70,7 @@ public struct ImageHeader: Hashable, Sendable {
     private static func jpeg(_ b: [UInt8]) throws -> ImageHeader {
         var i = 2
         var size: (w: Int, h: Int)?
+        var orientation: Int?
         while true {
             // Markers may be preceded by any number of 0xFF fill bytes.
             guard i < b.count, b[i] == 0xFF else { throw ImageError.damaged("JPEG ends early or its markers are damaged") }
@@ -81,18 +90,56 @@ public struct ImageHeader: Hashable, Sendable {
                 guard length >= 8 else { throw ImageError.damaged("JPEG frame header too short") }
                 size = (w: be16(b, i + 5), h: be16(b, i + 3))
             }
+            if marker == 0xE1, orientation == nil {
+                orientation = exifOrientation(b[(i + 2)..<(i + length)])
+            }
             if marker == 0xDA {
                 guard let size else { throw ImageError.damaged("JPEG scan before its frame header") }
+                let o = orientation ?? 1
                 // Entropy-coded data escapes 0xFF as FF 00, so FF D9 after the first scan is the real end.
                 var j = i + length
                 while j + 1 < b.count {
-                    if b[j] == 0xFF, b[j + 1] == 0xD9 { return ImageHeader(format: .jpeg, width: size.w, height: size.h) }
+                    if b[j] == 0xFF, b[j + 1] == 0xD9 {
+                        return ImageHeader(format: .jpeg, width: o >= 5 ? size.h : size.w, height: o >= 5 ? size.w : size.h, orientation: o)
+                    }
                     j += 1
                 }
                 throw ImageError.damaged("JPEG is truncated (no end marker after its image data)")
             }
             i += length
         }
+    }
+
+    /// The Orientation tag (0x0112) of an APP1 segment's EXIF data ("Exif\0\0", a TIFF header, IFD0), nil when the
+    /// segment is not EXIF or has none; a value outside 1…8 or an entry reaching past the segment counts as none.
+    static func exifOrientation(_ seg: ArraySlice<UInt8>) -> Int? {
+        let d = Array(seg)
+        guard d.count >= 14, d[0..<6].elementsEqual([0x45, 0x78, 0x69, 0x66, 0, 0]) else { return nil }
+        let t = 6   // the TIFF header; its offsets count from here
+        let little: Bool
+        switch (d[t], d[t + 1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        func u16(_ k: Int) -> Int? {
+            guard k >= 0, k + 2 <= d.count else { return nil }
+            return little ? Int(d[k]) | Int(d[k + 1]) << 8 : Int(d[k]) << 8 | Int(d[k + 1])
+        }
+        func u32(_ k: Int) -> Int? {
+            guard let a = u16(k), let b = u16(k + 2) else { return nil }
+            return little ? a | b << 16 : a << 16 | b
+        }
+        guard u16(t + 2) == 42, let ifd = u32(t + 4), let count = u16(t + ifd) else { return nil }
+        for e in 0..<min(count, 1000) {
+            let entry = t + ifd + 2 + e * 12
+            guard let tag = u16(entry) else { return nil }
+            guard tag == 0x0112 else { continue }
+            // SHORT (type 3), one value, held in the first two bytes of the value field.
+            guard u16(entry + 2) == 3, u32(entry + 4) == 1, let v = u16(entry + 8), (1...8).contains(v) else { return nil }
+            return v
+        }
+        return nil
     }
 
     private static func be32(_ b: [UInt8], _ i: Int) -> Int {

@@ -12,8 +12,9 @@ public enum ImageDecoder {
     /// The pixels of `bytes` (premultiplied ARGB32). Throws `ImageError` for anything else, too large or damaged.
     public static func decode(_ bytes: [UInt8]) throws -> ImageSurface {
         let header = try ImageHeader(reading: bytes)
-        let surface = header.format == .png ? try png(bytes) : try jpeg(bytes)
-        if header.format == .jpeg { attachJPEG(bytes, to: surface) }
+        let surface = header.format == .png ? try png(bytes) : try jpeg(bytes, orientation: header.orientation)
+        // A PDF viewer shows embedded JPEG data as stored, without its EXIF turn: only unturned ones go in as they are.
+        if header.format == .jpeg, header.orientation == 1 { attachJPEG(bytes, to: surface) }
         // The size limit was checked on the header; a decoder disagreeing with it is a damaged file.
         guard surface.width == header.width, surface.height == header.height else {
             throw ImageError.damaged("the header says \(header.width)×\(header.height), the pixels are \(surface.width)×\(surface.height)")
@@ -43,8 +44,10 @@ public enum ImageDecoder {
         return ImageSurface(adoptingAsARGB: s)
     }
 
-    /// gdk-pixbuf's JPEG loader (libjpeg), fed from memory; its RGB rows are copied into a cairo surface.
-    private static func jpeg(_ bytes: [UInt8]) throws -> ImageSurface {
+    /// gdk-pixbuf's JPEG loader (libjpeg), fed from memory; its RGB rows are copied into a cairo surface, turned
+    /// and mirrored as the EXIF `orientation` (1…8) says the picture is shown (the header's reading of it, so the
+    /// size the header reports and the pixels always agree).
+    private static func jpeg(_ bytes: [UInt8], orientation: Int) throws -> ImageSurface {
         var error: UnsafeMutablePointer<GError>?
         guard let loader = gdk_pixbuf_loader_new_with_type("jpeg", &error) else {
             throw ImageError.undecodable("JPEG: \(take(&error) ?? "no JPEG loader")")
@@ -64,21 +67,51 @@ public enum ImageDecoder {
               let src = gdk_pixbuf_read_pixels(pixbuf) else {
             throw ImageError.undecodable("JPEG: unexpected pixel layout")
         }
-        let surface = try ImageSurface(width: w, height: h)
+        let turn = Orientation(orientation, width: w, height: h)
+        let surface = try ImageSurface(width: turn.shownWidth, height: turn.shownHeight)
+        let rowWords = surface.stride / 4
         surface.withPixels { base in
-            for y in 0..<h {
-                let row = src + y * rowstride
-                (base + y * surface.stride).withMemoryRebound(to: UInt32.self, capacity: w) { out in
+            base.withMemoryRebound(to: UInt32.self, capacity: rowWords * surface.height) { out in
+                for y in 0..<h {
+                    let row = src + y * rowstride
+                    // Where stored pixel (x, y) is shown is linear in x: a start and a step per pixel.
+                    var at = turn.shownY(0, y) * rowWords + turn.shownX(0, y)
+                    let step = turn.dyPerX * rowWords + turn.dxPerX
                     for x in 0..<w {
                         let p = row + x * channels
                         let a = channels == 4 ? UInt32(p[3]) : 255
                         func m(_ v: UInt8) -> UInt32 { a == 255 ? UInt32(v) : (UInt32(v) * a + 127) / 255 }
-                        out[x] = a << 24 | m(p[0]) << 16 | m(p[1]) << 8 | m(p[2])
+                        out[at] = a << 24 | m(p[0]) << 16 | m(p[1]) << 8 | m(p[2])
+                        at += step
                     }
                 }
             }
         }
         return surface
+    }
+
+    /// EXIF orientation as a map from a stored pixel (x, y) of a w×h picture to where it is shown.
+    struct Orientation {
+        let shownWidth: Int, shownHeight: Int
+        /// shown x = dxPerX·x + dxPerY·y + dx0, likewise y.
+        let dxPerX: Int, dxPerY: Int, dx0: Int, dyPerX: Int, dyPerY: Int, dy0: Int
+
+        init(_ o: Int, width w: Int, height h: Int) {
+            switch o {
+            case 2: (dxPerX, dxPerY, dx0, dyPerX, dyPerY, dy0) = (-1, 0, w - 1, 0, 1, 0)        // mirrored left–right
+            case 3: (dxPerX, dxPerY, dx0, dyPerX, dyPerY, dy0) = (-1, 0, w - 1, 0, -1, h - 1)   // turned 180°
+            case 4: (dxPerX, dxPerY, dx0, dyPerX, dyPerY, dy0) = (1, 0, 0, 0, -1, h - 1)        // mirrored top–bottom
+            case 5: (dxPerX, dxPerY, dx0, dyPerX, dyPerY, dy0) = (0, 1, 0, 1, 0, 0)             // transposed
+            case 6: (dxPerX, dxPerY, dx0, dyPerX, dyPerY, dy0) = (0, -1, h - 1, 1, 0, 0)        // turned 90° clockwise
+            case 7: (dxPerX, dxPerY, dx0, dyPerX, dyPerY, dy0) = (0, -1, h - 1, -1, 0, w - 1)   // transversed
+            case 8: (dxPerX, dxPerY, dx0, dyPerX, dyPerY, dy0) = (0, 1, 0, -1, 0, w - 1)        // turned 90° anticlockwise
+            default: (dxPerX, dxPerY, dx0, dyPerX, dyPerY, dy0) = (1, 0, 0, 0, 1, 0)
+            }
+            (shownWidth, shownHeight) = (5...8).contains(o) ? (h, w) : (w, h)
+        }
+
+        func shownX(_ x: Int, _ y: Int) -> Int { dxPerX * x + dxPerY * y + dx0 }
+        func shownY(_ x: Int, _ y: Int) -> Int { dyPerX * x + dyPerY * y + dy0 }
     }
 
     /// Lets cairo's PDF surface embed the JPEG as it is (DCT) instead of its decoded pixels: a photo stays its

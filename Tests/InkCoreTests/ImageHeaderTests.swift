@@ -18,6 +18,70 @@ final class ImageHeaderTests: XCTestCase {
         return b
     }
 
+    /// An APP1 segment of EXIF data whose IFD0 holds `entries` (tag, type, count, value) in that byte order:
+    /// what a camera writes, Orientation (0x0112) among other tags.
+    static func exifSegment(orientation: Int, littleEndian: Bool = false, entries extra: [(Int, Int, Int, Int)] = [(0x010F, 2, 4, 0)],
+                            ifdOffset: Int = 8) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { littleEndian ? [UInt8(v & 255), UInt8(v >> 8 & 255)] : [UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        func u32(_ v: Int) -> [UInt8] { littleEndian ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF) }
+        let entries = (extra + [(0x0112, 3, 1, orientation)]).sorted { $0.0 < $1.0 }
+        var tiff: [UInt8] = (littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(ifdOffset)
+        tiff += u16(entries.count)
+        for (tag, type, count, value) in entries {
+            // A SHORT sits in the first two bytes of the value field.
+            tiff += u16(tag) + u16(type) + u32(count) + (type == 3 ? u16(value) + [0, 0] : u32(value))
+        }
+        tiff += u32(0)
+        let data = Array("Exif".utf8) + [0, 0] + tiff
+        return [0xFF, 0xE1, UInt8((data.count + 2) >> 8), UInt8((data.count + 2) & 255)] + data
+    }
+
+    /// `jpeg` with `segment` right after its start marker (where cameras put EXIF).
+    static func inserting(_ segment: [UInt8], into jpeg: [UInt8]) -> [UInt8] { Array(jpeg[..<2]) + segment + Array(jpeg[2...]) }
+
+    func testEXIFOrientationTurnsTheReportedSize() throws {
+        let jpeg = Self.jpegSkeleton(width: 4032, height: 3024)
+        for little in [false, true] {
+            for o in 1...8 {
+                let h = try ImageHeader(reading: Self.inserting(Self.exifSegment(orientation: o, littleEndian: little), into: jpeg))
+                XCTAssertEqual(h.orientation, o, "orientation \(o), little-endian \(little)")
+                // 5…8 turn the picture a quarter: a landscape-stored phone photo is shown portrait.
+                XCTAssertEqual([h.width, h.height], o >= 5 ? [3024, 4032] : [4032, 3024], "orientation \(o)")
+                XCTAssertEqual([h.storedWidth, h.storedHeight], [4032, 3024])
+            }
+        }
+        // No EXIF, a value out of range, a wrong type, an IFD past the segment: shown as stored, never refused.
+        for bytes in [jpeg,
+                      Self.inserting(Self.exifSegment(orientation: 9), into: jpeg),
+                      Self.inserting(Self.exifSegment(orientation: 0), into: jpeg),
+                      Self.inserting(Self.exifSegment(orientation: 6, ifdOffset: 4000), into: jpeg),
+                      Self.inserting(Array(Self.exifSegment(orientation: 6).prefix(4)) + Array("Exif".utf8) + [0, 0, 0x4D, 0x4D], into: jpeg)] {
+            let h = try ImageHeader(reading: bytes.count > 8 && bytes[3] == 0xE1 ? Self.fixingLength(bytes) : bytes)
+            XCTAssertEqual(h.orientation, 1)
+            XCTAssertEqual([h.width, h.height], [4032, 3024])
+        }
+        // The limits hold whichever way the picture is turned.
+        XCTAssertThrowsError(try ImageHeader(reading: Self.inserting(Self.exifSegment(orientation: 6), into: Self.jpegSkeleton(width: 10, height: 20000))))
+        // Damaged EXIF bytes anywhere: a header or an ImageError, never a crash.
+        var rng = SystemRandomNumberGenerator()
+        let good = Self.inserting(Self.exifSegment(orientation: 6, littleEndian: true), into: jpeg)
+        for _ in 0..<2000 {
+            var b = good
+            b[Int.random(in: 6..<60, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            _ = try? ImageHeader(reading: b)
+        }
+    }
+
+    /// Sets an APP1 segment's length (right after SOI) to what the bytes up to the next marker hold.
+    static func fixingLength(_ b: [UInt8]) -> [UInt8] {
+        var out = b
+        var end = 4
+        while end + 1 < b.count, !(b[end] == 0xFF && b[end + 1] == 0xE0) { end += 1 }
+        let n = end - 4
+        out[4] = UInt8(n >> 8); out[5] = UInt8(n & 255)
+        return out
+    }
+
     func testPNGSizeComesFromItsHeader() throws {
         let h = try ImageHeader(reading: Self.pngHeader(width: 640, height: 480))
         XCTAssertEqual(h, ImageHeader(format: .png, width: 640, height: 480))

@@ -28,6 +28,40 @@ final class ImageDecoderTests: XCTestCase {
         }
     }
 
+    /// A phone photo stored landscape with EXIF orientation 6 is shown portrait, and every orientation turns the
+    /// pixels as ImageMagick's -auto-orient does (the reference), with the header's size.
+    func testEXIFOrientationIsApplied() throws {
+        guard let convert = Fixture.tool("convert") else { throw XCTSkip("ImageMagick's convert is not installed") }
+        // 40×30: top-left quarter red, bottom-left green, right half blue: every turn and mirror looks different.
+        let path = Fixture.tempPath("quarters.jpg")
+        XCTAssertEqual(try Fixture.run(convert, ["-size", "40x30", "xc:#1e50dc", "-fill", "#dc141e", "-draw", "rectangle 0,0 19,14",
+                                                 "-fill", "#14b41e", "-draw", "rectangle 0,15 19,29", "-quality", "95", "jpg:" + path]), 0)
+        let plain = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let red = RGBA(r: 220, g: 20, b: 30), green = RGBA(r: 20, g: 180, b: 30), blue = RGBA(r: 30, g: 80, b: 220)
+
+        // Orientation 6 (the camera held upright): 30×40, the stored left edge on top, the right (blue) at the bottom,
+        // the stored top (red) on the right.
+        let upright = try ImageDecoder.decode(ImageHeaderTestsBytes.inserting(ImageHeaderTestsBytes.exifSegment(orientation: 6), into: plain))
+        XCTAssertEqual([upright.width, upright.height], [30, 40])
+        XCTAssertColor(upright.pixel(x: 25, y: 5), near: red, tolerance: 16, "top right")
+        XCTAssertColor(upright.pixel(x: 5, y: 5), near: green, tolerance: 16, "top left")
+        XCTAssertColor(upright.pixel(x: 15, y: 35), near: blue, tolerance: 16, "bottom")
+
+        for o in 1...8 {
+            let bytes = ImageHeaderTestsBytes.inserting(ImageHeaderTestsBytes.exifSegment(orientation: o, littleEndian: o % 2 == 0), into: plain)
+            let turned = Fixture.tempPath("turned-\(o).jpg"), reference = Fixture.tempPath("reference-\(o).png")
+            try Data(bytes).write(to: URL(fileURLWithPath: turned))
+            XCTAssertEqual(try Fixture.run(convert, [turned, "-auto-orient", "png:" + reference]), 0)
+            let want = try ImageSurface.load(png: reference)
+            let got = try ImageDecoder.decode(bytes)
+            XCTAssertEqual([got.width, got.height], [want.width, want.height], "orientation \(o)")
+            XCTAssertEqual([got.width, got.height], [try ImageHeader(reading: bytes).width, try ImageHeader(reading: bytes).height])
+            for (x, y) in [(4, 4), (want.width - 5, 4), (4, want.height - 5), (want.width - 5, want.height - 5)] {
+                XCTAssertColor(got.pixel(x: x, y: y), near: want.pixel(x: x, y: y), tolerance: 16, "orientation \(o) at (\(x), \(y))")
+            }
+        }
+    }
+
     func testHostileBytesAreOneLineErrors() throws {
         let jpeg = try TestImages.make("jpg"), png = try TestImages.make("png")
         let cases: [(String, [UInt8])] = [
@@ -87,6 +121,27 @@ final class ImageDecoderTests: XCTestCase {
 
 /// The hostile header bytes (InkCoreTests has the same builder; test targets do not share code).
 enum ImageHeaderTestsBytes {
+    /// An APP1 segment of EXIF data whose IFD0 holds `entries` (tag, type, count, value) in that byte order:
+    /// what a camera writes, Orientation (0x0112) among other tags.
+    static func exifSegment(orientation: Int, littleEndian: Bool = false, entries extra: [(Int, Int, Int, Int)] = [(0x010F, 2, 4, 0)],
+                            ifdOffset: Int = 8) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { littleEndian ? [UInt8(v & 255), UInt8(v >> 8 & 255)] : [UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        func u32(_ v: Int) -> [UInt8] { littleEndian ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF) }
+        let entries = (extra + [(0x0112, 3, 1, orientation)]).sorted { $0.0 < $1.0 }
+        var tiff: [UInt8] = (littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(ifdOffset)
+        tiff += u16(entries.count)
+        for (tag, type, count, value) in entries {
+            // A SHORT sits in the first two bytes of the value field.
+            tiff += u16(tag) + u16(type) + u32(count) + (type == 3 ? u16(value) + [0, 0] : u32(value))
+        }
+        tiff += u32(0)
+        let data = Array("Exif".utf8) + [0, 0] + tiff
+        return [0xFF, 0xE1, UInt8((data.count + 2) >> 8), UInt8((data.count + 2) & 255)] + data
+    }
+
+    /// `jpeg` with `segment` right after its start marker (where cameras put EXIF).
+    static func inserting(_ segment: [UInt8], into jpeg: [UInt8]) -> [UInt8] { Array(jpeg[..<2]) + segment + Array(jpeg[2...]) }
+
     static func pngHeader(width w: UInt32, height h: UInt32) -> [UInt8] {
         func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + Array("IHDR".utf8) + be(w) + be(h) + [8, 6, 0, 0, 0] + be(0)
