@@ -9,7 +9,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let header: ImageHeader
     do { header = try ImageHeader(reading: bytes) } catch is ImageError { return 0 } catch { fatalError("unexpected error type: \(error)") }
-    if header.width > ImageHeader.maxSide || header.height > ImageHeader.maxSide || header.width * header.height > ImageHeader.maxPixels {
+    if !ImageLimits.allow(width: header.width, height: header.height) {
         fatalError("header \(header) passed the size limit")
     }
     // A decoder allocates width × height × 4 bytes whatever the input's length; claims beyond 1 MP are the

@@ -1,6 +1,6 @@
 /// What a PNG or JPEG says about itself before any pixel is decoded: its kind and size. Read in pure Swift from
 /// the first bytes, so a picture claiming 100,000 × 100,000 pixels (a decompression bomb) is refused before a
-/// decoder allocates anything, and a JPEG cut short is refused before a decoder sees it.
+/// decoder allocates anything (`ImageLimits`), and a JPEG cut short is refused before a decoder sees it.
 public struct ImageHeader: Hashable, Sendable {
     public enum Format: String, Hashable, Sendable { case png, jpeg }
 
@@ -11,10 +11,6 @@ public struct ImageHeader: Hashable, Sendable {
     public var height: Int
     /// EXIF orientation 1…8 (1: as stored; 2–4 mirrored or turned 180°; 5–8 also swap the sides); 1 for PNG.
     public var orientation: Int = 1
-
-    /// Largest side and area we decode: 16384 px a side, 64 megapixels (256 MB as ARGB pixels).
-    public static let maxSide = 16384
-    public static let maxPixels = 64_000_000
 
     public init(format: Format, width: Int, height: Int, orientation: Int = 1) {
         self.format = format; self.width = width; self.height = height; self.orientation = orientation
@@ -35,7 +31,7 @@ public struct ImageHeader: Hashable, Sendable {
             throw ImageError.notAnImage
         }
         guard width > 0, height > 0 else { throw ImageError.damaged("\(format.name) of \(width)×\(height) pixels") }
-        guard width <= ImageHeader.maxSide, height <= ImageHeader.maxSide, width * height <= ImageHeader.maxPixels else {
+        guard ImageLimits.allow(width: width, height: height) else {
             throw ImageError.tooLarge(format: format, width: width, height: height)
         }
         if format == .png { try ImageHeader.checkPNGChunks(bytes) }
@@ -163,7 +159,7 @@ public enum ImageError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .notAnImage: return "not a PNG or JPEG image"
         case let .tooLarge(f, w, h):
-            return "the \(f.name) claims \(w)×\(h) pixels; images up to \(ImageHeader.maxSide) pixels a side and \(ImageHeader.maxPixels / 1_000_000) megapixels are accepted"
+            return "the \(f.name) claims \(w)×\(h) pixels; images \(ImageLimits.wording) are accepted"
         case .damaged(let why): return "damaged image: \(why)"
         case .undecodable(let why): return "the image does not decode: \(why)"
         }

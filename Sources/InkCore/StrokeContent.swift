@@ -65,19 +65,14 @@ public struct ImageBox: Hashable, Sendable {
     public var pixelWidth: Int
     public var pixelHeight: Int
 
-    /// Largest side in pixels an image may claim (a bigger one is a decompression bomb, not a picture).
-    public static let maxPixelSide = 30_000
-    /// Most pixels an image may claim (about 400 MB decoded at 4 bytes a pixel).
-    public static let maxPixels = 100_000_000
-
     public init(file: ContentHash, pixelWidth: Int, pixelHeight: Int) {
         self.file = file; self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight
     }
 
     public var problem: String? {
-        guard pixelWidth >= 1, pixelHeight >= 1, pixelWidth <= Self.maxPixelSide, pixelHeight <= Self.maxPixelSide,
-              pixelWidth * pixelHeight <= Self.maxPixels else {
-            return "image of \(pixelWidth) × \(pixelHeight) pixels is outside 1…\(Self.maxPixelSide) a side"
+        // The decoder's limit: an item the store keeps is one that draws.
+        guard ImageLimits.allow(width: pixelWidth, height: pixelHeight) else {
+            return "image of \(pixelWidth) × \(pixelHeight) pixels; images \(ImageLimits.wording) are accepted"
         }
         return nil
     }

@@ -343,7 +343,7 @@ public enum XoppImport {
                                                  : "has \(repairedWidths) invalid segment widths; left those segments out, as Xournal++ does") }
         if cutTexts > 0 { notes.append("has \(cutTexts) texts longer than a text box holds (\(TextBox.maxTextBytes / 1024) KiB); kept their beginnings") }
         if badStrokes > 0 { notes.append("has \(badStrokes) strokes with an invalid width or no points; skipped them") }
-        if badImages > 0 { notes.append("has \(badImages) images that are not readable PNG or JPEG pictures (or larger than \(ImageHeader.maxSide) pixels a side); left them out") }
+        if badImages > 0 { notes.append("has \(badImages) images that are not readable PNG or JPEG pictures (or larger than \(ImageLimits.maxSide) pixels a side or \(ImageLimits.maxPixels / 1_000_000) megapixels); left them out") }
         var document = Document(pages: out)
         document.files = files
         if let pdf { document.files[pdf.hash] = pdf.bytes }

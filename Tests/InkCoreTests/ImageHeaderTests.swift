@@ -82,6 +82,24 @@ final class ImageHeaderTests: XCTestCase {
         return out
     }
 
+    /// The header reader and an image item judge a size by the one `ImageLimits`: what one accepts the other keeps.
+    func testHeadersAndImageItemsShareOneLimit() {
+        let side = ImageLimits.maxSide, area = ImageLimits.maxPixels
+        let sizes = [(side, 1), (side + 1, 1), (1, side + 1), (side, area / side), (side, area / side + 1),
+                     (8000, 8000), (8001, 8000), (20000, 100), (30000, 1), (1, 1), (0, 5)]
+        for (w, h) in sizes {
+            let header = (try? ImageHeader(reading: Self.pngHeader(width: UInt32(w), height: UInt32(h)))) != nil
+            let item = ImageBox(file: ContentHash(of: [1]), pixelWidth: w, pixelHeight: h).problem == nil
+            XCTAssertEqual(header, ImageLimits.allow(width: w, height: h), "header \(w)×\(h)")
+            XCTAssertEqual(item, ImageLimits.allow(width: w, height: h), "item \(w)×\(h)")
+        }
+        XCTAssertTrue(ImageLimits.allow(width: side, height: area / side), "the largest accepted at the full side")
+        XCTAssertFalse(ImageLimits.allow(width: side, height: area / side + 1), "one row more is over the area")
+        XCTAssertFalse(ImageLimits.allow(width: side + 1, height: 1))
+        XCTAssertFalse(ImageLimits.allow(width: 8001, height: 8000), "64,008,000 pixels")
+        XCTAssertTrue(ImageLimits.allow(width: 8000, height: 8000))
+    }
+
     func testPNGSizeComesFromItsHeader() throws {
         let h = try ImageHeader(reading: Self.pngHeader(width: 640, height: 480))
         XCTAssertEqual(h, ImageHeader(format: .png, width: 640, height: 480))

@@ -149,6 +149,8 @@ final class ElementsFormatTests: TempDirTestCase {
             ("UPDATE strokes SET content = x'02' || CAST('\(String(repeating: "g", count: 64))' AS BLOB) || x'0202' WHERE id = 101", "no valid file hash"),
             ("UPDATE strokes SET content = x'02' || CAST('\(h.hex)' AS BLOB) || x'ffffffff0f02' WHERE id = 101", "pixels"),
             ("UPDATE strokes SET content = x'02' || CAST('\(h.hex)' AS BLOB) || x'020200' WHERE id = 101", "left over"),
+            // 20000 × 100: within what the store once allowed (30000 a side), beyond what the decoder draws.
+            ("UPDATE strokes SET content = x'02' || CAST('\(h.hex)' AS BLOB) || x'a09c0164' WHERE id = 101", "20000 × 100 pixels"),
             ("DELETE FROM files WHERE hash = '\(h.hex)'", "shows missing file"),
             ("DELETE FROM files WHERE hash = '\(p.hex)'", "shows missing PDF"),
             ("UPDATE files SET hash = 'nothex' WHERE hash = '\(h.hex)'", "not a SHA-256"),
