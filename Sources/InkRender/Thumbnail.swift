@@ -14,14 +14,29 @@ public enum Thumbnail {
     /// Larger than any thumbnail a desktop asks for, small enough that a hostile `--size` cannot exhaust memory.
     public static let maxSize = 4096
 
+    /// One thread's share of the strokes, in drawing order. Ink may come to `ink` as its style, placement and
+    /// points as columns (what a file's stream decodes without building strokes); anything may come to `stroke`.
+    public typealias Run = (_ ink: (StrokeStyle, AffineMap, PointColumns) throws -> Void, _ stroke: (Stroke) throws -> Void) throws -> Void
+
+    /// Stroke runs as thumbnail runs (every stroke whole).
+    static func whole(_ runs: [StrokeRun]) -> [Run] {
+        runs.map { run in { _, stroke in try run(stroke) } }
+    }
+
     /// The square image: the page fitted and centred on transparent pixels.
     public static func render(pageSize: Size, background: RGBA, backdrop: PDFBackdrop? = nil, runs: [StrokeRun], size: Int) throws -> ImageSurface {
-        try render(frame: Rect(x: 0, y: 0, width: pageSize.width, height: pageSize.height), background: background, backdrop: backdrop, runs: runs, size: size)
+        try render(frame: Rect(x: 0, y: 0, width: pageSize.width, height: pageSize.height), background: background, backdrop: backdrop,
+                   inkRuns: whole(runs), size: size)
     }
 
     /// The square image of `frame` (page coordinates: a fixed page, or an endless page's ink with a margin), with
     /// `backdrop` (the page's PDF page, stretched over the page rect at the origin) over the paper.
     public static func render(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, runs: [StrokeRun], size: Int) throws -> ImageSurface {
+        try render(frame: frame, background: background, backdrop: backdrop, inkRuns: whole(runs), size: size)
+    }
+
+    /// The square image of `frame` drawn from thumbnail runs.
+    public static func render(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, inkRuns runs: [Run], size: Int) throws -> ImageSurface {
         guard (1...maxSize).contains(size) else {
             throw RenderError.pageTooLarge("thumbnail size must be 1 to \(maxSize) pixels, not \(size)")
         }
@@ -52,8 +67,17 @@ public enum Thumbnail {
         DispatchQueue.concurrentPerform(iterations: runs.count) { i in
             let layer = layers[i], run = runs[i]
             do {
-                try run { stroke in
-                    if failure.isSet { throw FirstError.Stopped() }
+                // Checking for another run's failure costs a lock: once per 64 strokes is soon enough.
+                var drawn = 0
+                func stopIfFailed() throws {
+                    drawn += 1
+                    if drawn & 63 == 0, failure.isSet { throw FirstError.Stopped() }
+                }
+                try run({ style, placement, points in
+                    try stopIfFailed()
+                    layer.raster.draw(style, placement: placement, points: points, scale: scale, dx: dx, dy: dy, clip: page)
+                }, { stroke in
+                    try stopIfFailed()
                     if stroke.content.text != nil { texts.add(stroke); return }
                     if stroke.content.image != nil {
                         // Drawn by cairo into a layer of its own and composited in its place among the ink.
@@ -66,7 +90,7 @@ public enum Thumbnail {
                         return
                     }
                     layer.raster.draw(stroke, scale: scale, dx: dx, dy: dy, clip: page)
-                }
+                })
             } catch {
                 failure.record(error)
             }
@@ -100,7 +124,11 @@ public enum Thumbnail {
     }
 
     public static func writePNG(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, runs: [StrokeRun], size: Int, to path: String) throws {
-        let image = try render(frame: frame, background: background, backdrop: backdrop, runs: runs, size: size)
+        try writePNG(frame: frame, background: background, backdrop: backdrop, inkRuns: whole(runs), size: size, to: path)
+    }
+
+    public static func writePNG(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, inkRuns runs: [Run], size: Int, to path: String) throws {
+        let image = try render(frame: frame, background: background, backdrop: backdrop, inkRuns: runs, size: size)
         let bytes: [[UInt8]]
         do { bytes = try PNGEncoder.chunks(image, opaque: false) } catch {
             throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")

@@ -113,6 +113,13 @@ enum DocumentRows {
         var shape: ShapeKind?
         var content: StrokeContent = .ink
 
+        /// Decodes an ink stroke's points into `columns` (no times); bad point data names the stroke, as in `stroke(path:)`.
+        func points(into columns: inout PointColumns, path: String) throws {
+            do { try PointCodec.decode(blob, into: &columns) } catch let e as PointCodec.Failure {
+                throw StoreError.corrupt(path: path, detail: "stroke \(id): \(e)")
+            }
+        }
+
         /// Decodes the points; bad point data names the stroke.
         func stroke(path: String) throws -> Stroke {
             let points: [InkPoint]
@@ -260,18 +267,59 @@ enum DocumentRows {
     /// The history's rows, checked the way `DocumentReader` checks them when it builds the `History`, but
     /// without holding any stroke: every stroke an edit names exists.
     static func checkHistory(_ db: SQLiteDatabase, path: String, version: Int) throws {
-        let q = try db.statement("SELECT 1 FROM strokes WHERE id = ?")
+        // The ids are gathered first and looked up together: a lookup per id was most of the time a thumbnail took
+        // to open a drawing with a long history. The messages, and which one comes first, are a walk's that stops
+        // at the first edit naming a missing stroke (or at an edit that is damaged itself, if that comes first).
         var seen = Set<StrokeID>()
-        try forEachEdit(db, path: path, version: version) { row in
-            for list in [row.strokes.removed, row.strokes.added] {
-                for id in list where seen.insert(id).inserted {
-                    try q.bind(1, Int64(bitPattern: id))
-                    let found = try q.step()
-                    q.reset()
-                    guard found else { throw StoreError.corrupt(path: path, detail: "\(row.name) refers to missing stroke \(id)") }
+        var named: [(id: StrokeID, stack: Schema.Stack, key: Int64)] = []
+        var damaged: Error?
+        do {
+            try forEachEdit(db, path: path, version: version) { row in
+                for list in [row.strokes.removed, row.strokes.added] {
+                    for id in list where seen.insert(id).inserted { named.append((id, row.stack, row.key)) }
                 }
             }
+        } catch { damaged = error }
+        // After a damaged edit, a failed lookup must not hide its error.
+        let missing = damaged == nil ? try firstMissing(db, named.map(\.id)) : (try? firstMissing(db, named.map(\.id))) ?? nil
+        if let missing {
+            let edit = named[missing]
+            let row = EditRow(stack: edit.stack, kind: .add, strokes: EditStrokes(removed: [], added: []), key: edit.key, version: version)
+            throw StoreError.corrupt(path: path, detail: "\(row.name) refers to missing stroke \(edit.id)")
         }
+        if let damaged { throw damaged }
+    }
+
+    /// The index of the first of `ids` that no stroke row has, nil when all exist. Few ids are looked up one by
+    /// one; many are checked against every stroke id, read once from the smallest index and sorted.
+    private static func firstMissing(_ db: SQLiteDatabase, _ ids: [StrokeID]) throws -> Int? {
+        guard !ids.isEmpty else { return nil }
+        let highest = try db.integer("SELECT max(id) FROM strokes") ?? 0
+        if ids.count < 64 || Int64(ids.count) * 8 < highest {
+            let q = try db.statement("SELECT 1 FROM strokes WHERE id = ?")
+            for (i, id) in ids.enumerated() {
+                try q.bind(1, Int64(bitPattern: id))
+                let found = try q.step()
+                q.reset()
+                if !found { return i }
+            }
+            return nil
+        }
+        var all: [Int64] = []
+        let q = try db.statement("SELECT id FROM strokes")
+        defer { q.reset() }
+        while try q.step() { all.append(q.int(0)) }
+        all.sort()
+        for (i, id) in ids.enumerated() {
+            let key = Int64(bitPattern: id)
+            var lo = 0, hi = all.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if all[mid] < key { lo = mid + 1 } else { hi = mid }
+            }
+            if lo == all.count || all[lo] != key { return i }
+        }
+        return nil
     }
 
     /// The embedded files (for the document reader and the stroke stream), checked: a valid name, and a size within

@@ -126,6 +126,18 @@ public enum PointCodec {
 
     /// Decodes and validates a blob. Never trusts a count or length it has not checked against the data.
     public static func decode(_ bytes: [UInt8]) throws -> [InkPoint] {
+        var c = PointColumns()
+        try decode(bytes, into: &c, keepingTimes: true)
+        var out = [InkPoint]()
+        out.reserveCapacity(c.count)
+        for i in 0..<c.count { out.append(InkPoint(x: c.x[i], y: c.y[i], pressure: c.pressure[i], time: c.time[i])) }
+        return out
+    }
+
+    /// Decodes and validates a blob into `columns` (replacing what they held), with the values and the errors of
+    /// `decode(_:)`. Times are always decoded and checked, but kept only when asked: a thumbnail never reads them.
+    public static func decode(_ bytes: [UInt8], into columns: inout PointColumns, keepingTimes: Bool = false) throws {
+        columns.removeAll()
         var r = ByteReader(bytes: bytes)
         let v = try r.byte()
         guard v == version else { throw Failure.unknownVersion(v) }
@@ -135,11 +147,11 @@ public enum PointCodec {
         let n = Int(count)
         let x0 = unzigzag(try r.varint()), y0 = unzigzag(try r.varint()), t0 = unzigzag(try r.varint())
         let p0 = Int64(try r.byte())
-        var ks = [Int]()
-        for _ in 0..<4 {
+        var ks = (0, 0, 0, 0)
+        for i in 0..<4 {
             let k = Int(try r.byte())
             guard k <= 58 else { throw Failure.invalid("Rice parameter \(k)") }
-            ks.append(k)
+            switch i { case 0: ks.0 = k; case 1: ks.1 = k; case 2: ks.2 = k; default: ks.3 = k }
         }
         // Every residual takes at least one bit: refuse counts the remaining bytes cannot hold before allocating.
         let bitsLeft = (bytes.count - r.pos) * 8
@@ -147,27 +159,23 @@ public enum PointCodec {
 
         let limitXY = Int64(maxCoordinate * coordinateScale), limitT = Int64(maxTime * timeScale)
         var bits = BitReader(bytes: bytes, pos: r.pos)
-        var xs = [Int64](repeating: 0, count: n), ys = xs, ps = xs, ts = xs
-        xs[0] = x0; ys[0] = y0; ps[0] = p0; ts[0] = t0
         // Checked before anything uses them (and without abs, which traps on Int64.min from a hostile blob).
         guard x0.magnitude <= UInt64(limitXY), y0.magnitude <= UInt64(limitXY), t0.magnitude <= UInt64(limitT) else {
             throw Failure.invalid("first point out of range")
         }
-        try bits.fill(&xs, order: 2, k: ks[0], limit: limitXY, escape: escapeQuotient)
-        try bits.fill(&ys, order: 2, k: ks[1], limit: limitXY, escape: escapeQuotient)
-        try bits.fill(&ps, order: 1, k: ks[2], limit: 255, escape: escapeQuotient)
-        try bits.fill(&ts, order: 2, k: ks[3], limit: limitT, escape: escapeQuotient)
-        for p in ps where p < 0 || p > 255 { throw Failure.invalid("pressure \(p) out of 0…255") }
-        guard bits.remainingWholeBytes == 0 else { throw Failure.overlong }
-
-        var out = [InkPoint]()
-        out.reserveCapacity(n)
         let cs = 1 / coordinateScale, tsc = 1 / timeScale
-        for i in 0..<n {
-            out.append(InkPoint(x: Double(xs[i]) * cs, y: Double(ys[i]) * cs,
-                                pressure: Double(ps[i]) / 255, time: Double(ts[i]) * tsc))
+        try bits.column(first: x0, count: n, order: 2, k: ks.0, limit: limitXY, escape: escapeQuotient, into: &columns.x, unit: cs)
+        try bits.column(first: y0, count: n, order: 2, k: ks.1, limit: limitXY, escape: escapeQuotient, into: &columns.y, unit: cs)
+        // A negative pressure is reported only once the whole blob has decoded (a truncated one says so first).
+        let badPressure = try bits.column(first: p0, count: n, order: 1, k: ks.2, limit: 255, escape: escapeQuotient,
+                                            into: &columns.pressure, unit: 255, dividing: true)
+        if keepingTimes {
+            try bits.column(first: t0, count: n, order: 2, k: ks.3, limit: limitT, escape: escapeQuotient, into: &columns.time, unit: tsc)
+        } else {
+            try bits.skipColumn(first: t0, count: n, order: 2, k: ks.3, limit: limitT, escape: escapeQuotient)
         }
-        return out
+        if let p = badPressure { throw Failure.invalid("pressure \(p) out of 0…255") }
+        guard bits.remainingWholeBytes == 0 else { throw Failure.overlong }
     }
 }
 
@@ -285,15 +293,42 @@ private struct BitReader {
         return (hi << 32) | (try take(32))
     }
 
-    mutating func fill(_ v: inout [Int64], order: Int, k: Int, limit: Int64, escape: UInt64) throws {
-        guard v.count > 1 else { return }
-        for i in 1..<v.count {
-            let u = try rice(k: k, escape: escape)
-            let pred = (order == 2 && i >= 2) ? v[i - 1] &* 2 &- v[i - 2] : v[i - 1]
-            let x = pred &+ PointCodec.unzigzag(u)
-            guard x >= -limit && x <= limit else { throw PointCodec.Failure.invalid("value out of range") }
-            v[i] = x
+    /// The `count` values of one stream into `out` (replacing it): `first`, then each predicted from the one or
+    /// two before (`order`) plus its residual, checked against ±`limit`; stored times `unit` (divided by it when
+    /// `dividing`, as pressure is). Returns the first negative value, if any.
+    @discardableResult
+    mutating func column(first: Int64, count: Int, order: Int, k: Int, limit: Int64, escape: UInt64,
+                         into out: inout [Double], unit: Double, dividing: Bool = false) throws -> Int64? {
+        out.removeAll(keepingCapacity: true)
+        out.append(contentsOf: repeatElement(0, count: count))
+        out[0] = dividing ? Double(first) / unit : Double(first) * unit
+        var prev2 = first, prev1 = first
+        var negative: Int64? = first < 0 ? first : nil
+        for i in 1..<max(count, 1) {
+            let x = try next(prev1, prev2, order: i >= 2 ? order : 1, k: k, limit: limit, escape: escape)
+            prev2 = prev1; prev1 = x
+            if x < 0, negative == nil { negative = x }
+            out[i] = dividing ? Double(x) / unit : Double(x) * unit
         }
+        return negative
+    }
+
+    /// The same stream, checked but not kept.
+    mutating func skipColumn(first: Int64, count: Int, order: Int, k: Int, limit: Int64, escape: UInt64) throws {
+        var prev2 = first, prev1 = first
+        for i in 1..<max(count, 1) {
+            let x = try next(prev1, prev2, order: i >= 2 ? order : 1, k: k, limit: limit, escape: escape)
+            prev2 = prev1; prev1 = x
+        }
+    }
+
+    @inline(__always)
+    private mutating func next(_ prev1: Int64, _ prev2: Int64, order: Int, k: Int, limit: Int64, escape: UInt64) throws -> Int64 {
+        let u = try rice(k: k, escape: escape)
+        let pred = order == 2 ? prev1 &* 2 &- prev2 : prev1
+        let x = pred &+ PointCodec.unzigzag(u)
+        guard x >= -limit && x <= limit else { throw PointCodec.Failure.invalid("value out of range") }
+        return x
     }
 
     /// Whole bytes left unread; a well-formed blob ends inside its last byte.

@@ -46,9 +46,13 @@ public final class StrokeStream: @unchecked Sendable {
     public static func open(path: String, page: Int = 0) throws -> StrokeStream {
         try FileCheck.sqliteHeader(path: path)
         let db: SQLiteDatabase
+        let written = FileCheck.hasLiveWAL(path: path)
         do {
-            db = try SQLiteDatabase(path: path, mode: FileCheck.hasLiveWAL(path: path) ? .readOnly : .immutable)
+            db = try SQLiteDatabase(path: path, mode: written ? .readOnly : .immutable)
         } catch { throw DocumentFile.map(error, path: path) }
+        // A file nobody writes is read through a mapping: the integrity check, the checks and the runs each read
+        // much of the file, and a mapping copies nothing (SQLite maps no more than the file holds).
+        if !written { try? db.execute("PRAGMA mmap_size = \(1 << 30)") }
         do {
             let version = try DocumentFile.checkIdentity(db, path: path)
             // Page, history and strokes all from one commit, as DocumentReader does.
@@ -84,29 +88,28 @@ public final class StrokeStream: @unchecked Sendable {
     /// empty; none at all for an empty drawing). Together they cover every stroke row.
     public func runs(_ count: Int) throws -> [Run] {
         try locked { db in
-            let totals = try db.statement("SELECT count(*), coalesce(sum(length(points)), 0) FROM strokes WHERE 1\(onPage)")
-            guard try totals.step() else { totals.reset(); return [] }
-            let rows = Int(totals.int(0)), bytes = Int(totals.int(1))
-            totals.reset()
-            guard rows > 0 else { return [] }
-            let parts = max(1, min(count, rows))
-            guard parts > 1 else { return [Run(first: .min, last: .max, rows: rows, bytes: bytes)] }
+            // One walk in drawing order gives each row's order key and size; the cuts are made from those.
+            var rows: [(order: Int64, bytes: Int)] = []
+            let ordered = try orderedRows(db, columns: "id, length(points), " + (version >= 3 ? "draw_order" : "NULL"),
+                                          orderColumn: 2,
+                                          first: .min, last: .max)
+            defer { ordered.reset() }
+            while let q = try ordered.next() { rows.append((q.isNull(2) ? q.int(0) : q.int(2), Int(q.int(1)))) }
+            guard !rows.isEmpty else { return [] }
+            let bytes = rows.reduce(0) { $0 + $1.bytes }
+            let parts = max(1, min(count, rows.count))
+            guard parts > 1 else { return [Run(first: .min, last: .max, rows: rows.count, bytes: bytes)] }
             // Cut after the row that brings the running total to the next k/parts of the bytes, but never between
             // strokes sharing an order key (a run is a range of them).
             var out: [Run] = []
             var first = Int64.min, n = 0, sum = 0, done = 0
             var cutAfter: Int64?
-            let ordered = try orderedRows(db, columns: "id, length(points), " + (version >= 3 ? "draw_order" : "NULL"),
-                                          orderColumn: 2,
-                                          first: .min, last: .max)
-            defer { ordered.reset() }
-            while let q = try ordered.next() {
-                let order = q.isNull(2) ? q.int(0) : q.int(2)
+            for (order, size) in rows {
                 if let c = cutAfter, order > c {
                     out.append(Run(first: first, last: c, rows: n, bytes: sum))
                     first = c + 1; done += sum; n = 0; sum = 0; cutAfter = nil
                 }
-                n += 1; sum += Int(q.int(1))
+                n += 1; sum += size
                 if cutAfter == nil, out.count < parts - 1, done + sum >= bytes * (out.count + 1) / parts, order < .max {
                     cutAfter = order
                 }
@@ -124,20 +127,61 @@ public final class StrokeStream: @unchecked Sendable {
     /// Calls `body` with each live stroke of `run` (the whole drawing when nil), in drawing order. Removed strokes
     /// are read and checked but not passed on. Errors from `body` stop the walk and are rethrown as they are.
     public func forEachStroke(in run: Run? = nil, _ body: (Stroke) throws -> Void) throws {
+        try forEachRow(in: run) { row in
+            let stroke = try row.stroke(path: path)
+            if row.present { try body(stroke) }
+        }
+    }
+
+    /// The same walk for drawing small: each live ink stroke goes to `ink` as its style, its placement and its
+    /// points as columns (decoded into one reused value, so no `Stroke` or `InkPoint`s are built: a thumbnail
+    /// draws a pixel per few points); every other live stroke (a text box, an image) goes to `other` whole.
+    /// Every row is checked as `forEachStroke` checks it, with the same errors.
+    public func forEachStroke(in run: Run? = nil, ink: (StrokeStyle, AffineMap, PointColumns) throws -> Void,
+                              other: (Stroke) throws -> Void) throws {
+        var columns = PointColumns()
+        try forEachRow(in: run) { row in
+            if row.content.isInk {
+                try row.points(into: &columns, path: path)
+                if row.present { try ink(row.style, row.transform, columns) }
+            } else {
+                let stroke = try row.stroke(path: path)
+                if row.present { try other(stroke) }
+            }
+        }
+    }
+
+    /// Every stroke row of `run` in drawing order, checked. The rows are taken from the database in batches under
+    /// the lock (one lock round per row made two threads' walks wait on each other), `body` runs outside it.
+    private func forEachRow(in run: Run?, _ body: (DocumentRows.StrokeRow) throws -> Void) throws {
         let rows = try locked { db in
             try orderedRows(db, columns: DocumentRows.strokeColumns(version: version), orderColumn: 6,
                             first: run?.first ?? .min, last: run?.last ?? .max)
         }
         defer { lock.lock(); rows.reset(); lock.unlock() }
-        while true {
-            let row: DocumentRows.StrokeRow? = try locked { _ in
-                try rows.next().map { try DocumentRows.stroke($0, path: path) }
-            }
-            guard let row else { return }
-            let stroke = try row.stroke(path: path)
-            if row.present { try body(stroke) }
+        var batch: [DocumentRows.StrokeRow] = []
+        batch.reserveCapacity(Self.batchRows)
+        var done = false
+        while !done {
+            batch.removeAll(keepingCapacity: true)
+            // A bad row ends the batch; the rows before it are still decoded and drawn first, so the checks (and
+            // the first error) come in the order of a walk a row at a time.
+            var failure: Error?
+            do {
+                try locked { _ in
+                    while batch.count < Self.batchRows {
+                        guard let q = try rows.next() else { done = true; return }
+                        batch.append(try DocumentRows.stroke(q, path: path))
+                    }
+                }
+            } catch { failure = error; done = true }
+            for row in batch { try body(row) }
+            if let failure { throw failure }
         }
     }
+
+    /// Rows read per turn at the lock: small enough to keep little in memory, large enough that the lock is rare.
+    private static let batchRows = 64
 
     /// The stroke rows whose order key is in `first…last`, in drawing order (order, id): the rows whose order is
     /// their id in rowid order, merged (from format 3) with the few reordered ones read through their index.

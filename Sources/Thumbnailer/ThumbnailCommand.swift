@@ -63,9 +63,10 @@ public enum ThumbnailCommand {
             ImagePainter.shared.provide(files)
             if !stream.format.isEndless {
                 let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize))
-                try Thumbnail.writePNG(pageSize: stream.pageSize, background: stream.background,
+                let size = stream.pageSize
+                try Thumbnail.writePNG(frame: Rect(x: 0, y: 0, width: size.width, height: size.height), background: stream.background,
                                        backdrop: PDFBackdrop.of(Page(format: stream.format), files: files),
-                                       runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
+                                       inkRuns: runs.map { run in { ink, other in try stream.forEachStroke(in: run, ink: ink, other: other) } },
                                        size: n, to: output)
             } else {
                 var strokes: [Stroke] = []

@@ -134,6 +134,39 @@ final class StrokeStreamTests: TempDirTestCase {
         XCTAssertTrue(StrokeStream.looksLikeDocument(path: try document(drawing(2))))
     }
 
+    /// A long history's stroke ids are looked up together, not one by one: a missing stroke and a damaged edit
+    /// are still refused with a full open's words, whichever comes first in the history.
+    func testALongHistoryNamingAMissingStrokeIsRefusedAsAFullOpenRefusesIt() throws {
+        let d = drawing(120)
+        let cases: [(String?, String)] = [
+            (nil, "edit 50 of stack 0 refers to missing stroke 50"),
+            ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 500, 9, x'0000')", "refers to missing stroke 50"),
+            ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 0, 9, x'0000')", "kind 9"),
+        ]
+        for (sql, words) in cases {
+            let file = path("history.oekaki")
+            let doc = try DocumentFile.create(path: file, drawing: Drawing(pageSize: d.pageSize))
+            for s in d.strokes { try doc.commit([.did(.add([s]))]) }
+            doc.close()
+            let db = try SQLiteDatabase(path: file, mode: .readWrite(create: false))
+            try db.execute("DELETE FROM strokes WHERE id = 50")
+            if let sql { try db.execute(sql) }
+            db.close()
+            var fullError = "", streamError = ""
+            XCTAssertThrowsError(try DocumentFile.open(path: file, readOnly: true)) { fullError = "\($0)" }
+            XCTAssertThrowsError(try StrokeStream.open(path: file)) { streamError = "\($0)" }
+            XCTAssertEqual(streamError, fullError, sql ?? "")
+            XCTAssertTrue(streamError.contains(words), streamError)
+            try FileManager.default.removeItem(atPath: file)
+        }
+        // Whole, the same history opens.
+        let file = path("whole.oekaki")
+        let doc = try DocumentFile.create(path: file, drawing: Drawing(pageSize: d.pageSize))
+        for s in d.strokes { try doc.commit([.did(.add([s]))]) }
+        doc.close()
+        XCTAssertEqual(try streamed(try StrokeStream.open(path: file)).count, 120)
+    }
+
     /// A writer has the document open (its log not yet folded into the file): the stream sees every committed
     /// stroke, and nothing committed after it opened (one snapshot for all runs).
     func testDocumentOpenInAWriterStreamsItsCommittedSnapshot() throws {
