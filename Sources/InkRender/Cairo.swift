@@ -256,14 +256,17 @@ public final class CairoContext {
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)
         let lattice = lattice(for: m)
-        // One pass: does it fit cairo's range, and how many cuts would it get? A pathological polygon (long
-        // zigzags over a large surface) could get millions: past a budget it is drawn uncut.
+        // One pass: every vertex mapped to device space once (cairo would map each again), does it fit cairo's
+        // range, and how many cuts would it get? A pathological polygon (long zigzags over a large surface)
+        // could get millions: past a budget it is drawn uncut.
         let budget = max(8 * pts.count, 4096)
         var fits = true, cuts = 0
+        scratch.removeAll(keepingCapacity: true)
         var prevCell = lattice?.cell(device(pts[pts.count - 1], m)) ?? 0
         for p in pts {
             let d = device(p, m)
             if !(abs(d.x) < Self.safeCoordinate && abs(d.y) < Self.safeCoordinate) { fits = false; break }
+            scratch.append(d)
             if let lattice, cuts <= budget {
                 // Lattice rows crossed: the number of cuts, up to lines outside the surface (not cut).
                 let c = lattice.cell(d)
@@ -272,31 +275,38 @@ public final class CairoContext {
             }
         }
         if fits {
-            // Vertices go in as page points (cairo maps them, as before); only the cuts are made in device space.
             let cut = cuts <= budget ? lattice : nil
-            let first = pts[0]
-            cairo_move_to(cr, first.x, first.y)
-            guard let cut else {
-                for p in pts.dropFirst() { cairo_line_to(cr, p.x, p.y) }
-                cairo_close_path(cr)
-                return
-            }
-            var prev = device(first, m), prevCell = cut.cell(prev)
-            for i in 1...pts.count {
-                let p = i == pts.count ? first : pts[i]
-                let d = device(p, m), c = cut.cell(d)
-                // Most edges stay between two lattice lines: nothing to cut.
-                if c != prevCell {
-                    cut.forEachCut(from: prev, to: d) { x, y in
-                        var u = (x: x, y: y)
-                        cairo_device_to_user(cr, &u.x, &u.y)
-                        cairo_line_to(cr, u.x, u.y)
+            // Cut points are where they always were: device → user (cairo's inverse) → device, as cairo maps a
+            // user-space point; so the edges are bit for bit those of a path given in page units.
+            if let cut, cuts > 0 {
+                var out: [Point] = []
+                out.reserveCapacity(scratch.count + cuts)
+                var prev = scratch[0], prevCell = cut.cell(prev)
+                out.append(prev)
+                for i in 1...scratch.count {
+                    let d = i == scratch.count ? scratch[0] : scratch[i]
+                    let c = cut.cell(d)
+                    // Most edges stay between two lattice lines: nothing to cut.
+                    if c != prevCell {
+                        cut.forEachCut(from: prev, to: d) { x, y in
+                            var u = (x: x, y: y)
+                            cairo_device_to_user(cr, &u.x, &u.y)
+                            out.append(device(Point(u.x, u.y), m))
+                        }
                     }
+                    if i < scratch.count { out.append(d) }
+                    prev = d; prevCell = c
                 }
-                if i < pts.count { cairo_line_to(cr, p.x, p.y) }
-                prev = d; prevCell = c
+                swap(&out, &scratch)
             }
+            // Device points with an identity matrix: cairo's own mapping of page points gives the same doubles
+            // (same products and sums, in the same order), so the pixels are those of page-unit paths.
+            cairo_identity_matrix(cr)
+            let first = scratch[0]
+            cairo_move_to(cr, first.x, first.y)
+            for d in scratch.dropFirst() { cairo_line_to(cr, d.x, d.y) }
             cairo_close_path(cr)
+            cairo_set_matrix(cr, &m)
         } else {
             let ring = PolygonClip.toSquare(pts.map { device($0, m) }, halfSide: Self.clipCoordinate)
             guard !ring.isEmpty else { return }
@@ -305,7 +315,11 @@ public final class CairoContext {
         }
     }
 
-    private func device(_ p: Point, _ m: cairo_matrix_t) -> Point {
+    /// Device points of the polygon being added (kept between calls so adding one allocates nothing).
+    private var scratch: [Point] = []
+
+    /// Page → device as cairo maps a user-space point (`cairo_matrix_transform_point`: xx·x + xy·y, then + x0).
+    @inline(__always) private func device(_ p: Point, _ m: cairo_matrix_t) -> Point {
         Point(m.xx * p.x + m.xy * p.y + m.x0, m.yx * p.x + m.yy * p.y + m.y0)
     }
 

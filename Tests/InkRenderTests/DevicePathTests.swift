@@ -1,0 +1,74 @@
+import CCairo
+import Foundation
+import InkCore
+@testable import InkRender
+import XCTest
+
+/// `CairoContext.addPolygon` maps the vertices to device pixels itself and hands cairo device coordinates (cairo
+/// no longer maps each point). The pixels must be exactly those of the same polygon given to cairo in page
+/// units, as it was drawn before, with or without lattice cuts.
+final class DevicePathTests: XCTestCase {
+    /// The polygon traced the way it was before: page-unit vertices, lattice cuts mapped back to page units.
+    private func fillInPageUnits(_ pts: [Point], color: RGBA, in ctx: CairoContext, lattice: DeviceLattice) {
+        let cr = ctx.cr
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        func device(_ p: Point) -> Point { Point(m.xx * p.x + m.xy * p.y + m.x0, m.yx * p.x + m.yy * p.y + m.y0) }
+        cairo_move_to(cr, pts[0].x, pts[0].y)
+        var prev = device(pts[0])
+        for i in 1...pts.count {
+            let p = i == pts.count ? pts[0] : pts[i]
+            let d = device(p)
+            lattice.forEachCut(from: prev, to: d) { x, y in
+                var u = (x: x, y: y)
+                cairo_device_to_user(cr, &u.x, &u.y)
+                cairo_line_to(cr, u.x, u.y)
+            }
+            if i < pts.count { cairo_line_to(cr, p.x, p.y) }
+            prev = d
+        }
+        cairo_close_path(cr)
+        ctx.fill(color)
+    }
+
+    func testDeviceCoordinatesGiveThePixelsOfPageUnitPaths() throws {
+        var rng = SeededRandom(seed: 11)
+        let width = 300, height = 260
+        for (scale, dx, dy) in [(1.15, -13.3, -52.7), (2.0, 5.0, -41.5), (0.37, 0.0, 3.25)] {
+            let a = try ImageSurface(width: width, height: height), b = try ImageSurface(width: width, height: height)
+            let ca = CairoContext(drawingInto: a), cb = CairoContext(drawingInto: b)
+            ca.setTransform(scale: scale, dx: dx, dy: dy); cb.setTransform(scale: scale, dx: dx, dy: dy)
+            // The lattice CairoContext uses for this surface (anchored where page y = 0 lands).
+            var m = cairo_matrix_t()
+            cairo_get_matrix(cb.cr, &m)
+            let step = Double(CairoContext.latticeStep)
+            let lattice = DeviceLattice(step: step, origin: (m.y0 + 1e-6).rounded(.down), minY: -step, maxY: Double(height) + step)
+            var cuts = 0
+            for k in 0..<60 {
+                // Wandering polygons of up to 40 vertices, some small, some crossing lattice lines.
+                let n = 3 + Int(rng.next() % 38)
+                var p = Point(rng.range(-20, Double(width) / scale), rng.range(-20, Double(height) / scale))
+                var pts: [Point] = []
+                let reach = k % 3 == 0 ? 60.0 : 8.0
+                for _ in 0..<n { pts.append(p); p = p + Point(rng.range(-reach, reach), rng.range(-reach, reach)) }
+                let color = RGBA(r: UInt8(rng.next() % 256), g: UInt8(rng.next() % 256), b: 90, a: k % 4 == 0 ? 120 : 255)
+                ca.fillPolygon(pts, color: color)
+                fillInPageUnits(pts, color: color, in: cb, lattice: lattice)
+                func device(_ p: Point) -> Point { Point(m.xx * p.x + m.xy * p.y + m.x0, m.yx * p.x + m.yy * p.y + m.y0) }
+                for i in pts.indices { cuts += lattice.cutCount(device(pts[i]), device(pts[(i + 1) % pts.count])) }
+            }
+            a.markDirty(); b.markDirty()
+            var differing = 0, inked = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let p = a.pixel(x: x, y: y)
+                    if p != b.pixel(x: x, y: y) { differing += 1 }
+                    if p.a > 0 { inked += 1 }
+                }
+            }
+            XCTAssertEqual(differing, 0, "at scale \(scale)")
+            XCTAssertGreaterThan(inked, width * height / 10)
+            XCTAssertGreaterThan(cuts, 10, "some edges cross lattice lines")
+        }
+    }
+}
