@@ -68,6 +68,22 @@ extension StrokeShape {
         return out
     }
 
+    /// The smallest distance `kept` measures between a sample and the last one kept, when it keeps all it can
+    /// (no `minSpacing`): any `minSpacing` below this drops no sample, so the stroke shapes the same with it as
+    /// without. Lets a renderer reuse an outline across zooms (its `minSpacing` follows the zoom).
+    public static func closestSampleGap(of stroke: Stroke) -> Double {
+        let raw = stroke.points
+        guard var last = raw.first?.point else { return .infinity }
+        var gap = Double.infinity
+        for p in raw.dropFirst() {
+            let d = p.point.distance(to: last)
+            guard d.isFinite, d > 0 else { continue }
+            gap = Swift.min(gap, d)
+            last = p.point
+        }
+        return gap
+    }
+
     /// Half-length of the smoothing window for a pen of `nominal` width (0 = no smoothing).
     static func smoothingReach(nominal: Double, options o: Options) -> Double {
         let lo = o.minimumSmoothingReach.isFinite ? Swift.max(o.minimumSmoothingReach, 0) : 0

@@ -2,7 +2,7 @@ import InkCore
 
 /// Draws strokes as filled outlines: antialiased, non-zero rule, one fill per stroke, so a
 /// translucent highlighter has one flat coverage even where it crosses itself.
-enum Painter {
+public enum Painter {
     /// Shaping options for a stroke drawn at `deviceScale` device pixels per page unit: points closer than
     /// a fraction of a device pixel add nothing visible, so they are skipped.
     static func options(for style: StrokeStyle, deviceScale: Double) -> StrokeShape.Options {
@@ -12,7 +12,7 @@ enum Painter {
     }
 
     /// Empty for text and images: their painters draw them, not the ink outline of their two corners.
-    static func outline(of stroke: Stroke, deviceScale: Double) -> [Point] {
+    public static func outline(of stroke: Stroke, deviceScale: Double) -> [Point] {
         guard stroke.content.isInk else { return [] }
         return StrokeShape.outline(of: stroke, options: options(for: stroke.style, deviceScale: deviceScale))
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import InkCore
 
 /// Paints a scene's pages into a raster: per page meeting the area, clipped to the page (ink belongs to its
@@ -9,60 +10,105 @@ enum SheetPainter {
     /// one-surface render). `mapping`: view space → surface pixels. False when `cancel` stopped it (the
     /// surface is then partly painted).
     ///
-    /// Each visible stroke is shaped once for the whole surface, not once per band it crosses: strokes are
-    /// taken in drawing order in batches, a batch's outlines made on every core, then every band fills those
-    /// it meets, on every core. A band fills the same polygons in the same order as it would alone, so its
-    /// pixels are unchanged; only a batch's outlines are held at once.
+    /// Each visible stroke is shaped once for the whole surface, not once per band it crosses: the first band
+    /// to reach a stroke shapes it (or takes the outline an earlier render made, `OutlineCache`), a later band
+    /// meeting it fills the same outline, and the last one lets it go. A band fills the same polygons in the
+    /// same order as it would alone, so its pixels are unchanged. The bands run as one parallel loop (no step
+    /// where one core waits for the other's last band between batches), and only outlines still wanted by a
+    /// band not yet past them are held.
     @discardableResult
     static func render(_ scene: Scene, into surface: ImageSurface, mapping: DeviceMapping, cancel: RenderCancellation? = nil) -> Bool {
         let edges = BandRenderer.bandEdges(height: surface.height, mapping: mapping)
         let bands = (0..<(edges.count - 1)).map { b in
             Band(surface: ImageSurface(rowsOf: surface, from: edges[b], count: edges[b + 1] - edges[b]), y0: edges[b], mapping: mapping)
         }
-        defer { surface.markDirty() }
+        defer { surface.markDirty(); OutlineCache.shared.endRender() }
         DispatchQueue.concurrentPerform(iterations: bands.count) { b in
             bands[b].surface.fillRows(0, bands[b].surface.height, with: nil)
         }
         // A pixel more on every side: a stroke or page edge just outside still antialiases into the area.
         let reach = Rect(minX: -1, minY: -1, maxX: Double(surface.width) + 1, maxY: Double(surface.height) + 1)
         for sheet in scene.sheets(meeting: mapping.pageRect(ofDevice: reach)) {
+            if cancel?.isCancelled == true { return false }
             DispatchQueue.concurrentPerform(iterations: bands.count) { b in bands[b].begin(sheet, mapping: mapping) }
             defer { for band in bands { band.end() } }
             var pm = mapping
             pm.dx += sheet.origin.x * mapping.scale; pm.dy += sheet.origin.y * mapping.scale
             let strokes = sheet.drawing.strokes(in: pm.pageRect(ofDevice: reach))
-            var start = 0
-            while start < strokes.count {
-                if cancel?.isCancelled == true { return false }
-                let batch = strokes[start..<min(strokes.count, start + batchSize)]
-                start = batch.endIndex
-                // Ink is shaped here once; other items (text) are drawn by each band as `ItemPainter` draws them.
-                let outlines = Parallel.map(count: batch.count, parts: Parallel.cores * 2) { r in
-                    r.map { i -> [Point]? in
-                        let s = batch[batch.startIndex + i]
-                        guard case .ink = s.content, s.style.color.a > 0 else { return nil }
-                        return Painter.outline(of: s, deviceScale: pm.scale)
-                    }
-                }.flatMap { $0 }
-                DispatchQueue.concurrentPerform(iterations: bands.count) { b in
-                    let band = bands[b]
-                    guard let area = band.pageArea else { return }
-                    for (k, s) in batch.enumerated() where s.inkBounds?.intersects(area) == true {
-                        if case .ink = s.content {
-                            if let outline = outlines[k] { band.context.fillPolygon(outline, color: s.style.color) }
-                        } else {
-                            ItemPainter.draw(s, in: band.context, deviceScale: pm.scale)
-                        }
+            let areas = bands.map(\.pageArea)
+            let shared = SharedOutlines(strokes, bandAreas: areas, deviceScale: pm.scale)
+            DispatchQueue.concurrentPerform(iterations: bands.count) { b in
+                let band = bands[b]
+                guard let area = areas[b] else { return }
+                for (k, s) in strokes.enumerated() where s.inkBounds?.intersects(area) == true {
+                    if k & 63 == 0, cancel?.isCancelled == true { return }
+                    if case .ink = s.content {
+                        if let outline = shared.outline(k) { band.context.fillPolygon(outline, color: s.style.color) }
+                        shared.done(k)
+                    } else {
+                        ItemPainter.draw(s, in: band.context, deviceScale: pm.scale)
                     }
                 }
             }
+            if cancel?.isCancelled == true { return false }
         }
         return true
     }
 
-    /// Strokes shaped together before the bands fill them: enough to keep both cores busy between the two
-    /// steps, few enough that their outlines stay small.
-    static let batchSize = 256
+    /// The outlines of one sheet's strokes during a banded render, shaped by whichever band needs one first
+    /// and dropped once every band meeting the stroke has filled it. Slots are guarded by a few striped locks:
+    /// a band waits only when another is shaping that very stroke (bands meet few strokes in common).
+    private final class SharedOutlines: @unchecked Sendable {
+        private let strokes: [Stroke]
+        private let deviceScale: Double
+        // Raw buffers, each slot touched only under its lock (an Array's storage shared by threads is not).
+        private let outlines: UnsafeMutableBufferPointer<[Point]?>
+        /// Bands still to fill each stroke (0 for items that are not ink).
+        private let users: UnsafeMutableBufferPointer<Int32>
+        private let shaped: UnsafeMutableBufferPointer<Bool>
+        private let locks = (0..<64).map { _ in NSLock() }
+
+        init(_ strokes: [Stroke], bandAreas: [Rect?], deviceScale: Double) {
+            self.strokes = strokes; self.deviceScale = deviceScale
+            outlines = .allocate(capacity: strokes.count)
+            outlines.initialize(repeating: nil)
+            shaped = .allocate(capacity: strokes.count)
+            shaped.initialize(repeating: false)
+            users = .allocate(capacity: strokes.count)
+            for (k, s) in strokes.enumerated() {
+                var n: Int32 = 0
+                if case .ink = s.content, let b = s.inkBounds {
+                    for case let a? in bandAreas where b.intersects(a) { n += 1 }
+                }
+                users[k] = n
+            }
+        }
+
+        deinit {
+            outlines.deinitialize(); outlines.deallocate()
+            shaped.deallocate(); users.deallocate()
+        }
+
+        /// The outline of stroke `k`, shaped now if no band has yet (nil: nothing to fill).
+        func outline(_ k: Int) -> [Point]? {
+            let lock = locks[k & 63]
+            lock.lock(); defer { lock.unlock() }
+            if !shaped[k] {
+                shaped[k] = true
+                let s = strokes[k]
+                outlines[k] = s.style.color.a > 0 ? OutlineCache.shared.outline(of: s, deviceScale: deviceScale) : nil
+            }
+            return outlines[k]
+        }
+
+        /// A band has filled stroke `k`: the last one frees its outline.
+        func done(_ k: Int) {
+            let lock = locks[k & 63]
+            lock.lock(); defer { lock.unlock() }
+            users[k] -= 1
+            if users[k] <= 0 { outlines[k] = nil }
+        }
+    }
 
     /// One band of a `render`: its rows of the surface, and the page area it shows for the sheet being painted.
     private final class Band {
