@@ -28,7 +28,12 @@ enum ViewRenderBench {
                 }
             })
         }
-        print(JSON.object([("view_render_cpu_ms_1m", .number(whole.median)), ("view_render_cpu_ms_1m_best", .number(whole.min)),
+        // How much the rasterizer is given: strokes in the view and their outline vertices at this zoom.
+        let ds = t.zoom * t.deviceScale
+        let a = t.pagePoint(fromView: Point(view.minX, view.minY)), b = t.pagePoint(fromView: Point(view.maxX, view.maxY))
+        let visible = d.strokes(in: Rect(minX: a.x, minY: a.y, maxX: b.x, maxY: b.y))
+        let vertices = visible.reduce(0) { $0 + Painter.outline(of: $1, deviceScale: ds).count }
+        print(JSON.object([("view_strokes", .integer(visible.count)), ("view_outline_vertices", .integer(vertices)),("view_render_cpu_ms_1m", .number(whole.median)), ("view_render_cpu_ms_1m_best", .number(whole.min)),
                            ("view_patches_cpu_ms_1m", .number(patches.median)), ("view_patches_cpu_ms_1m_best", .number(patches.min)),
                            ("rounds", .integer(whole.count))]).text())
     }

@@ -40,6 +40,11 @@ if args.first == "--launch" {
     exit(0)
 }
 
+if args.first == "--zoom" {   // internal: only the app's zoom steps on 1M points, more of them (ZoomBench)
+    do { try ZoomBench.run(steps: Int(args.dropFirst().first ?? "") ?? 12) } catch { fail("\(error)", code: 1) }
+    exit(0)
+}
+
 if args.first == "--view-render" {   // internal: CPU of a zoom step's render of the view, in process (ViewRenderBench)
     ViewRenderBench.run(rounds: Int(args.dropFirst().first ?? "") ?? 5)
     exit(0)

@@ -1,0 +1,31 @@
+import Foundation
+import InkCore
+
+/// `oekaki-bench --zoom [STEPS]` (internal): only the zoom figures of the app bench, with more steps, for
+/// comparing zoom work quickly: the million-point drawing in the real window under Xvfb, STEPS Ctrl+wheel steps
+/// alternating in and out (one session), each timed by the app's own trace. Prints medians and every step.
+enum ZoomBench {
+    static func run(steps: Int) throws {
+        let w = try Workloads()
+        defer { w.removeAll() }
+        _ = try Workloads.createDocument(w.million, at: w.oekaki, withHistory: false)
+        let display = try VirtualDisplay.start(log: w.log)
+        defer { display.stop() }
+        guard let xdotool = Executables.find("xdotool") else { throw BenchFailure("xdotool is not installed") }
+        let app = (ChildProcess.ownExecutable as NSString).deletingLastPathComponent + "/oekaki"
+        guard let s = AppBench.Session(app: app, file: w.oekaki, floor: false, w: w, display: display, xdotool: xdotool) else {
+            throw BenchFailure("the window did not appear")
+        }
+        defer { s.stop() }
+        s.settle()
+        FileHandle.standardError.write(Data("oekaki-bench: app pid \(s.pid)\n".utf8))
+        var preview = Samples(), sharp = Samples(), cpu = Samples()
+        for step in 0..<max(steps, 1) {
+            guard let z = s.zoomStep(in: step % 2 == 0) else { continue }
+            preview.add(z.preview); sharp.add(z.sharp); z.cpu.map { cpu.add($0) }
+        }
+        print(JSON.object([("app_zoom_ms_1m", .number(sharp.median)), ("app_zoom_preview_ms_1m", .number(preview.median)),
+                           ("app_zoom_cpu_ms_1m", .number(cpu.median)), ("steps", .integer(sharp.count)),
+                           ("sharp_ms", .array(sharp.values.map { .number($0) })), ("cpu_ms", .array(cpu.values.map { .number($0) }))]).text())
+    }
+}
