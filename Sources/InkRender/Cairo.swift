@@ -261,12 +261,16 @@ public final class CairoContext {
         // could get millions: past a budget it is drawn uncut.
         let budget = max(8 * pts.count, 4096)
         var fits = true, cuts = 0
-        scratch.removeAll(keepingCapacity: true)
+        // A local buffer (a property would be checked for exclusive access at every append), kept for the next call.
+        var dev = scratch
+        scratch = []
+        defer { dev.removeAll(keepingCapacity: true); scratch = dev }
+        dev.reserveCapacity(pts.count)
         var prevCell = lattice?.cell(device(pts[pts.count - 1], m)) ?? 0
         for p in pts {
             let d = device(p, m)
             if !(abs(d.x) < Self.safeCoordinate && abs(d.y) < Self.safeCoordinate) { fits = false; break }
-            scratch.append(d)
+            dev.append(d)
             if let lattice, cuts <= budget {
                 // Lattice rows crossed: the number of cuts, up to lines outside the surface (not cut).
                 let c = lattice.cell(d)
@@ -275,16 +279,17 @@ public final class CairoContext {
             }
         }
         if fits {
+            if let target { dropRowsOutside(height: Double(target.height), &dev) }
             let cut = cuts <= budget ? lattice : nil
             // Cut points are where they always were: device → user (cairo's inverse) → device, as cairo maps a
             // user-space point; so the edges are bit for bit those of a path given in page units.
             if let cut, cuts > 0 {
                 var out: [Point] = []
-                out.reserveCapacity(scratch.count + cuts)
-                var prev = scratch[0], prevCell = cut.cell(prev)
+                out.reserveCapacity(dev.count + cuts)
+                var prev = dev[0], prevCell = cut.cell(prev)
                 out.append(prev)
-                for i in 1...scratch.count {
-                    let d = i == scratch.count ? scratch[0] : scratch[i]
+                for i in 1...dev.count {
+                    let d = i == dev.count ? dev[0] : dev[i]
                     let c = cut.cell(d)
                     // Most edges stay between two lattice lines: nothing to cut.
                     if c != prevCell {
@@ -294,17 +299,18 @@ public final class CairoContext {
                             out.append(device(Point(u.x, u.y), m))
                         }
                     }
-                    if i < scratch.count { out.append(d) }
+                    if i < dev.count { out.append(d) }
                     prev = d; prevCell = c
                 }
-                swap(&out, &scratch)
+                swap(&out, &dev)
             }
             // Device points with an identity matrix: cairo's own mapping of page points gives the same doubles
             // (same products and sums, in the same order), so the pixels are those of page-unit paths.
             cairo_identity_matrix(cr)
-            let first = scratch[0]
-            cairo_move_to(cr, first.x, first.y)
-            for d in scratch.dropFirst() { cairo_line_to(cr, d.x, d.y) }
+            dev.withUnsafeBufferPointer { b in
+                cairo_move_to(cr, b[0].x, b[0].y)
+                for d in b.dropFirst() { cairo_line_to(cr, d.x, d.y) }
+            }
             cairo_close_path(cr)
             cairo_set_matrix(cr, &m)
         } else {
@@ -313,6 +319,31 @@ public final class CairoContext {
             let cut = lattice.flatMap { l in ring.indices.reduce(0) { $0 + l.cutCount(ring[$1 == 0 ? ring.count - 1 : $1 - 1], ring[$1]) } <= budget ? l : nil }
             addDevicePolygon(ring.count, matrix: m, lattice: cut) { ring[$0] }
         }
+    }
+
+    /// Drops the vertices of `dev` (a closed polygon, device pixels) that lie inside a run of vertices all above
+    /// the surface (or all below it), keeping each run's first and last. The run's edges are replaced by one
+    /// straight edge between those two, in the same half-plane outside the surface, where cairo discards every
+    /// edge: the edges that reach the surface, their cuts and the winding inside are unchanged, so are the
+    /// pixels. A band of a banded render so hands cairo only its share of a stroke crossing several bands.
+    private func dropRowsOutside(height: Double, _ dev: inout [Point]) {
+        let n = dev.count
+        guard n > 4 else { return }
+        // Two pixels of margin: what touches the surface's first or last row stays.
+        let top = -2.0, bottom = height + 2
+        @inline(__always) func side(_ y: Double) -> Int { y < top ? -1 : (y > bottom ? 1 : 0) }
+        var kept = 0
+        var prev = side(dev[0].y), cur = prev
+        for i in 0..<n {
+            let next = i + 1 < n ? side(dev[i + 1].y) : 2
+            // Inside, or a run's end (the array's ends count as run ends: the closing edge is kept as it is).
+            if cur == 0 || i == 0 || prev != cur || next != cur {
+                dev[kept] = dev[i]
+                kept += 1
+            }
+            prev = cur; cur = next
+        }
+        dev.removeLast(n - kept)
     }
 
     /// Device points of the polygon being added (kept between calls so adding one allocates nothing).

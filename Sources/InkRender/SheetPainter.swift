@@ -40,13 +40,16 @@ enum SheetPainter {
             DispatchQueue.concurrentPerform(iterations: bands.count) { b in
                 let band = bands[b]
                 guard let area = areas[b] else { return }
-                for (k, s) in strokes.enumerated() where s.inkBounds?.intersects(area) == true {
-                    if k & 63 == 0, cancel?.isCancelled == true { return }
-                    if case .ink = s.content {
-                        if let outline = shared.outline(k) { band.context.fillPolygon(outline, color: s.style.color) }
+                // By index, from the outlines' own arrays: no stroke value is copied for a band it misses.
+                var visited = 0
+                for k in 0..<strokes.count where shared.bounds[k]?.intersects(area) == true {
+                    visited += 1
+                    if visited & 31 == 0, cancel?.isCancelled == true { return }
+                    if shared.isInk[k] {
+                        if let outline = shared.outline(k) { band.context.fillPolygon(outline, color: shared.colors[k]) }
                         shared.done(k)
                     } else {
-                        ItemPainter.draw(s, in: band.context, deviceScale: pm.scale)
+                        ItemPainter.draw(strokes[k], in: band.context, deviceScale: pm.scale)
                     }
                 }
             }
@@ -67,17 +70,24 @@ enum SheetPainter {
         private let users: UnsafeMutableBufferPointer<Int32>
         private let shaped: UnsafeMutableBufferPointer<Bool>
         private let locks = (0..<64).map { _ in NSLock() }
+        /// Per stroke: where its ink can be, whether it is ink (shaped here) and its colour.
+        let bounds: [Rect?]
+        let isInk: [Bool]
+        let colors: [RGBA]
 
         init(_ strokes: [Stroke], bandAreas: [Rect?], deviceScale: Double) {
             self.strokes = strokes; self.deviceScale = deviceScale
+            bounds = strokes.map(\.inkBounds)
+            isInk = strokes.map { if case .ink = $0.content { true } else { false } }
+            colors = strokes.map(\.style.color)
             outlines = .allocate(capacity: strokes.count)
             outlines.initialize(repeating: nil)
             shaped = .allocate(capacity: strokes.count)
             shaped.initialize(repeating: false)
             users = .allocate(capacity: strokes.count)
-            for (k, s) in strokes.enumerated() {
+            for k in strokes.indices {
                 var n: Int32 = 0
-                if case .ink = s.content, let b = s.inkBounds {
+                if isInk[k], let b = bounds[k] {
                     for case let a? in bandAreas where b.intersects(a) { n += 1 }
                 }
                 users[k] = n

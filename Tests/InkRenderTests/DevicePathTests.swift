@@ -71,4 +71,39 @@ final class DevicePathTests: XCTestCase {
             XCTAssertGreaterThan(cuts, 10, "some edges cross lattice lines")
         }
     }
+
+    /// A band gets only its share of a polygon: runs of vertices above or below the surface become one edge
+    /// out there. Tall zigzags reaching far above and below a short surface must still fill exactly as given.
+    func testPolygonsReachingFarOutsideAShortSurfaceFillAlike() throws {
+        var rng = SeededRandom(seed: 5)
+        let width = 240, height = 40
+        let a = try ImageSurface(width: width, height: height), b = try ImageSurface(width: width, height: height)
+        let ca = CairoContext(drawingInto: a), cb = CairoContext(drawingInto: b)
+        ca.setTransform(scale: 1.5, dx: 0.3, dy: -130.2); cb.setTransform(scale: 1.5, dx: 0.3, dy: -130.2)
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cb.cr, &m)
+        let step = Double(CairoContext.latticeStep)
+        let lattice = DeviceLattice(step: step, origin: (m.y0 + 1e-6).rounded(.down), minY: -step, maxY: Double(height) + step)
+        var outside = 0
+        for k in 0..<40 {
+            // Page y 40…140 lands on device rows -70…80: most vertices are above or below the 40 rows.
+            var pts: [Point] = []
+            for _ in 0..<(20 + k) { pts.append(Point(rng.range(0, 160), rng.range(40, 140))) }
+            outside += pts.filter { let y = 1.5 * $0.y - 130.2; return y < -2 || y > Double(height) + 2 }.count
+            let color = RGBA(r: UInt8(k * 6), g: 40, b: 200, a: k % 3 == 0 ? 100 : 255)
+            ca.fillPolygon(pts, color: color)
+            fillInPageUnits(pts, color: color, in: cb, lattice: lattice)
+        }
+        a.markDirty(); b.markDirty()
+        var differing = 0, inked = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                if a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { differing += 1 }
+                if a.pixel(x: x, y: y).a > 0 { inked += 1 }
+            }
+        }
+        XCTAssertEqual(differing, 0)
+        XCTAssertGreaterThan(inked, width * height / 2)
+        XCTAssertGreaterThan(outside, 500)
+    }
 }
