@@ -270,14 +270,12 @@ enum DocumentRows {
         // The ids are gathered first and looked up together: a lookup per id was most of the time a thumbnail took
         // to open a drawing with a long history. The messages, and which one comes first, are a walk's that stops
         // at the first edit naming a missing stroke (or at an edit that is damaged itself, if that comes first).
-        var seen = Set<StrokeID>()
         var named: [(id: StrokeID, stack: Schema.Stack, key: Int64)] = []
         var damaged: Error?
         do {
             try forEachEdit(db, path: path, version: version) { row in
-                for list in [row.strokes.removed, row.strokes.added] {
-                    for id in list where seen.insert(id).inserted { named.append((id, row.stack, row.key)) }
-                }
+                for id in row.strokes.removed { named.append((id, row.stack, row.key)) }
+                for id in row.strokes.added { named.append((id, row.stack, row.key)) }
             }
         } catch { damaged = error }
         // After a damaged edit, a failed lookup must not hide its error.
@@ -291,13 +289,14 @@ enum DocumentRows {
     }
 
     /// The index of the first of `ids` that no stroke row has, nil when all exist. Few ids are looked up one by
-    /// one; many are checked against every stroke id, read once from the smallest index and sorted.
+    /// one (each once); many are checked against every stroke id, read once from the smallest index and sorted.
     private static func firstMissing(_ db: SQLiteDatabase, _ ids: [StrokeID]) throws -> Int? {
         guard !ids.isEmpty else { return nil }
         let highest = try db.integer("SELECT max(id) FROM strokes") ?? 0
         if ids.count < 64 || Int64(ids.count) * 8 < highest {
             let q = try db.statement("SELECT 1 FROM strokes WHERE id = ?")
-            for (i, id) in ids.enumerated() {
+            var seen = Set<StrokeID>()
+            for (i, id) in ids.enumerated() where seen.insert(id).inserted {
                 try q.bind(1, Int64(bitPattern: id))
                 let found = try q.step()
                 q.reset()

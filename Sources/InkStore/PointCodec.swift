@@ -268,6 +268,16 @@ private struct BitReader {
 
     @inline(__always) mutating func rice(k: Int, escape: UInt64) throws -> UInt64 {
         if avail < 32 { refill() }
+        // The usual residual, whose zero and k low bits are all in the window, in one step (the same bits and state
+        // as the general path below, which takes everything else).
+        let run = (~window).leadingZeroBitCount
+        if run < avail, UInt64(truncatingIfNeeded: run) < escape, run &+ 1 &+ k <= avail {
+            let rest = (window &<< UInt64(truncatingIfNeeded: run)) &<< 1
+            window = rest &<< UInt64(truncatingIfNeeded: k)
+            avail = avail &- (run &+ 1 &+ k)
+            let q = UInt64(truncatingIfNeeded: run)
+            return k == 0 ? q : (q &<< UInt64(truncatingIfNeeded: k)) | (rest &>> UInt64(truncatingIfNeeded: 64 &- k))
+        }
         var q: UInt64 = 0
         while true {
             let ones = min((~window).leadingZeroBitCount, avail)
