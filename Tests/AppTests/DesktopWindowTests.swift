@@ -205,7 +205,10 @@ final class DesktopWindowTests: WindowTestCase {
 
         try launch(home.appendingPathComponent("first.oekaki").path)
         // The page's top is at y = 94 on the screen: the line runs along y ≈ 394, 600 px long, across the middle.
-        XCTAssertFalse(try screenshot().hasInk(near: 590, 394), "the first drawing is empty")
+        // Mapped is not drawn: until its first frame the window is dark, which would read as ink.
+        let first = try waitFor(seconds: Self.firstFrameSeconds) { $0.isPaper(590, 300) && $0.isPaper(590, 394) }
+        XCTAssertTrue(first.isPaper(590, 300), "the first drawing is shown")
+        XCTAssertFalse(first.hasInk(near: 590, 394), "the first drawing is empty")
 
         let source = try startDragSource(offering: dropped.path)
         apps.append(source)
@@ -224,9 +227,10 @@ final class DesktopWindowTests: WindowTestCase {
         }
         usleep(300_000)
         xdotool(["mouseup", "1"])
-        XCTAssertTrue(waitForWindow(named: "dropped.oekaki — Oekaki"), "the dropped drawing opens in the window")
-        XCTAssertTrue(wait { (try? self.screenshot().hasInk(near: 590, 394)) ?? false }, "its line is drawn")
-        let shot = try screenshot()
+        XCTAssertTrue(waitForWindow(named: "dropped.oekaki — Oekaki", seconds: 10), "the dropped drawing opens in the window")
+        // Paper above the line and the line itself in one screenshot (a window not yet drawn is dark everywhere).
+        let shot = try waitFor(seconds: Self.firstFrameSeconds) { $0.isPaper(590, 300) && $0.hasInk(near: 590, 394) }
+        XCTAssertTrue(shot.hasInk(near: 590, 394), "its line is drawn")
         // The fixed page opens centred: its left edge is where the paper ends, leftwards from the middle.
         XCTAssertTrue(shot.isPaper(590, 300), "the page is on screen")
         var left = 590

@@ -17,7 +17,7 @@ final class TextWindowTests: WindowTestCase {
         XCTAssertEqual(replay.status, 0, replay.output)
 
         try launch(file)
-        let start = try screenshot()
+        let start = try waitForPage()
         let page = try XCTUnwrap(paperCorner(start), "the page is on screen")
         let box = (x: (page.x + 100)..<(page.x + 300), y: (page.y + 100)..<(page.y + 130))
         XCTAssertEqual(start.darkPixels(in: box), 0, "blank paper where the box goes")
@@ -76,7 +76,7 @@ final class TextWindowTests: WindowTestCase {
         try Data(SamplePDF.make(pageCount: 3, size: Size(width: 400, height: 300)) { "Numbat page \($0 + 1)" }).write(to: pdf)
         try launch(pdf.path, title: "paper.oekaki")
         let doc = home.appendingPathComponent("paper.oekaki").path
-        let start = try waitFor { self.paperCorner($0) != nil }
+        let start = try waitForPage()
         let page = try XCTUnwrap(paperCorner(start), "page 1 is on screen")
         let top2 = page.y + 300 + Int(PageLayout.gap)
         let box = (x: (page.x + 60)..<(page.x + 260), y: (top2 + 230)..<(top2 + 258))

@@ -62,7 +62,8 @@ class WindowTestCase: XCTestCase {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             guard p.isRunning else {
-                XCTFail("oekaki exited early (status \(p.terminationStatus)); its stderr ends:\n\(appLogTail())")
+                let how = p.terminationReason == .uncaughtSignal ? "killed by signal \(p.terminationStatus)" : "status \(p.terminationStatus)"
+                XCTFail("oekaki exited early (\(how)); its stderr ends:\n\(appLogTail())")
                 throw XCTSkip("the app did not start")
             }
             let r = try run(URL(fileURLWithPath: AppWindowTests.tool("xdotool")!), ["search", "--onlyvisible", "--name", NSRegularExpression.escapedPattern(for: title)])
@@ -134,6 +135,16 @@ class WindowTestCase: XCTestCase {
     func key(_ k: String) { x.key(k) }
     func xdotool(_ args: [String]) { x.xdotool(args) }
     func screenshot() throws -> Screenshot { try x.screenshot() }
+
+    /// How long a test waits for the app's first frame: mapped is not drawn, and on a loaded machine (other suites
+    /// building or running) the first frame can take seconds. A wait ends as soon as the frame is there.
+    static let firstFrameSeconds = 20.0
+
+    /// The screen once the page's paper is drawn (`paperCorner` finds it): what a test must see before it
+    /// looks at or clicks on the page.
+    func waitForPage(seconds: Double = firstFrameSeconds) throws -> Screenshot {
+        try waitFor(seconds: seconds) { self.paperCorner($0) != nil }
+    }
 
     /// The screen once `condition` holds, or the last screenshot when `seconds` are up.
     func waitFor(seconds: Double = 3, _ condition: (Screenshot) -> Bool) throws -> Screenshot {
