@@ -2,11 +2,18 @@ import Foundation
 import InkCore
 
 /// An embedded picture in SVG: an `<image>` holding the file's own bytes (PNG or JPEG, base64 in a data URL),
-/// stretched over its box and placed by the item's transform, so the SVG needs no file beside it.
+/// stretched over its box and placed by the item's transform, so the SVG needs no file beside it (a JPEG turned
+/// by its EXIF orientation as a PNG of its pixels as shown).
 enum SVGImage {
     /// Appends the `<image>` for `bytes` over `box` (page units) under `transform`; a placeholder rectangle when
     /// the bytes are missing or not a picture we read.
-    static func append(bytes: [UInt8]?, box: Rect, transform: AffineMap, to out: inout [UInt8]) {
+    static func append(bytes original: [UInt8]?, box: Rect, transform: AffineMap, to out: inout [UInt8]) {
+        var bytes = original
+        if let b = original, let h = try? ImageHeader(reading: b), h.orientation != 1 {
+            // Viewers disagree on EXIF orientation (librsvg ignores it, browsers apply it): a turned JPEG goes in as
+            // a PNG of the turned pixels, which every viewer shows alike.
+            bytes = (try? ImageDecoder.decode(b)).flatMap { try? PNGEncoder.chunks($0, opaque: false) }.map { Array($0.joined()) }
+        }
         out.append("<image")
         if !transform.isIdentity {
             out.append(" transform=\"matrix(")

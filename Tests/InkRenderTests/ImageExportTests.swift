@@ -73,6 +73,37 @@ final class ImageExportTests: XCTestCase {
         XCTAssertNotNil(bytes.range(of: Data(jpeg.prefix(64))), "byte for byte")
     }
 
+    /// The halves JPEG stored upside down with EXIF orientation 3 (turned 180°): every output shows it turned back,
+    /// blue on the left and red on the right, though librsvg and PDF viewers ignore EXIF.
+    func testTurnedJPEGShowsTurnedInSVGAndPDF() throws {
+        let jpeg = ImageHeaderTestsBytes.inserting(ImageHeaderTestsBytes.exifSegment(orientation: 3), into: try TestImages.make("jpg"))
+        var doc = Document(pages: [Page(format: .fixed(Size(width: 200, height: 100), Background(paper: .white)))])
+        let hash = doc.addFile(jpeg)
+        ImagePainter.shared.provide(doc.files)
+        doc.apply(.add([Stroke(id: 1, content: .image(ImageBox(file: hash, pixelWidth: 40, pixelHeight: 30)),
+                               frame: Rect(x: 20, y: 10, width: 80, height: 60), page: doc.pages[0].id)]))
+        func assertTurned(_ pixel: (Int, Int) -> RGBA, scale: Double, _ what: String) {
+            XCTAssertColor(pixel(Int(40 * scale), Int(40 * scale)), near: TestImages.blue, tolerance: 16, "\(what): left half")
+            XCTAssertColor(pixel(Int(80 * scale), Int(40 * scale)), near: TestImages.red, tolerance: 16, "\(what): right half")
+        }
+        let png = try Exporter.render(doc.pages[0])
+        assertTurned({ png.pixel(x: $0, y: $1) }, scale: 1, "PNG")
+
+        guard let rsvg = Fixture.tool("rsvg-convert"), let pdftoppm = Fixture.tool("pdftoppm") else { throw XCTSkip("rsvg-convert and pdftoppm read the files back") }
+        let svg = Fixture.tempPath("turned.svg"), svgPNG = Fixture.tempPath("turned-rsvg.png")
+        try Exporter.write(doc.pages[0], to: svg, format: .svg)
+        XCTAssertFalse(try String(contentsOfFile: svg, encoding: .utf8).contains("image/jpeg"), "the turned pixels, not the stored JPEG")
+        XCTAssertEqual(try Fixture.run(rsvg, ["-o", svgPNG, svg]), 0)
+        let s = try ImageSurface.load(png: svgPNG)
+        assertTurned({ s.pixel(x: $0, y: $1) }, scale: 1, "SVG through rsvg-convert")
+
+        let pdf = Fixture.tempPath("turned.pdf"), prefix = Fixture.tempPath("turned-pdf")
+        try Exporter.writePDF(doc, to: pdf)
+        XCTAssertEqual(try Fixture.run(pdftoppm, ["-png", "-r", "144", "-singlefile", pdf, prefix]), 0)
+        let p = try ImageSurface.load(png: prefix + ".png")
+        assertTurned({ p.pixel(x: $0, y: $1) }, scale: 2, "PDF through pdftoppm")
+    }
+
     func testPDFDrawsThePicture() throws {
         let (doc, _) = try pageWithPicture()
         guard let pdftoppm = Fixture.tool("pdftoppm") else { throw XCTSkip("pdftoppm is not installed") }
