@@ -79,4 +79,11 @@ final class OutlineCache: @unchecked Sendable {
     }
 
     var count: Int { lock.lock(); defer { lock.unlock() }; return entries.count }
+
+    /// Lets every kept outline go (another document is shown; the bench's cold render).
+    func removeAll() {
+        lock.lock(); defer { lock.unlock() }
+        entries = [:]
+        bytes = 0
+    }
 }

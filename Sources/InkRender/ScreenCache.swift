@@ -219,6 +219,10 @@ public final class ScreenCache {
 
     private static let patchMargin = 4
 
+    /// Lets go of the stroke outlines renders keep for the next zoom or pan (`OutlineCache`): another document is
+    /// shown, whose strokes they are not.
+    public static func forgetShapedOutlines() { OutlineCache.shared.removeAll() }
+
     /// Copies a patch (or frame) into the raster if it was rendered at this zoom on the same pixel grid,
     /// wherever the view has panned since; returns the device rect it covers now (clipped), or nil.
     @discardableResult

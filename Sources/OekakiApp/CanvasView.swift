@@ -162,6 +162,8 @@ final class CanvasView: CanvasInputTarget {
         cache = nil
         smallMemo = nil
         abandonRender()
+        // The outlines kept for the next zoom are the old document's (another window's only miss once).
+        ScreenCache.forgetShapedOutlines()
         relayout()
         if let f = layout.frame(ofPage: editor.currentPage) { transform.offset = Point(-f.minX, -f.minY) }
         centrePending = true

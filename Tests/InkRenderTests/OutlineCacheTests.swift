@@ -73,6 +73,12 @@ final class OutlineCacheTests: XCTestCase {
         XCTAssertEqual(cache.reused, 4)
         _ = cache.outline(of: stroke(id: 2, spacing: 3), deviceScale: 1)
         XCTAssertEqual(cache.reused, 4)
+        // Another document shown: nothing kept.
+        cache.removeAll()
+        XCTAssertEqual(cache.count, 0)
+        XCTAssertEqual(cache.bytes, 0)
+        _ = cache.outline(of: stroke(id: 12, spacing: 3), deviceScale: 1)
+        XCTAssertEqual(cache.reused, 4)
     }
 
     func testTheClosestSampleGapIsWhereSpacingStartsToSkip() {
