@@ -37,7 +37,9 @@ enum SheetPainter {
             let strokes = sheet.drawing.strokes(in: pm.pageRect(ofDevice: reach))
             let areas = bands.map(\.pageArea)
             let shared = SharedOutlines(strokes, bandAreas: areas, deviceScale: pm.scale)
-            DispatchQueue.concurrentPerform(iterations: bands.count) { b in
+            // Heaviest bands first: the cores finish together instead of one waiting while the other ends a big one.
+            DispatchQueue.concurrentPerform(iterations: bands.count) { i in
+                let b = shared.heaviestFirst[i]
                 let band = bands[b]
                 guard let area = areas[b] else { return }
                 // By index, from the outlines' own arrays: no stroke value is copied for a band it misses.
@@ -74,6 +76,8 @@ enum SheetPainter {
         let bounds: [Rect?]
         let isInk: [Bool]
         let colors: [RGBA]
+        /// Band indices by the samples of the strokes meeting them (a guess at their work), most first.
+        let heaviestFirst: [Int]
 
         init(_ strokes: [Stroke], bandAreas: [Rect?], deviceScale: Double) {
             self.strokes = strokes; self.deviceScale = deviceScale
@@ -85,13 +89,18 @@ enum SheetPainter {
             shaped = .allocate(capacity: strokes.count)
             shaped.initialize(repeating: false)
             users = .allocate(capacity: strokes.count)
+            var load = [Int](repeating: 0, count: bandAreas.count)
             for k in strokes.indices {
                 var n: Int32 = 0
                 if isInk[k], let b = bounds[k] {
-                    for case let a? in bandAreas where b.intersects(a) { n += 1 }
+                    for (i, area) in bandAreas.enumerated() where area.map({ b.intersects($0) }) == true {
+                        n += 1
+                        load[i] += strokes[k].points.count
+                    }
                 }
                 users[k] = n
             }
+            heaviestFirst = bandAreas.indices.sorted { load[$0] > load[$1] }
         }
 
         deinit {
