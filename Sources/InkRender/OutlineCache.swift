@@ -41,8 +41,9 @@ final class OutlineCache: @unchecked Sendable {
 
     init(budget: Int) { self.budget = budget }
 
-    /// The outline `Painter.outline(of:deviceScale:)` gives, shaped now only if no kept one is the same.
-    func outline(of s: Stroke, deviceScale: Double) -> [Point] {
+    /// The outline `Painter.outline(of:deviceScale:)` gives, shaped now only if no kept one is the same;
+    /// one shaped now is kept if `keep`.
+    func outline(of s: Stroke, deviceScale: Double, keep: Bool = true) -> [Point] {
         let spacing = Painter.options(for: s.style, deviceScale: deviceScale).minSpacing
         let key = Key(page: s.page, id: s.id)
         lock.lock()
@@ -55,6 +56,7 @@ final class OutlineCache: @unchecked Sendable {
         }
         lock.unlock()
         let outline = Painter.outline(of: s, deviceScale: deviceScale)
+        guard keep else { return outline }
         let entry = Entry(stroke: s, outline: outline, spacing: spacing, gap: StrokeShape.closestSampleGap(of: s), used: 0)
         lock.lock()
         var e = entry

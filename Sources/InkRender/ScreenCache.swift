@@ -204,8 +204,11 @@ public final class ScreenCache {
         try renderPatch(scene, area: area, transform: transform, cancel: nil)!
     }
 
-    /// Same, abandoned (nil) as soon as `cancel` says so: a newer view no longer needs it.
-    public static func renderPatch(_ scene: Scene, area: Rect, transform: ViewTransform, cancel: RenderCancellation?) throws -> Frame? {
+    /// Same, abandoned (nil) as soon as `cancel` says so: a newer view no longer needs it. `keepOutlines`: the
+    /// outlines shaped for it are kept for the next zoom or pan (`OutlineCache`; meant for what the user sees,
+    /// so the overscan does not fill the memory with strokes off screen). Kept outlines are reused either way.
+    public static func renderPatch(_ scene: Scene, area: Rect, transform: ViewTransform, cancel: RenderCancellation?,
+                                   keepOutlines: Bool = true) throws -> Frame? {
         // A few pixels more on every side, not pasted: strokes just outside the patch still antialias into it
         // (and one whose outline strays a little outside its index bounds is found from the margin).
         let m = Double(patchMargin)
@@ -213,7 +216,7 @@ public final class ScreenCache {
         t.offset = t.offset - Point(area.minX - m, area.minY - m) * (1 / t.deviceScale)
         let size = Size(width: (area.width + 2 * m) / t.deviceScale, height: (area.height + 2 * m) / t.deviceScale)
         let s = try makeSurface(viewSize: size, transform: t)
-        guard SheetPainter.render(scene, into: s, mapping: mapping(t, overscan: 0), cancel: cancel) else { return nil }
+        guard SheetPainter.render(scene, into: s, mapping: mapping(t, overscan: 0), cancel: cancel, keepOutlines: keepOutlines) else { return nil }
         return Frame(transform: t, viewSize: size, surface: s, margin: patchMargin)
     }
 

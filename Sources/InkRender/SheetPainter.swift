@@ -17,7 +17,8 @@ enum SheetPainter {
     /// where one core waits for the other's last band between batches), and only outlines still wanted by a
     /// band not yet past them are held.
     @discardableResult
-    static func render(_ scene: Scene, into surface: ImageSurface, mapping: DeviceMapping, cancel: RenderCancellation? = nil) -> Bool {
+    static func render(_ scene: Scene, into surface: ImageSurface, mapping: DeviceMapping, cancel: RenderCancellation? = nil,
+                       keepOutlines: Bool = true) -> Bool {
         let edges = BandRenderer.bandEdges(height: surface.height, mapping: mapping)
         let bands = (0..<(edges.count - 1)).map { b in
             Band(surface: ImageSurface(rowsOf: surface, from: edges[b], count: edges[b + 1] - edges[b]), y0: edges[b], mapping: mapping)
@@ -36,7 +37,7 @@ enum SheetPainter {
             pm.dx += sheet.origin.x * mapping.scale; pm.dy += sheet.origin.y * mapping.scale
             let strokes = sheet.drawing.strokes(in: pm.pageRect(ofDevice: reach))
             let areas = bands.map(\.pageArea)
-            let shared = SharedOutlines(strokes, bandAreas: areas, deviceScale: pm.scale)
+            let shared = SharedOutlines(strokes, bandAreas: areas, deviceScale: pm.scale, keep: keepOutlines)
             // Heaviest bands first: the cores finish together instead of one waiting while the other ends a big one.
             DispatchQueue.concurrentPerform(iterations: bands.count) { i in
                 let b = shared.heaviestFirst[i]
@@ -79,8 +80,11 @@ enum SheetPainter {
         /// Band indices by the samples of the strokes meeting them (a guess at their work), most first.
         let heaviestFirst: [Int]
 
-        init(_ strokes: [Stroke], bandAreas: [Rect?], deviceScale: Double) {
-            self.strokes = strokes; self.deviceScale = deviceScale
+        /// Whether outlines shaped here go into `OutlineCache` (kept ones are used either way).
+        private let keep: Bool
+
+        init(_ strokes: [Stroke], bandAreas: [Rect?], deviceScale: Double, keep: Bool) {
+            self.strokes = strokes; self.deviceScale = deviceScale; self.keep = keep
             bounds = strokes.map(\.inkBounds)
             isInk = strokes.map { if case .ink = $0.content { true } else { false } }
             colors = strokes.map(\.style.color)
@@ -115,7 +119,7 @@ enum SheetPainter {
             if !shaped[k] {
                 shaped[k] = true
                 let s = strokes[k]
-                outlines[k] = s.style.color.a > 0 ? OutlineCache.shared.outline(of: s, deviceScale: deviceScale) : nil
+                outlines[k] = s.style.color.a > 0 ? OutlineCache.shared.outline(of: s, deviceScale: deviceScale, keep: keep) : nil
             }
             return outlines[k]
         }

@@ -449,9 +449,12 @@ final class CanvasView: CanvasInputTarget {
         inFlight = area
         inFlightCancel = cancel
         changedDuringRender = []
-        let job = MainLoopHandoff(value: (scene, area, cache.transform))
+        // Outlines shaped for what the user sees are kept for the next zoom or pan; the overscan's are not.
+        let inView = area.intersection(view).map { $0.width >= 1 && $0.height >= 1 } ?? false
+        let job = MainLoopHandoff(value: (scene, area, cache.transform, inView))
         renderQueue.async { [weak self] in
-            let patch = try? ScreenCache.renderPatch(job.value.0, area: job.value.1, transform: job.value.2, cancel: cancel) ?? nil
+            let patch = try? ScreenCache.renderPatch(job.value.0, area: job.value.1, transform: job.value.2, cancel: cancel,
+                                                     keepOutlines: job.value.3) ?? nil
             let result = MainLoopHandoff(value: patch)
             onMainLoop { self?.patchLanded(result.value, generation: gen) }
         }

@@ -23,6 +23,16 @@ final class OutlineCacheTests: XCTestCase {
         XCTAssertEqual(cache.reused, 2)
     }
 
+    func testTheOverscanReusesButDoesNotKeep() {
+        let cache = OutlineCache(budget: 1 << 20)
+        let s = stroke(id: 1, spacing: 3)
+        XCTAssertEqual(cache.outline(of: s, deviceScale: 1, keep: false), Painter.outline(of: s, deviceScale: 1))
+        XCTAssertEqual(cache.count, 0)
+        _ = cache.outline(of: s, deviceScale: 1)
+        XCTAssertEqual(cache.outline(of: s, deviceScale: 1.15, keep: false), Painter.outline(of: s, deviceScale: 1.15))
+        XCTAssertEqual(cache.reused, 1)
+    }
+
     func testDenseSamplesAreShapedAgainForAnotherZoom() {
         let cache = OutlineCache(budget: 1 << 20)
         // 0.1 units apart: zoomed out, samples closer than 0.3 px are skipped, so the outlines differ.
