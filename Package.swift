@@ -27,12 +27,12 @@ let package = Package(
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
         .systemLibrary(name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
-        .systemLibrary(name: "CPoppler", path: "Sources/CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .systemLibrary(name: "CNats", path: "Sources/CNats", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
 
         .target(name: "InkCore", swiftSettings: swift5),
         // PDF files through poppler: page count and sizes (for import) and rendering (for backgrounds and export).
-        .target(name: "InkPDF", dependencies: ["InkCore", "CPoppler"], swiftSettings: swift5),
+        // Poppler is loaded with dlopen when a PDF is first opened (PDFSource.swift), not linked.
+        .target(name: "InkPDF", dependencies: ["InkCore"], swiftSettings: swift5),
         .target(name: "InkRender", dependencies: ["InkCore", "InkPDF", "CCairo", "CPango", "CGdkPixbuf", "CZlib"], swiftSettings: swift5),
         .target(name: "Localization", dependencies: ["CIntl"], swiftSettings: swift5),
         .target(name: "InkStore", dependencies: ["InkCore", "InkPDF", "CSQLite", "CZlib", "CDeflate", "Localization"], swiftSettings: swift5),

@@ -13,7 +13,7 @@ SAN=${FUZZ_SANITIZE:-fuzzer,address}
 # Swift's own crash backtracer fights ASan's reports; libFuzzer prints the stack instead.
 export SWIFT_BACKTRACE=enable=no
 ALL=(eventlog pointcodec document xopp pdf image)
-# poppler's headers (glib, cairo) for the InkPDF module, as clang options.
+# glib's and cairo's headers (as poppler-glib names them) for the C modules InkStore and InkRender import.
 POPPLER_CFLAGS=($(pkg-config --cflags poppler-glib | sed 's/-I/-Xcc -I/g'))
 mode=${1:-all}; shift || true
 targets=("$@"); [ ${#targets[@]} -eq 0 ] && targets=("${ALL[@]}")
@@ -33,20 +33,20 @@ build() {
     swiftc "${FLAGS[@]}" -module-name Localization -I Sources/CIntl -emit-module -emit-module-path "$B/Localization.swiftmodule" \
         -emit-library -static -o "$B/libLocalization.a" Sources/Localization/*.swift 2>&1 | quiet
     echo "fuzz: building InkPDF ($SAN)"
-    swiftc "${FLAGS[@]}" -module-name InkPDF -I "$B" -I Sources/CPoppler "${POPPLER_CFLAGS[@]}" -emit-module -emit-module-path "$B/InkPDF.swiftmodule" \
+    swiftc "${FLAGS[@]}" -module-name InkPDF -I "$B" "${POPPLER_CFLAGS[@]}" -emit-module -emit-module-path "$B/InkPDF.swiftmodule" \
         -emit-library -static -o "$B/libInkPDF.a" Sources/InkPDF/*.swift 2>&1 | quiet
     echo "fuzz: building InkStore ($SAN)"
-    swiftc "${FLAGS[@]}" -module-name InkStore -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl -I Sources/CPoppler "${POPPLER_CFLAGS[@]}" \
+    swiftc "${FLAGS[@]}" -module-name InkStore -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl "${POPPLER_CFLAGS[@]}" \
         -emit-module -emit-module-path "$B/InkStore.swiftmodule" \
         -emit-library -static -o "$B/libInkStore.a" Sources/InkStore/*.swift 2>&1 | quiet
     echo "fuzz: linking harnesses"
     swiftc "${FLAGS[@]}" -I "$B" Fuzz/EventLogFuzz.swift Fuzz/FuzzSupport.swift -L "$B" -lInkCore -o "$B/fuzz-eventlog" 2>&1 | quiet
-    swiftc "${FLAGS[@]}" -I "$B" -I Sources/CPoppler "${POPPLER_CFLAGS[@]}" Fuzz/PDFFuzz.swift Fuzz/FuzzSupport.swift \
+    swiftc "${FLAGS[@]}" -I "$B" "${POPPLER_CFLAGS[@]}" Fuzz/PDFFuzz.swift Fuzz/FuzzSupport.swift \
         -L "$B" -lInkPDF -lInkCore -lpoppler-glib -lgobject-2.0 -lglib-2.0 -o "$B/fuzz-pdf" 2>&1 | quiet
     for t in pointcodec document xopp; do
         local src
         case $t in pointcodec) src=PointCodecFuzz;; document) src=DocumentFuzz;; xopp) src=XoppFuzz;; esac
-        swiftc "${FLAGS[@]}" -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl -I Sources/CPoppler "${POPPLER_CFLAGS[@]}" \
+        swiftc "${FLAGS[@]}" -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl "${POPPLER_CFLAGS[@]}" \
             Fuzz/$src.swift Fuzz/FuzzSupport.swift \
             -L "$B" -lInkStore -lInkPDF -lLocalization -lInkCore -lsqlite3 -lz -ldeflate -lpoppler-glib -lgobject-2.0 -lglib-2.0 -o "$B/fuzz-$t" 2>&1 | quiet
     done

@@ -31,6 +31,8 @@ mkdir -p "$stage/debian"
 printf 'Source: oekaki\n\nPackage: oekaki\nArchitecture: any\n' > "$stage/debian/control"
 depends=$(cd "$stage" && dpkg-shlibdeps -O -e oekaki/usr/bin/oekaki -e oekaki/usr/bin/oekaki-thumbnailer 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# Poppler is loaded with dlopen when a PDF is first opened (InkPDF/PDFSource.swift), so no binary names it.
+depends="$depends, libpoppler-glib8"
 
 install -d "$root/DEBIAN"
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)

@@ -1,8 +1,67 @@
-import CPoppler
 import Foundation
 import InkCore
 
 // The only file that touches poppler's C pointers. Everything else speaks `PDFSource`, page indices and sizes.
+// Poppler is loaded with dlopen the first time a PDF is opened, not linked: it and the libraries it brings
+// (NSS, OpenJPEG, LCMS, …) are a third of what a process would otherwise map at start, and most runs (a
+// thumbnail, an export of ink) never open a PDF.
+
+/// libpoppler-glib's functions (and the GLib ones used with them), looked up once.
+private struct Poppler {
+    typealias Document = OpaquePointer
+    typealias Page = OpaquePointer
+    typealias Bytes = OpaquePointer
+    let bytesNew: @convention(c) (UnsafeRawPointer?, Int) -> Bytes?
+    let bytesUnref: @convention(c) (Bytes?) -> Void
+    let errorFree: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let objectUnref: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let free: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let documentNewFromBytes: @convention(c) (Bytes?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Document?
+    let errorQuark: @convention(c) () -> UInt32
+    let documentPageCount: @convention(c) (Document?) -> Int32
+    let documentPage: @convention(c) (Document?, Int32) -> Page?
+    let pageSize: @convention(c) (Page?, UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?) -> Void
+    let pageRender: @convention(c) (Page?, OpaquePointer?) -> Void
+    let pageRenderForPrinting: @convention(c) (Page?, OpaquePointer?) -> Void
+    let pageText: @convention(c) (Page?) -> UnsafeMutablePointer<CChar>?
+
+    /// `PopplerError`'s value for a document that needs a password.
+    static let encryptedCode: Int32 = 1
+    /// The library Debian's libpoppler-glib8 installs (the package's Depends names it: nothing links it).
+    static let library = "libpoppler-glib.so.8"
+
+    /// Loaded on first use (thread-safe: a static's initializer runs once); why not, when it cannot be.
+    static let shared: Result<Poppler, PDFError> = {
+        guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
+            return .failure(.unavailable(dlerror().map { String(cString: $0) } ?? library))
+        }
+        func f<T>(_ name: String, _: T.Type) throws -> T {
+            guard let p = dlsym(handle, name) else { throw PDFError.unavailable("\(library) has no \(name)") }
+            return unsafeBitCast(p, to: T.self)
+        }
+        do {
+            return .success(Poppler(
+                bytesNew: try f("g_bytes_new", (@convention(c) (UnsafeRawPointer?, Int) -> Bytes?).self),
+                bytesUnref: try f("g_bytes_unref", (@convention(c) (Bytes?) -> Void).self),
+                errorFree: try f("g_error_free", (@convention(c) (UnsafeMutableRawPointer?) -> Void).self),
+                objectUnref: try f("g_object_unref", (@convention(c) (UnsafeMutableRawPointer?) -> Void).self),
+                free: try f("g_free", (@convention(c) (UnsafeMutableRawPointer?) -> Void).self),
+                documentNewFromBytes: try f("poppler_document_new_from_bytes",
+                                            (@convention(c) (Bytes?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Document?).self),
+                errorQuark: try f("poppler_error_quark", (@convention(c) () -> UInt32).self),
+                documentPageCount: try f("poppler_document_get_n_pages", (@convention(c) (Document?) -> Int32).self),
+                documentPage: try f("poppler_document_get_page", (@convention(c) (Document?, Int32) -> Page?).self),
+                pageSize: try f("poppler_page_get_size", (@convention(c) (Page?, UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?) -> Void).self),
+                pageRender: try f("poppler_page_render", (@convention(c) (Page?, OpaquePointer?) -> Void).self),
+                pageRenderForPrinting: try f("poppler_page_render_for_printing", (@convention(c) (Page?, OpaquePointer?) -> Void).self),
+                pageText: try f("poppler_page_get_text", (@convention(c) (Page?) -> UnsafeMutablePointer<CChar>?).self)))
+        } catch let e as PDFError {
+            return .failure(e)
+        } catch {
+            return .failure(.unavailable("\(error)"))
+        }
+    }()
+}
 
 /// Why a PDF cannot be used, in words a user can act on.
 public enum PDFError: Error, CustomStringConvertible, Equatable {
@@ -16,6 +75,8 @@ public enum PDFError: Error, CustomStringConvertible, Equatable {
     case tooLarge(Int)
     /// A page whose size is not a positive, finite size a PDF may have.
     case badPage(index: Int, width: Double, height: Double)
+    /// Poppler (libpoppler-glib8) could not be loaded.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -24,6 +85,7 @@ public enum PDFError: Error, CustomStringConvertible, Equatable {
         case .tooManyPages(let n): return "the PDF has \(n) pages; Oekaki opens PDFs of at most \(PDFSource.maxPages)"
         case .tooLarge(let n): return "the PDF is \(n / (1 << 20)) MB; Oekaki opens PDFs of at most \(PDFSource.maxBytes / (1 << 20)) MB"
         case .badPage(let i, let w, let h): return "page \(i + 1) of the PDF has no usable size (\(w)×\(h) pt)"
+        case .unavailable(let why): return "PDFs need poppler (libpoppler-glib8), which could not be loaded: \(why)"
         }
     }
 }
@@ -39,6 +101,7 @@ public final class PDFSource: @unchecked Sendable {
     public static let maxPoints = 14_400.0
 
     private let document: OpaquePointer
+    private let poppler: Poppler
     private let lock = NSLock()
     public let pageCount: Int
 
@@ -48,25 +111,36 @@ public final class PDFSource: @unchecked Sendable {
         guard bytes.count <= Self.maxBytes else { throw PDFError.tooLarge(bytes.count) }
         // Poppler reconstructs files without a "%PDF" header too, which would take any junk for an empty PDF.
         guard Self.looksLikePDF(bytes) else { throw PDFError.malformed("no %PDF header") }
-        let data = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-        defer { g_bytes_unref(data) }
-        var error: UnsafeMutablePointer<GError>?
-        guard let doc = poppler_document_new_from_bytes(data, nil, &error) else {
-            defer { if error != nil { g_error_free(error) } }
-            if let e = error, e.pointee.domain == poppler_error_quark(), e.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) {
+        let poppler = try Self.poppler()
+        let data = bytes.withUnsafeBytes { poppler.bytesNew($0.baseAddress, $0.count) }
+        defer { poppler.bytesUnref(data) }
+        var error: UnsafeMutableRawPointer?
+        guard let doc = poppler.documentNewFromBytes(data, nil, &error) else {
+            defer { if error != nil { poppler.errorFree(error) } }
+            // A GError: its domain (a quark), its code, then its message.
+            if let e = error, e.load(as: UInt32.self) == poppler.errorQuark(),
+               e.load(fromByteOffset: 4, as: Int32.self) == Poppler.encryptedCode {
                 throw PDFError.encrypted
             }
-            let why = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
+            let why = error.flatMap { $0.load(fromByteOffset: 8, as: UnsafePointer<CChar>?.self).map { String(cString: $0) } } ?? "unknown error"
             throw PDFError.malformed(why)
         }
-        let n = Int(poppler_document_get_n_pages(doc))
-        guard n <= Self.maxPages else { g_object_unref(UnsafeMutableRawPointer(doc)); throw PDFError.tooManyPages(n) }
-        guard n > 0 else { g_object_unref(UnsafeMutableRawPointer(doc)); throw PDFError.malformed("it has no pages") }
+        let n = Int(poppler.documentPageCount(doc))
+        guard n <= Self.maxPages else { poppler.objectUnref(UnsafeMutableRawPointer(doc)); throw PDFError.tooManyPages(n) }
+        guard n > 0 else { poppler.objectUnref(UnsafeMutableRawPointer(doc)); throw PDFError.malformed("it has no pages") }
+        self.poppler = poppler
         document = doc
         pageCount = n
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(document)) }
+    deinit { poppler.objectUnref(UnsafeMutableRawPointer(document)) }
+
+    private static func poppler() throws -> Poppler {
+        switch Poppler.shared {
+        case .success(let p): return p
+        case .failure(let e): throw e
+        }
+    }
 
     /// True when `bytes` start (within the first KiB, as readers allow) with a PDF header.
     public static func looksLikePDF(_ bytes: [UInt8]) -> Bool {
@@ -95,7 +169,7 @@ public final class PDFSource: @unchecked Sendable {
     public func pageSize(_ index: Int) -> Size {
         withPage(index) { page in
             var w = 0.0, h = 0.0
-            poppler_page_get_size(page, &w, &h)
+            poppler.pageSize(page, &w, &h)
             return Size(width: w, height: h)
         } ?? Size(width: 0, height: 0)
     }
@@ -105,15 +179,15 @@ public final class PDFSource: @unchecked Sendable {
     /// print would (used for PDF export); otherwise what a viewer shows.
     public func render(page index: Int, into cairo: OpaquePointer, printing: Bool = false) {
         withPage(index) { page in
-            if printing { poppler_page_render_for_printing(page, cairo) } else { poppler_page_render(page, cairo) }
+            if printing { poppler.pageRenderForPrinting(page, cairo) } else { poppler.pageRender(page, cairo) }
         }
     }
 
     /// The text of page `index` as poppler reads it (tests, and an info summary).
     public func text(page index: Int) -> String {
         withPage(index) { page -> String in
-            guard let t = poppler_page_get_text(page) else { return "" }
-            defer { g_free(t) }
+            guard let t = poppler.pageText(page) else { return "" }
+            defer { poppler.free(t) }
             return String(cString: t)
         } ?? ""
     }
@@ -121,8 +195,8 @@ public final class PDFSource: @unchecked Sendable {
     private func withPage<T>(_ index: Int, _ body: (OpaquePointer) -> T) -> T? {
         guard index >= 0, index < pageCount else { return nil }
         lock.lock(); defer { lock.unlock() }
-        guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        guard let page = poppler.documentPage(document, Int32(index)) else { return nil }
+        defer { poppler.objectUnref(UnsafeMutableRawPointer(page)) }
         return body(page)
     }
 }
