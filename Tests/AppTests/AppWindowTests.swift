@@ -410,14 +410,6 @@ final class AppWindowTests: WindowTestCase {
         return (w, h)
     }
 
-    /// Lets the first frame reach the screen: under load the window can be mapped while the X root's black
-    /// still shows where the canvas will be (and reads as ink).
-    override func windowShown() {
-        let painted = Date().addingTimeInterval(10)
-        while Date() < painted, let shot = try? screenshot(), shot.brightness(500, 300) < 40 { usleep(100_000) }
-        usleep(300_000)
-    }
-
     /// Whether `condition` comes to hold within 3 s: key presses take a frame or two to show.
     private func shows(_ condition: (Screenshot) -> Bool) throws -> Bool { condition(try waitFor(condition)) }
 

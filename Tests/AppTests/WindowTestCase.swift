@@ -112,8 +112,14 @@ class WindowTestCase: XCTestCase {
         return p
     }
 
-    /// Called once the window is mapped: gives its first frame time to reach the screen.
-    func windowShown() { usleep(600_000) }
+    /// Called once the window is mapped: waits for its first frame. Under load the window can be mapped while the X
+    /// root's black still shows where the canvas will be (and reads as ink); the canvas's middle is paper or desk,
+    /// never black, once drawn.
+    func windowShown() {
+        let painted = Date().addingTimeInterval(Self.firstFrameSeconds)
+        while Date() < painted, let shot = try? screenshot(), shot.brightness(500, 300) < 40 { usleep(100_000) }
+        usleep(300_000)
+    }
 
     /// The last lines the app wrote to stderr.
     func appLogTail(lines: Int = 20) -> String {
