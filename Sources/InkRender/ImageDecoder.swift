@@ -22,6 +22,13 @@ public enum ImageDecoder {
         return surface
     }
 
+    /// The picture as a PNG of its pixels as shown (a JPEG's EXIF turn applied), nil when it does not decode: for
+    /// readers that take PNG only (Xournal++) or ignore EXIF (librsvg).
+    public static func pngBytes(_ bytes: [UInt8]) -> [UInt8]? {
+        guard let surface = try? decode(bytes), let chunks = try? PNGEncoder.chunks(surface, opaque: false) else { return nil }
+        return Array(chunks.joined())
+    }
+
     /// cairo's PNG reader (libpng), fed from memory.
     private static func png(_ bytes: [UInt8]) throws -> ImageSurface {
         final class Reader { let bytes: [UInt8]; var offset = 0; init(_ b: [UInt8]) { bytes = b } }

@@ -12,7 +12,7 @@ enum SVGImage {
         if let b = original, let h = try? ImageHeader(reading: b), h.orientation != 1 {
             // Viewers disagree on EXIF orientation (librsvg ignores it, browsers apply it): a turned JPEG goes in as
             // a PNG of the turned pixels, which every viewer shows alike.
-            bytes = (try? ImageDecoder.decode(b)).flatMap { try? PNGEncoder.chunks($0, opaque: false) }.map { Array($0.joined()) }
+            bytes = ImageDecoder.pngBytes(b)
         }
         out.append("<image")
         if !transform.isIdentity {

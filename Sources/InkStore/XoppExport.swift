@@ -10,7 +10,15 @@ import InkCore
 public enum XoppExport {
     public static func data(_ drawing: Drawing) throws -> [UInt8] { try data(Document(drawing: drawing)) }
 
-    public static func data(_ document: Document, pdfPath: String? = nil) throws -> [UInt8] {
+    /// `jpegAsPNG`: Xournal++ 1.1 draws only PNG pictures (a JPEG `<image>` shows nothing there), so a caller that can
+    /// decode gives each JPEG's PNG (its pixels as shown); without it, or when it returns nil, the JPEG goes as it is.
+    public static func data(_ document: Document, pdfPath: String? = nil, jpegAsPNG: (([UInt8]) -> [UInt8]?)? = nil) throws -> [UInt8] {
+        var files = document.files
+        if let jpegAsPNG {
+            for (hash, bytes) in files where bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+                if let png = jpegAsPNG(bytes) { files[hash] = png }
+            }
+        }
         var x = XMLBytes()
         x.bytes.reserveCapacity(256 + document.pointCount * 20)
         x += "<?xml version=\"1.0\" standalone=\"no\"?>\n"
@@ -25,7 +33,7 @@ public enum XoppExport {
             write(page, pdf: ref.map { r in
                 defer { named = true }
                 return (named ? nil : pdfPath, r.index)
-            }, files: document.files, to: &x)
+            }, files: files, to: &x)
         }
         x += "</xournal>\n"
         return try Deflate.gzip(x.bytes, level: 3)
@@ -120,7 +128,7 @@ public enum XoppExport {
 
     public static func write(_ drawing: Drawing, to path: String) throws { try write(Document(drawing: drawing), to: path) }
 
-    public static func write(_ document: Document, to path: String) throws {
+    public static func write(_ document: Document, to path: String, jpegAsPNG: (([UInt8]) -> [UInt8]?)? = nil) throws {
         // The PDF the pages are on goes beside the .xopp (absolute path: Xournal++ resolves it from anywhere).
         var pdfPath: String?
         if let hash = document.pages.lazy.compactMap({ $0.background.pdf?.file }).first, let bytes = document.files[hash] {
@@ -130,7 +138,7 @@ public enum XoppExport {
             }
             pdfPath = side
         }
-        let bytes = try data(document, pdfPath: pdfPath)
+        let bytes = try data(document, pdfPath: pdfPath, jpegAsPNG: jpegAsPNG)
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

@@ -164,7 +164,9 @@ extension MainWindow {
                 } else if let format {
                     try Exporter.write(drawing.value, to: target, format: format)
                 } else {
-                    try XoppExport.write(drawing.value, to: target)
+                    // A .xopp is a whole document, as `oekaki export` writes it: every page with its paper and PDF,
+                    // and the pictures' bytes (a lone drawing has no embedded files).
+                    try XoppExport.write(document.value.0, to: target, jpegAsPNG: ImageDecoder.pngBytes)
                 }
             } catch { failure = "\(error)" }
             let message = MainLoopHandoff(value: failure)

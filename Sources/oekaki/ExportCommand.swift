@@ -106,7 +106,7 @@ enum ExportCommand {
             case .oekaki:
                 try DocumentFile.create(path: output, document: doc.document, history: doc.history).close()
             case .xopp:
-                try XoppExport.write(doc.document, to: output)
+                try XoppExport.write(doc.document, to: output, jpegAsPNG: ImageDecoder.pngBytes)
             }
         } catch let e as RenderError {
             throw CommandFailure.input(e.description)

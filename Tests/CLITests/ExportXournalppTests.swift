@@ -82,6 +82,39 @@ final class ExportXournalppTests: XCTestCase {
         XCTAssertTrue(text.contains("Bandicoot notes"), text)
     }
 
+    /// A JPEG picture in our `.xopp` is drawn by Xournal++ (1.1 draws PNG `<image>`s only: we write the JPEG's pixels
+    /// as PNG).
+    func testXournalppShowsOurJPEGPicture() throws {
+        let jpg = tmp.appendingPathComponent("halves.jpg").path
+        XCTAssertEqual(try run("/usr/bin/convert", ["-size", "40x30", "xc:#dc141e", "-fill", "#1e50dc", "-draw", "rectangle 20,0 39,29", jpg]), 0)
+        let b64 = try Data(contentsOf: URL(fileURLWithPath: jpg)).base64EncodedString()
+        let xoppIn = tmp.appendingPathComponent("in.xopp").path
+        try Data("""
+        <?xml version="1.0" standalone="no"?>
+        <xournal creator="Xournal++ 1.1.3" fileversion="4"><page width="200" height="100">
+        <background type="solid" color="#ffffffff" style="plain"/><layer>
+        <image left="20" top="10" right="100" bottom="70">\(b64)</image></layer></page></xournal>
+        """.utf8).write(to: URL(fileURLWithPath: xoppIn))
+        let doc = tmp.appendingPathComponent("p.oekaki").path, xopp = tmp.appendingPathComponent("out.xopp").path
+        XCTAssertEqual(try OekakiBinary.run(["export", xoppIn, doc]).status, 0)
+        XCTAssertEqual(try OekakiBinary.run(["export", doc, xopp]).status, 0)
+        let x = try XCTUnwrap(PrivateXvfb.start(width: 800, height: 600), "could not start Xvfb")
+        defer { PrivateXvfb.stop(x.process) }
+        let theirs = tmp.appendingPathComponent("xpp.png").path
+        _ = try run("/usr/bin/xournalpp", ["--export-png-dpi=72", "--create-img=\(theirs)", xopp],
+                    env: ["DISPLAY": x.display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1", "HOME": tmp.path])
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: theirs), "Xournal++ could not run here")
+        // At 72 dpi a unit is a pixel: the red half around (40, 40), the blue one around (80, 40).
+        let rgb = tmp.appendingPathComponent("xpp.rgb").path
+        XCTAssertEqual(try run("/usr/bin/convert", [theirs, "-background", "white", "-flatten", "-resize", "200x100!", "-depth", "8", "rgb:\(rgb)"]), 0)
+        let px = [UInt8](try Data(contentsOf: URL(fileURLWithPath: rgb)))
+        XCTAssertEqual(px.count, 200 * 100 * 3)
+        func at(_ x: Int, _ y: Int) -> [UInt8] { Array(px[(y * 200 + x) * 3..<(y * 200 + x) * 3 + 3]) }
+        let red = at(40, 40), blue = at(80, 40)
+        XCTAssertTrue(red[0] > 180 && red[1] < 80 && red[2] < 80, "Xournal++ shows the red half: \(red)")
+        XCTAssertTrue(blue[0] < 80 && blue[2] > 180, "and the blue half: \(blue)")
+    }
+
     /// 8-bit grey pixels of an image flattened on white and scaled to w × h.
     func grey(_ png: String, _ w: Int, _ h: Int) throws -> [UInt8] {
         let raw = tmp.appendingPathComponent(UUID().uuidString + ".gray").path
