@@ -84,6 +84,32 @@ public final class StrokeStream: @unchecked Sendable {
         db?.close(); db = nil
     }
 
+    /// The whole drawing order cut into at most `count` contiguous runs of about the same number of stroke rows,
+    /// found from the stroke ids alone (for a file with pages, an index-only walk of the page's ids): no stroke row
+    /// is read, so a thumbnail starts drawing sooner than after `runs(_:)`' walk over every row's size. Together
+    /// they cover every stroke row; `rows` counts the rows by id (a reordered stroke may be drawn in the next
+    /// run), `bytes` is not known (0).
+    public func evenRuns(_ count: Int) throws -> [Run] {
+        try locked { db in
+            var ids: [Int64] = []
+            let q = try db.statement("SELECT id FROM strokes WHERE 1\(onPage) ORDER BY id")
+            defer { q.reset() }
+            while try q.step() { ids.append(q.int(0)) }
+            guard !ids.isEmpty else { return [] }
+            let parts = max(1, min(count, ids.count))
+            var out: [Run] = []
+            var first = Int64.min, from = 0
+            for k in 1...parts {
+                let to = ids.count * k / parts
+                let last = k == parts ? Int64.max : ids[to - 1]
+                out.append(Run(first: first, last: last, rows: to - from, bytes: 0))
+                if last < .max { first = last + 1 }
+                from = to
+            }
+            return out
+        }
+    }
+
     /// The whole drawing order cut into at most `count` contiguous runs of about the same stored size (none
     /// empty; none at all for an empty drawing). Together they cover every stroke row.
     public func runs(_ count: Int) throws -> [Run] {

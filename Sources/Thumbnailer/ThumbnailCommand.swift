@@ -62,7 +62,8 @@ public enum ThumbnailCommand {
             let files = try stream.files()
             ImagePainter.shared.provide(files)
             if !stream.format.isEndless {
-                let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize))
+                // Cut by stroke count from the ids alone: sizing every row first was a serial walk over the file.
+                let runs = try stream.evenRuns(try LayeredExport.runCount(pageSize: stream.pageSize))
                 let size = stream.pageSize
                 try Thumbnail.writePNG(frame: Rect(x: 0, y: 0, width: size.width, height: size.height), background: stream.background,
                                        backdrop: PDFBackdrop.of(Page(format: stream.format), files: files),

@@ -51,6 +51,31 @@ final class StrokeStreamTests: TempDirTestCase {
         }
     }
 
+    /// Runs cut from the ids alone cover the drawing in order as well, with about the same number of rows each,
+    /// a stroke moved to the front or back (drawn by its order, not its id) included.
+    func testEvenRunsCoverTheDrawingInOrder() throws {
+        var d = drawing(90)
+        var moved = d.strokes[10]
+        _ = d.remove(moved.id)
+        moved.order = 1_000
+        d.insert(moved)
+        var back = d.strokes[50]
+        _ = d.remove(back.id)
+        back.order = StrokeID(bitPattern: -5)
+        d.insert(back)
+        let file = try document(d, removing: [7, 8])
+        let full = try DocumentFile.open(path: file, readOnly: true)
+        let s = try StrokeStream.open(path: file)
+        defer { s.close() }
+        for k in [1, 2, 3, 7, 200] {
+            let runs = try s.evenRuns(k)
+            XCTAssertEqual(runs.count, min(k, 90), "\(k) runs")
+            XCTAssertEqual(runs.reduce(0) { $0 + $1.rows }, 90)
+            for r in runs { XCTAssertEqual(Double(r.rows), 90 / Double(runs.count), accuracy: 1, "\(k) runs") }
+            XCTAssertEqual(try runs.flatMap { try streamed(s, run: $0) }, full.drawing.strokes, "\(k) runs")
+        }
+    }
+
     func testRunsHaveAboutEqualStoredBytes() throws {
         let s = try StrokeStream.open(path: try document(drawing(400)))
         defer { s.close() }
