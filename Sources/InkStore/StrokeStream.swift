@@ -9,7 +9,8 @@ import InkCore
 /// refused with the same words. One read transaction covers everything: a writer committing meanwhile is not seen.
 ///
 /// Threading: `forEachStroke` may run on several threads at once, one walk per `Run` at a time (a run's statement
-/// is reused); the database is touched under a lock only to step a row and copy its bytes, decoding is outside it.
+/// is reused); the database is touched under a lock only to step rows (64 per turn) and copy their bytes, decoding
+/// is outside it.
 public final class StrokeStream: @unchecked Sendable {
     /// A contiguous slice of the drawing order (a range of order keys), with its stroke rows and stored bytes.
     public struct Run: Hashable, Sendable {
