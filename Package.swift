@@ -46,8 +46,8 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])] + staticFoundation),
         .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "Thumbnailer"], swiftSettings: swift5),
 
-        .testTarget(name: "InkCoreTests", dependencies: ["InkCore"], exclude: ["Fixtures"], swiftSettings: swift5),
-        .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender", "InkStore", "InkPDF"], swiftSettings: swift5),
+        .testTarget(name: "InkCoreTests", dependencies: ["InkCore", "TestSupport"], exclude: ["Fixtures"], swiftSettings: swift5),
+        .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender", "InkStore", "InkPDF", "TestSupport"], swiftSettings: swift5),
         .testTarget(name: "InkStoreTests", dependencies: ["InkCore", "InkStore"], swiftSettings: swift5),
         .testTarget(name: "InkSyncTests", dependencies: ["InkCore", "InkStore", "InkSync"], swiftSettings: swift5),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swift5),

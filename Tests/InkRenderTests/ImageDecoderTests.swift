@@ -1,6 +1,7 @@
 import Foundation
 import InkCore
 @testable import InkRender
+import TestSupport
 import XCTest
 
 /// Test pictures made with ImageMagick: 40×30, left half red, right half blue.
@@ -41,14 +42,14 @@ final class ImageDecoderTests: XCTestCase {
 
         // Orientation 6 (the camera held upright): 30×40, the stored left edge on top, the right (blue) at the bottom,
         // the stored top (red) on the right.
-        let upright = try ImageDecoder.decode(ImageHeaderTestsBytes.inserting(ImageHeaderTestsBytes.exifSegment(orientation: 6), into: plain))
+        let upright = try ImageDecoder.decode(ImageBytes.inserting(ImageBytes.exifSegment(orientation: 6), into: plain))
         XCTAssertEqual([upright.width, upright.height], [30, 40])
         XCTAssertColor(upright.pixel(x: 25, y: 5), near: red, tolerance: 16, "top right")
         XCTAssertColor(upright.pixel(x: 5, y: 5), near: green, tolerance: 16, "top left")
         XCTAssertColor(upright.pixel(x: 15, y: 35), near: blue, tolerance: 16, "bottom")
 
         for o in 1...8 {
-            let bytes = ImageHeaderTestsBytes.inserting(ImageHeaderTestsBytes.exifSegment(orientation: o, littleEndian: o % 2 == 0), into: plain)
+            let bytes = ImageBytes.inserting(ImageBytes.exifSegment(orientation: o, littleEndian: o % 2 == 0), into: plain)
             let turned = Fixture.tempPath("turned-\(o).jpg"), reference = Fixture.tempPath("reference-\(o).png")
             try Data(bytes).write(to: URL(fileURLWithPath: turned))
             XCTAssertEqual(try Fixture.run(convert, [turned, "-auto-orient", "png:" + reference]), 0)
@@ -65,7 +66,7 @@ final class ImageDecoderTests: XCTestCase {
     func testHostileBytesAreOneLineErrors() throws {
         let jpeg = try TestImages.make("jpg"), png = try TestImages.make("png")
         let cases: [(String, [UInt8])] = [
-            ("bomb", ImageHeaderTestsBytes.pngHeader(width: 100_000, height: 100_000)),
+            ("bomb", ImageBytes.pngHeader(width: 100_000, height: 100_000)),
             ("truncated JPEG", Array(jpeg[..<(jpeg.count * 2 / 3)])),
             ("truncated PNG", Array(png[..<(png.count * 2 / 3)])),
             ("junk", Array(repeating: 0x5A, count: 300)),
@@ -116,34 +117,5 @@ final class ImageDecoderTests: XCTestCase {
         XCTAssertEqual(painter.failure(junk), .notAnImage)
         XCTAssertEqual(painter.prepare(junk), .notAnImage, "what inserting it would say")
         XCTAssertEqual(painter.prepare(ContentHash(of: [1, 2, 3])), .notAnImage, "bytes never given")
-    }
-}
-
-/// The hostile header bytes (InkCoreTests has the same builder; test targets do not share code).
-enum ImageHeaderTestsBytes {
-    /// An APP1 segment of EXIF data whose IFD0 holds `entries` (tag, type, count, value) in that byte order:
-    /// what a camera writes, Orientation (0x0112) among other tags.
-    static func exifSegment(orientation: Int, littleEndian: Bool = false, entries extra: [(Int, Int, Int, Int)] = [(0x010F, 2, 4, 0)],
-                            ifdOffset: Int = 8) -> [UInt8] {
-        func u16(_ v: Int) -> [UInt8] { littleEndian ? [UInt8(v & 255), UInt8(v >> 8 & 255)] : [UInt8(v >> 8 & 255), UInt8(v & 255)] }
-        func u32(_ v: Int) -> [UInt8] { littleEndian ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF) }
-        let entries = (extra + [(0x0112, 3, 1, orientation)]).sorted { $0.0 < $1.0 }
-        var tiff: [UInt8] = (littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(ifdOffset)
-        tiff += u16(entries.count)
-        for (tag, type, count, value) in entries {
-            // A SHORT sits in the first two bytes of the value field.
-            tiff += u16(tag) + u16(type) + u32(count) + (type == 3 ? u16(value) + [0, 0] : u32(value))
-        }
-        tiff += u32(0)
-        let data = Array("Exif".utf8) + [0, 0] + tiff
-        return [0xFF, 0xE1, UInt8((data.count + 2) >> 8), UInt8((data.count + 2) & 255)] + data
-    }
-
-    /// `jpeg` with `segment` right after its start marker (where cameras put EXIF).
-    static func inserting(_ segment: [UInt8], into jpeg: [UInt8]) -> [UInt8] { Array(jpeg[..<2]) + segment + Array(jpeg[2...]) }
-
-    static func pngHeader(width w: UInt32, height h: UInt32) -> [UInt8] {
-        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + Array("IHDR".utf8) + be(w) + be(h) + [8, 6, 0, 0, 0] + be(0)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import InkCore
 @testable import InkRender
+import TestSupport
 import XCTest
 
 /// An embedded picture drawn the way every output shows it: PNG export, the canvas's bands, SVG (embedded,
@@ -76,7 +77,7 @@ final class ImageExportTests: XCTestCase {
     /// The halves JPEG stored upside down with EXIF orientation 3 (turned 180°): every output shows it turned back,
     /// blue on the left and red on the right, though librsvg and PDF viewers ignore EXIF.
     func testTurnedJPEGShowsTurnedInSVGAndPDF() throws {
-        let jpeg = ImageHeaderTestsBytes.inserting(ImageHeaderTestsBytes.exifSegment(orientation: 3), into: try TestImages.make("jpg"))
+        let jpeg = ImageBytes.inserting(ImageBytes.exifSegment(orientation: 3), into: try TestImages.make("jpg"))
         var doc = Document(pages: [Page(format: .fixed(Size(width: 200, height: 100), Background(paper: .white)))])
         let hash = doc.addFile(jpeg)
         ImagePainter.shared.provide(doc.files)
