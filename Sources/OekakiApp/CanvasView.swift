@@ -187,7 +187,9 @@ final class CanvasView: CanvasInputTarget {
     // MARK: drawing
 
     private func draw(_ cr: OpaquePointer, width: Int, height: Int) {
+        let f0 = zoomTraceStart.map { Trace.wallMs() - $0 }
         Trace.measure("frame") { drawFrame(cr, width: width, height: height) }
+        if let f0, let t0 = zoomTraceStart { Trace.write("zoom detail frame=\(f0)..\(Trace.wallMs() - t0)") }
         // The first frame showing a rendered PDF tile, as wall-clock time (the bench subtracts its spawn time).
         if pdfShownPending, stale.isEmpty, inFlight == nil {
             pdfShownPending = false
@@ -452,21 +454,29 @@ final class CanvasView: CanvasInputTarget {
         // Outlines shaped for what the user sees are kept for the next zoom or pan; the overscan's are not.
         let inView = area.intersection(view).map { $0.width >= 1 && $0.height >= 1 } ?? false
         let job = MainLoopHandoff(value: (scene, area, cache.transform, inView))
+        let traced = zoomTraceStart
+        if let t0 = traced { Trace.write("zoom detail queued=\(Trace.wallMs() - t0) area=\(Int(area.width))x\(Int(area.height)) view=\(inView)") }
         renderQueue.async { [weak self] in
+            let started = Trace.wallMs(), c0 = Trace.processCPUMs()
             let patch = try? ScreenCache.renderPatch(job.value.0, area: job.value.1, transform: job.value.2, cancel: cancel,
                                                      keepOutlines: job.value.3) ?? nil
+            if let t0 = traced {
+                Trace.write("zoom detail started=\(started - t0) rendered=\(Trace.wallMs() - t0) render_cpu=\(Trace.processCPUMs() - c0)")
+            }
             let result = MainLoopHandoff(value: patch)
             onMainLoop { self?.patchLanded(result.value, generation: gen) }
         }
     }
 
     private func patchLanded(_ patch: ScreenCache.Frame?, generation: Int) {
+        if let t0 = zoomTraceStart { Trace.write("zoom detail landed=\(Trace.wallMs() - t0)") }
         inFlight = nil
         inFlightCancel = nil
         defer { renderNextPatch() }
         guard generation == renderGeneration, let cache, let patch else { return }
         // Nil when the zoom changed meanwhile: the whole view is stale again anyway.
         guard let area = cache.paste(patch) else { return }
+        if let t0 = zoomTraceStart { Trace.write("zoom detail pasted=\(Trace.wallMs() - t0)") }
         defer { traceZoomSharpIfDone() }
         // Edits made while it rendered are not in its snapshot: repaint them over it.
         let page = cache.transform.pageRect(fromView: area.scaled(by: 1 / cache.transform.deviceScale))
@@ -698,6 +708,7 @@ final class CanvasView: CanvasInputTarget {
         // The sharp render starts now rather than at the next frame (up to a frame later); the frame then
         // shows the scaled preview while it runs.
         if cache != nil { prepareCache() }
+        if let t0 = zoomTraceStart { Trace.write("zoom detail prepared=\(Trace.wallMs() - t0)") }
         redraw()
     }
 

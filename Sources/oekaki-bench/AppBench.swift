@@ -188,6 +188,11 @@ enum AppBench {
                     let cpu = (try? String(contentsOfFile: trace, encoding: .utf8)).flatMap { text in
                         text.dropFirst(before).split(separator: "\n").first { $0.hasPrefix("zoom cpu_ms=") }.flatMap { Double($0.split(separator: "=").last ?? "") }
                     }
+                    if ProcessInfo.processInfo.environment["OEKAKI_ZOOM_DETAIL"] != nil {
+                        let lines = (try? String(contentsOfFile: trace, encoding: .utf8)).map { String($0.dropFirst(before)) } ?? ""
+                        FileHandle.standardError.write(Data(("step\n" + lines.split(separator: "\n").filter { $0.hasPrefix("zoom") }
+                            .joined(separator: "\n") + "\n").utf8))
+                    }
                     return (p, s, cpu)
                 }
             }
