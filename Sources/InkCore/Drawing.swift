@@ -119,9 +119,16 @@ public struct Drawing: Sendable {
         let ids = index.candidates(in: rect)
         stats.queries += 1
         stats.examined += ids.count
-        return ids.compactMap { id in
-            guard let s = stroke(id), let b = s.inkBounds, b.intersects(rect) else { return nil }
-            return s
-        }.sorted { $0.drawsBefore($1) }
+        // Positions in `strokes`, which is in drawing order: sorting them orders the strokes without moving any
+        // (a view's render asks for thousands, on one thread, before its bands start).
+        var at: [Int] = []
+        at.reserveCapacity(ids.count)
+        for id in ids {
+            let p = position(of: id)
+            guard p.found, let b = strokes[p.index].inkBounds, b.intersects(rect) else { continue }
+            at.append(p.index)
+        }
+        at.sort()
+        return at.map { strokes[$0] }
     }
 }

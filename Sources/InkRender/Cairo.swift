@@ -234,6 +234,17 @@ public final class CairoContext {
         cairo_restore(cr)
     }
 
+    /// Replaces `r` (device pixels, whole) with the pixels of `surface` placed with its top-left at (x, y): one
+    /// copy, where clearing and painting over would be two passes (the same pixels: over transparency, OVER is SOURCE).
+    func replace(_ r: Rect, with surface: ImageSurface, atX x: Double, y: Double) {
+        cairo_save(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(cr, surface.pointer, x, y)
+        cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
+
     /// Clears everything under the current clip to transparent.
     func clearAll() {
         cairo_save(cr)

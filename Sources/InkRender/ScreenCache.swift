@@ -176,22 +176,26 @@ public final class ScreenCache {
 
     /// Switches to a new view (another zoom, size or scale), keeping the old picture scaled into place as a
     /// preview: every pixel is stale until patches or a render replace it. Cost: one viewport blit.
-    public func reproject(to newTransform: ViewTransform, viewSize newSize: Size) throws {
+    /// `beforePreview` runs once the cache is at the new view and before the old picture is scaled into it: the
+    /// place to start rendering the new view in the background, so that render does not wait for the blit.
+    public func reproject(to newTransform: ViewTransform, viewSize newSize: Size, beforePreview: () -> Void = {}) throws {
         let s = try Self.makeSurface(viewSize: newSize, transform: newTransform, overscan: overscan)
-        if newTransform.deviceScale == transform.deviceScale {
-            let k = newTransform.zoom / transform.zoom
-            let c = CairoContext(drawingInto: s)
-            let ds = transform.deviceScale
-            // Old raster → new raster, both with the overscan at their origin.
-            c.concat(scale: k, dx: (newTransform.offset.x - transform.offset.x * k) * ds + o - o * k,
-                     dy: (newTransform.offset.y - transform.offset.y * k) * ds + o - o * k)
-            c.paint(surface)
-        }
+        let old = surface, oldTransform = transform
         resetLive()
         transform = newTransform; viewSize = newSize
         surface = s; context = Self.context(for: s, mapping: mapping)
         spareLayers.removeAll { $0.width != layerWidth || $0.height != layerHeight }
         keepSpareLayer()
+        beforePreview()
+        if newTransform.deviceScale == oldTransform.deviceScale {
+            let k = newTransform.zoom / oldTransform.zoom
+            let c = CairoContext(drawingInto: s)
+            let ds = oldTransform.deviceScale
+            // Old raster → new raster, both with the overscan at their origin.
+            c.concat(scale: k, dx: (newTransform.offset.x - oldTransform.offset.x * k) * ds + o - o * k,
+                     dy: (newTransform.offset.y - oldTransform.offset.y * k) * ds + o - o * k)
+            c.paint(old)
+        }
     }
 
     /// Renders the device rect `area` (whole pixels, in the raster of a cache at `transform`) on every core.
@@ -239,9 +243,7 @@ public final class ScreenCache {
         guard let area = inner.intersection(bounds), area.width > 0, area.height > 0 else { return nil }
         context.save()
         context.identity()
-        context.clip(area.offsetBy(Point(o, o)))
-        context.clearAll()
-        context.paint(patch.surface, atX: x + o, y: y + o)
+        context.replace(area.offsetBy(Point(o, o)), with: patch.surface, atX: x + o, y: y + o)
         context.restore()
         return area
     }

@@ -302,23 +302,16 @@ final class CanvasView: CanvasInputTarget {
                 let old = c.bounds, oldTransform = c.transform
                 // A patch of another zoom cannot be pasted: let it stop.
                 if oldTransform.zoom != transform.zoom || oldTransform.deviceScale != transform.deviceScale { cancelInFlight() }
-                try c.reproject(to: transform, viewSize: size)
                 // A resize at the same zoom and pixel grid keeps the old pixels exact: only new area is stale.
                 let sameGrid = oldTransform.zoom == transform.zoom && oldTransform.deviceScale == transform.deviceScale
                     && shift.x == shift.x.rounded() && shift.y == shift.y.rounded()
-                let kept = sameGrid ? old.offsetBy(shift).intersection(c.bounds) : nil
-                let missing = kept.map { c.bounds.subtracting($0) } ?? [c.bounds]
-                if small {
-                    if kept == nil { c.render(scene) } else {
-                        for r in missing { c.invalidate(transform.pageRect(fromView: r.scaled(by: 1 / transform.deviceScale)), in: scene) }
-                    }
-                    stale = []
-                } else if kept != nil {
-                    stale = stale.compactMap { $0.offsetBy(shift).intersection(c.bounds) }
-                    for r in missing { addStale(r) }
-                } else {
-                    // Where the scaled old picture covers nothing (zooming out) is rendered first: the preview
-                    // already shows roughly the right ink elsewhere.
+                var kept: Rect?
+                try c.reproject(to: transform, viewSize: size) {
+                    kept = sameGrid ? old.offsetBy(shift).intersection(c.bounds) : nil
+                    guard !small, kept == nil else { return }
+                    // All stale: the view's render starts now, on the other threads, while this one scales the
+                    // old picture into place (the preview). Where the scaled old picture covers nothing (zooming
+                    // out) is rendered first: the preview already shows roughly the right ink elsewhere.
                     let k = transform.zoom / oldTransform.zoom, ds = transform.deviceScale
                     let preview = oldTransform.deviceScale == ds
                         ? old.scaled(by: k).offsetBy((transform.offset - oldTransform.offset * k) * ds).intersection(c.bounds) : nil
@@ -330,6 +323,17 @@ final class CanvasView: CanvasInputTarget {
                     } else {
                         stale = viewFirst([c.bounds], c)
                     }
+                    renderNextPatch()
+                }
+                let missing = kept.map { c.bounds.subtracting($0) } ?? [c.bounds]
+                if small {
+                    if kept == nil { c.render(scene) } else {
+                        for r in missing { c.invalidate(transform.pageRect(fromView: r.scaled(by: 1 / transform.deviceScale)), in: scene) }
+                    }
+                    stale = []
+                } else if kept != nil {
+                    stale = stale.compactMap { $0.offsetBy(shift).intersection(c.bounds) }
+                    for r in missing { addStale(r) }
                 }
             }
             updateLive(c)

@@ -127,7 +127,10 @@ final class ViewCacheTests: XCTestCase {
         let cache = try fresh(t0)
         let before = inkedPixels(cache)
         let t1 = t0.zoomed(by: 2, around: Point(160, 120))
-        try cache.reproject(to: t1, viewSize: view)
+        // The app starts rendering the new view from `beforePreview`: the cache must already be at it then.
+        var atStart: ViewTransform?
+        try cache.reproject(to: t1, viewSize: view) { atStart = cache.transform }
+        XCTAssertEqual(atStart, t1)
         XCTAssertEqual(cache.transform, t1)
         XCTAssertGreaterThan(inkedPixels(cache), before / 2, "the preview is the old picture scaled, never blank")
         XCTAssertGreaterThan(differences(cache, try fresh(t1)), 100, "the preview is only an approximation")
