@@ -77,7 +77,8 @@ enum SheetPainter {
         let bounds: [Rect?]
         let isInk: [Bool]
         let colors: [RGBA]
-        /// Band indices by the samples of the strokes meeting them (a guess at their work), most first.
+        /// Band indices by the samples of the strokes meeting them, each by the share of its height in the band (a guess
+        /// at their work), most first.
         let heaviestFirst: [Int]
 
         /// Whether outlines shaped here go into `OutlineCache` (kept ones are used either way).
@@ -93,13 +94,18 @@ enum SheetPainter {
             shaped = .allocate(capacity: strokes.count)
             shaped.initialize(repeating: false)
             users = .allocate(capacity: strokes.count)
-            var load = [Int](repeating: 0, count: bandAreas.count)
+            var load = [Double](repeating: 0, count: bandAreas.count)
             for k in strokes.indices {
                 var n: Int32 = 0
                 if isInk[k], let b = bounds[k] {
+                    let points = Double(strokes[k].points.count)
                     for (i, area) in bandAreas.enumerated() where area.map({ b.intersects($0) }) == true {
                         n += 1
-                        load[i] += strokes[k].points.count
+                        // The share of its height inside the band: a tall stroke across bands is filled in
+                        // pieces, and counting it whole in each made the last band's work (one core idle
+                        // meanwhile) 15-35 ms instead of 0-15 ms.
+                        let inside = area.map { min(b.maxY, $0.maxY) - max(b.minY, $0.minY) } ?? 0
+                        load[i] += b.height > 0 ? points * max(inside, 0) / b.height + 1 : points + 1
                     }
                 }
                 users[k] = n
