@@ -8,7 +8,9 @@ import Glibc
 ///
 /// Lines: `event KIND cpu_us=N`, `frame cpu_us=N`, `zoom preview_ms=N` (first frame after a zoom step, the
 /// scaled old raster), `zoom sharp_ms=N` (every stale patch of that step rendered), `pdf first_page epoch_ms=N`
-/// (wall clock of the first frame showing a rendered PDF page).
+/// (wall clock of the first frame showing a rendered PDF page), and `zoom detail …` (ms since the zoom event: the
+/// view's job queued, started, rendered with the process CPU it took, landed on the GTK thread, pasted; each frame
+/// meanwhile), which `oekaki-bench --zoom` prints with `OEKAKI_ZOOM_DETAIL=1`.
 enum Trace {
     private static let sink: FileHandle? = {
         guard let path = ProcessInfo.processInfo.environment["OEKAKI_TRACE"], !path.isEmpty else { return nil }

@@ -3,7 +3,8 @@ import InkCore
 
 /// `oekaki-bench --zoom [STEPS]` (internal): only the zoom figures of the app bench, with more steps, for
 /// comparing zoom work quickly: the million-point drawing in the real window under Xvfb, STEPS Ctrl+wheel steps
-/// alternating in and out (one session), each timed by the app's own trace. Prints medians and every step.
+/// alternating in and out (one session), each timed by the app's own trace. Prints medians and every step;
+/// with `OEKAKI_ZOOM_DETAIL=1` also each step's `zoom detail` trace lines (on stderr).
 enum ZoomBench {
     static func run(steps: Int) throws {
         let w = try Workloads()
