@@ -67,11 +67,8 @@ enum SheetPainter {
     private final class SharedOutlines: @unchecked Sendable {
         private let strokes: [Stroke]
         private let deviceScale: Double
-        // Raw buffers, each slot touched only under its lock (an Array's storage shared by threads is not).
-        private let outlines: UnsafeMutableBufferPointer<[Point]?>
-        /// Bands still to fill each stroke (0 for items that are not ink).
-        private let users: UnsafeMutableBufferPointer<Int32>
-        private let shaped: UnsafeMutableBufferPointer<Bool>
+        /// One per stroke, each touched only under its stripe's lock.
+        private let slots: [Slot]
         private let locks = (0..<64).map { _ in NSLock() }
         /// Per stroke: where its ink can be, whether it is ink (shaped here) and its colour.
         let bounds: [Rect?]
@@ -84,17 +81,22 @@ enum SheetPainter {
         /// Whether outlines shaped here go into `OutlineCache` (kept ones are used either way).
         private let keep: Bool
 
+        /// A stroke's outline once a band has shaped it, and the bands still to fill it (0 for items that are not ink).
+        private final class Slot {
+            var shaped = false
+            var outline: [Point]?
+            var users: Int32
+            init(users: Int32) { self.users = users }
+        }
+
         init(_ strokes: [Stroke], bandAreas: [Rect?], deviceScale: Double, keep: Bool) {
             self.strokes = strokes; self.deviceScale = deviceScale; self.keep = keep
             bounds = strokes.map(\.inkBounds)
             isInk = strokes.map { if case .ink = $0.content { true } else { false } }
             colors = strokes.map(\.style.color)
-            outlines = .allocate(capacity: strokes.count)
-            outlines.initialize(repeating: nil)
-            shaped = .allocate(capacity: strokes.count)
-            shaped.initialize(repeating: false)
-            users = .allocate(capacity: strokes.count)
             var load = [Double](repeating: 0, count: bandAreas.count)
+            var slots: [Slot] = []
+            slots.reserveCapacity(strokes.count)
             for k in strokes.indices {
                 var n: Int32 = 0
                 if isInk[k], let b = bounds[k] {
@@ -108,34 +110,30 @@ enum SheetPainter {
                         load[i] += b.height > 0 ? points * max(inside, 0) / b.height + 1 : points + 1
                     }
                 }
-                users[k] = n
+                slots.append(Slot(users: n))
             }
+            self.slots = slots
             heaviestFirst = bandAreas.indices.sorted { load[$0] > load[$1] }
-        }
-
-        deinit {
-            outlines.deinitialize(); outlines.deallocate()
-            shaped.deallocate(); users.deallocate()
         }
 
         /// The outline of stroke `k`, shaped now if no band has yet (nil: nothing to fill).
         func outline(_ k: Int) -> [Point]? {
-            let lock = locks[k & 63]
+            let lock = locks[k & 63], slot = slots[k]
             lock.lock(); defer { lock.unlock() }
-            if !shaped[k] {
-                shaped[k] = true
+            if !slot.shaped {
+                slot.shaped = true
                 let s = strokes[k]
-                outlines[k] = s.style.color.a > 0 ? OutlineCache.shared.outline(of: s, deviceScale: deviceScale, keep: keep) : nil
+                slot.outline = s.style.color.a > 0 ? OutlineCache.shared.outline(of: s, deviceScale: deviceScale, keep: keep) : nil
             }
-            return outlines[k]
+            return slot.outline
         }
 
         /// A band has filled stroke `k`: the last one frees its outline.
         func done(_ k: Int) {
-            let lock = locks[k & 63]
+            let lock = locks[k & 63], slot = slots[k]
             lock.lock(); defer { lock.unlock() }
-            users[k] -= 1
-            if users[k] <= 0 { outlines[k] = nil }
+            slot.users -= 1
+            if slot.users <= 0 { slot.outline = nil }
         }
     }
 
