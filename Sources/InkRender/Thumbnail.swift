@@ -102,7 +102,7 @@ public enum Thumbnail {
         let boxes = texts.all.sorted { $0.drawsBefore($1) }
         if !boxes.isEmpty {
             let ctx = CairoContext(drawingInto: surface)
-            ctx.clip(Rect(minX: Double(page.x0), minY: Double(page.y0), maxX: Double(page.x1), maxY: Double(page.y1)))
+            ctx.clip(pageBox)
             ctx.setTransform(scale: scale, dx: dx, dy: dy)
             for s in boxes { ItemPainter.draw(s, in: ctx, deviceScale: scale) }
         }
