@@ -26,6 +26,8 @@ struct Measurements {
     var svgBytes = 0
     var export = ExportBench.Result()
     var app = AppBench.Result()
+    /// Measured just after the window's zoom steps, in process: what cairo needs for the same view.
+    var zoomFloor = ViewRenderBench.Result()
     var thumbnail = ThumbnailBench.Result()
     var notebook = NotebookFileBench.Result()
     var pdf = PDFBench.Result()
@@ -144,6 +146,12 @@ struct Report {
                 goal: "≤ 150 ms (preview ≤ 16 ms)", met: a.zoomSharp1m.median.flatMap { s in a.zoomPreview1m.median.map { s <= 150 && $0 <= 16 } }),
             Row(key: "app_zoom_preview_ms_1m", label: "window: zoom step on 1M points until the scaled preview is on screen", unit: "ms", samples: a.zoomPreview1m, statistic: .median),
             Row(key: "app_zoom_cpu_ms_1m", label: "window: app CPU (all threads) from a zoom step on 1M points until the view is sharp", unit: "ms", samples: a.zoomCPU1m, statistic: .median),
+            Row(key: "zoom_floor_ms_1m", label: "zoom floor, no window: cairo filling the zoomed view's outlines (shaped beforehand) plus scaling the preview, CPU split evenly over \(ProcessInfo.processInfo.activeProcessorCount) cores",
+                unit: "ms", samples: m.zoomFloor.floorWall, statistic: .median),
+            Row(key: "zoom_fill_cpu_ms_1m", label: "zoom floor, no window: cairo filling the zoomed view's outlines (shaped beforehand), one thread, CPU", unit: "ms",
+                samples: m.zoomFloor.fill, statistic: .median),
+            Row(key: "zoom_render_ms_1m", label: "zoom, no window: our render of the zoomed view (outlines kept from the last render), all cores, wall", unit: "ms",
+                samples: m.zoomFloor.wall, statistic: .median),
             Row(key: "app_floor_pan_event_ms", label: "window: floor, a bare GtkDrawingArea taking the pan events", unit: "ms", samples: a.panFloor, statistic: .median),
             Row(key: "app_floor_draw_event_ms", label: "window: floor, a bare GtkDrawingArea taking the pen events", unit: "ms", samples: a.drawFloor, statistic: .median),
             Row(key: "app_rss_growth_mib_1m", label: "window: RSS with the 1M-point drawing open minus with an empty one", unit: "MiB", samples: single(rssGrowth), statistic: .value,

@@ -60,6 +60,8 @@ struct Suite {
         m.pdf = PDFBench.run(folder: w.folder, home: w.home, log: w.log, rounds: quick ? 1 : 3, display: display)
         display?.stop()
         m.app = appWindow(w)
+        progress("zoom floor: the window's zoomed view rendered in process ×\(quick ? 2 : 6) (cairo's fill alone, our render)")
+        m.zoomFloor = ViewRenderBench.measure(rounds: quick ? 2 : 6, patches: false)
         progress("thumbnail ×\(plan.exportRounds * 2) (process and in-process)")
         m.thumbnail = ThumbnailBench.run(w, rounds: plan.exportRounds * 2)
         m.notes += m.thumbnail.failures
@@ -137,6 +139,8 @@ struct Suite {
         try w.writeFiles()
         m.points1m = w.million.pointCount
         m.app = appWindow(w)
+        progress("zoom floor: the window's zoomed view rendered in process ×\(quick ? 2 : 6) (cairo's fill alone, our render)")
+        m.zoomFloor = ViewRenderBench.measure(rounds: quick ? 2 : 6, patches: false)
         return m
     }
 

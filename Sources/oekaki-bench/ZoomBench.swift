@@ -4,7 +4,8 @@ import InkCore
 /// `oekaki-bench --zoom [STEPS]` (internal): only the zoom figures of the app bench, with more steps, for
 /// comparing zoom work quickly: the million-point drawing in the real window under Xvfb, STEPS Ctrl+wheel steps
 /// alternating in and out (one session), each timed by the app's own trace. Prints medians and every step;
-/// with `OEKAKI_ZOOM_DETAIL=1` also each step's `zoom detail` trace lines (on stderr).
+/// with `OEKAKI_ZOOM_DETAIL=1` also each step's `zoom detail` trace lines (on stderr). Then the floor of the same
+/// view in process (`ViewRenderBench`), once the window is closed.
 enum ZoomBench {
     static func run(steps: Int) throws {
         let w = try Workloads()
@@ -17,7 +18,6 @@ enum ZoomBench {
         guard let s = AppBench.Session(app: app, file: w.oekaki, floor: false, w: w, display: display, xdotool: xdotool) else {
             throw BenchFailure("the window did not appear")
         }
-        defer { s.stop() }
         s.settle()
         FileHandle.standardError.write(Data("oekaki-bench: app pid \(s.pid)\n".utf8))
         var preview = Samples(), sharp = Samples(), cpu = Samples()
@@ -25,8 +25,12 @@ enum ZoomBench {
             guard let z = s.zoomStep(in: step % 2 == 0) else { continue }
             preview.add(z.preview); sharp.add(z.sharp); z.cpu.map { cpu.add($0) }
         }
+        s.stop()
+        // What cairo needs for the same view, in the same minutes (the window is closed: nothing else runs).
+        let floor = ViewRenderBench.measure(rounds: 4, patches: false)
         print(JSON.object([("app_zoom_ms_1m", .number(sharp.median)), ("app_zoom_preview_ms_1m", .number(preview.median)),
-                           ("app_zoom_cpu_ms_1m", .number(cpu.median)), ("steps", .integer(sharp.count)),
+                           ("app_zoom_cpu_ms_1m", .number(cpu.median)), ("zoom_floor_ms_1m", .number(floor.floorWall.median)),
+                           ("zoom_fill_cpu_ms_1m", .number(floor.fill.median)), ("zoom_render_ms_1m", .number(floor.wall.median)), ("steps", .integer(sharp.count)),
                            ("sharp_ms", .array(sharp.values.map { .number($0) })), ("cpu_ms", .array(cpu.values.map { .number($0) }))]).text())
     }
 }
