@@ -461,11 +461,12 @@ final class CanvasView: CanvasInputTarget {
         let traced = zoomTraceStart
         if let t0 = traced { Trace.write("zoom detail queued=\(Trace.wallMs() - t0) area=\(Int(area.width))x\(Int(area.height)) view=\(inView)") }
         renderQueue.async { [weak self] in
-            let started = Trace.wallMs(), c0 = Trace.processCPUMs()
+            // The clocks are read only for a traced zoom step (the process CPU clock is a system call).
+            let started = traced.map { _ in (wall: Trace.wallMs(), cpu: Trace.processCPUMs()) }
             let patch = try? ScreenCache.renderPatch(job.value.0, area: job.value.1, transform: job.value.2, cancel: cancel,
                                                      keepOutlines: job.value.3) ?? nil
-            if let t0 = traced {
-                Trace.write("zoom detail started=\(started - t0) rendered=\(Trace.wallMs() - t0) render_cpu=\(Trace.processCPUMs() - c0)")
+            if let t0 = traced, let started {
+                Trace.write("zoom detail started=\(started.wall - t0) rendered=\(Trace.wallMs() - t0) render_cpu=\(Trace.processCPUMs() - started.cpu)")
             }
             let result = MainLoopHandoff(value: patch)
             onMainLoop { self?.patchLanded(result.value, generation: gen) }
