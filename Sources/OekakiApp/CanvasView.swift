@@ -44,6 +44,8 @@ final class CanvasView: CanvasInputTarget {
     /// When the last zoom step began (traced only): its first frame and its sharp picture are logged.
     private var zoomTraceStart: Double?
     private var zoomTraceCPU = 0.0
+    /// The GTK thread's own CPU clock at the zoom event (µs): what the step costs it (preview, frames, paste).
+    private var zoomTraceThreadCPU = 0.0
     private var zoomPreviewTraced = false
     /// A document with fixed pages opens with its page centred across the view. The view's width is known
     /// only when frames are drawn (and may still change as the window settles), so every frame centres it
@@ -210,6 +212,7 @@ final class CanvasView: CanvasInputTarget {
         guard !stale.contains(where: { $0.overlaps(view) }), !(inFlight?.overlaps(view) ?? false) else { return }
         Trace.write("zoom sharp_ms=\(Trace.wallMs() - t0)")
         Trace.write("zoom cpu_ms=\(Trace.processCPUMs() - zoomTraceCPU)")
+        Trace.write("zoom gtk_cpu_ms=\((Trace.threadCPUMicros() - zoomTraceThreadCPU) / 1000)")
         zoomTraceStart = nil
     }
 
@@ -706,7 +709,7 @@ final class CanvasView: CanvasInputTarget {
 
     func zoom(by factor: Double, atView anchor: Point) {
         centrePending = false
-        if Trace.isOn { zoomTraceStart = Trace.wallMs(); zoomTraceCPU = Trace.processCPUMs(); zoomPreviewTraced = false }
+        if Trace.isOn { zoomTraceStart = Trace.wallMs(); zoomTraceCPU = Trace.processCPUMs(); zoomTraceThreadCPU = Trace.threadCPUMicros(); zoomPreviewTraced = false }
         transform = transform.clampedZoom(by: factor, around: anchor)
         onZoom?(transform.zoom)
         followViewCentre()

@@ -7,7 +7,8 @@ import Glibc
 /// thread's CPU time, so `oekaki-bench` can time the window's own work. Unset, each call is one branch.
 ///
 /// Lines: `event KIND cpu_us=N`, `frame cpu_us=N`, `zoom preview_ms=N` (first frame after a zoom step, the
-/// scaled old raster), `zoom sharp_ms=N` (every stale patch of that step rendered), `pdf first_page epoch_ms=N`
+/// scaled old raster), `zoom sharp_ms=N` (every stale patch of that step rendered), then its `zoom cpu_ms=N` (the
+/// process) and `zoom gtk_cpu_ms=N` (the GTK thread alone), `pdf first_page epoch_ms=N`
 /// (wall clock of the first frame showing a rendered PDF page), and `zoom detail …` (ms since the zoom event: the
 /// view's job queued, started, rendered with the process CPU it took, landed on the GTK thread, pasted; each frame
 /// meanwhile), which `oekaki-bench --zoom` prints with `OEKAKI_ZOOM_DETAIL=1`.

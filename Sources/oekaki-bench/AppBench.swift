@@ -12,10 +12,20 @@ enum AppBench {
         var drawEmpty = Samples(), draw1m = Samples(), drawFloor = Samples()
         var panEmpty = Samples(), pan1m = Samples(), panFloor = Samples()
         var zoomPreview1m = Samples(), zoomSharp1m = Samples(), zoomCPU1m = Samples()
+        /// Per zoom step: the app's GTK thread CPU, and the X server's.
+        var zoomGTKCPU1m = Samples(), zoomXServerCPU1m = Samples()
         /// CPU per scroll event in the 500-page notebook, at its first and its last page (`NotebookBench`).
         var scrollPage1 = Samples(), scrollPage500 = Samples()
         var rssEmptyMiB: Double?, rss1mMiB: Double?
         var notes: [String] = []
+    }
+
+    /// One Ctrl+wheel step's figures: until the preview and until sharp (wall, from the app's trace), the app's CPU
+    /// over the step (all threads) and its GTK thread's share, and the X server's CPU meanwhile (/proc, in 10 ms
+    /// ticks: meaningful as a mean over steps).
+    struct ZoomStep {
+        var preview: Double, sharp: Double
+        var cpu: Double?, gtkCPU: Double?, xServerCPU: Double?
     }
 
     /// Pointer events per measured gesture, paced at 60 Hz like a real drag.
@@ -58,7 +68,8 @@ enum AppBench {
                     for step in 0..<4 {
                         if let z = s.zoomStep(in: step % 2 == 0) {
                             r.zoomPreview1m.add(z.preview); r.zoomSharp1m.add(z.sharp)
-                            z.cpu.map { r.zoomCPU1m.add($0) }
+                            z.cpu.map { r.zoomCPU1m.add($0) }; z.gtkCPU.map { r.zoomGTKCPU1m.add($0) }
+                            z.xServerCPU.map { r.zoomXServerCPU1m.add($0) }
                         }
                     }
                 }
@@ -86,9 +97,11 @@ enum AppBench {
         let env: [String: String]
         let centre: (Double, Double)
         let log: String
+        let display: VirtualDisplay
 
         init?(app: String, file: String, floor: Bool, w: Workloads, display: VirtualDisplay, xdotool: String) {
             trace = w.folder + "/app-trace-\(UUID().uuidString.prefix(8)).log"
+            self.display = display
             log = w.log
             self.xdotool = xdotool
             env = ["PATH": Executables.path, "HOME": w.home, "XDG_CONFIG_HOME": w.home + "/.config",
@@ -123,14 +136,7 @@ enum AppBench {
         func stop() { ChildProcess.stop(pid); unlink(trace) }
 
         /// User + system CPU of the process, all threads, dead ones included.
-        func cpuMs() -> Double? {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            let f = stat[stat.index(after: close)...].split(separator: " ")
-            // After the command: state is field 3, utime 14 and stime 15 (1-based in proc(5)).
-            guard f.count > 13, let u = Double(f[11]), let s = Double(f[12]) else { return nil }
-            return (u + s) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
-        }
+        func cpuMs() -> Double? { ChildProcess.cpuMs(of: pid) }
 
         func rssMiB() -> Double? {
             guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
@@ -169,9 +175,10 @@ enum AppBench {
 
         /// One Ctrl+wheel step at the centre; the preview and sharp times the app traced for it, and its CPU time
         /// over the step (all threads; nil from an app that does not trace it).
-        func zoomStep(in zoomIn: Bool) -> (preview: Double, sharp: Double, cpu: Double?)? {
+        func zoomStep(in zoomIn: Bool) -> ZoomStep? {
             settle()
             let before = (try? String(contentsOfFile: trace, encoding: .utf8))?.count ?? 0
+            let x0 = display.cpuMs()
             _ = Self.output(xdotool, ["mousemove", "\(Int(centre.0))", "\(Int(centre.1))", "keydown", "ctrl",
                                       "click", zoomIn ? "4" : "5", "keyup", "ctrl"], env: env)
             let deadline = Date().addingTimeInterval(10)
@@ -183,17 +190,22 @@ enum AppBench {
                     new.split(separator: "\n").first { $0.hasPrefix("zoom \(key)=") }.flatMap { Double($0.split(separator: "=").last ?? "") }
                 }
                 if let p = value("preview_ms"), let s = value("sharp_ms") {
-                    // The CPU line follows the sharp one.
-                    if value("cpu_ms") == nil { usleep(20_000) }
-                    let cpu = (try? String(contentsOfFile: trace, encoding: .utf8)).flatMap { text in
-                        text.dropFirst(before).split(separator: "\n").first { $0.hasPrefix("zoom cpu_ms=") }.flatMap { Double($0.split(separator: "=").last ?? "") }
+                    let x1 = display.cpuMs()
+                    // The CPU lines follow the sharp one.
+                    if value("gtk_cpu_ms") == nil { usleep(20_000) }
+                    func traced(_ key: String) -> Double? {
+                        (try? String(contentsOfFile: trace, encoding: .utf8)).flatMap { text in
+                            text.dropFirst(before).split(separator: "\n").first { $0.hasPrefix("zoom \(key)=") }.flatMap { Double($0.split(separator: "=").last ?? "") }
+                        }
                     }
+                    let step = ZoomStep(preview: p, sharp: s, cpu: traced("cpu_ms"), gtkCPU: traced("gtk_cpu_ms"),
+                                        xServerCPU: x0.flatMap { a in x1.map { $0 - a } })
                     if ProcessInfo.processInfo.environment["OEKAKI_ZOOM_DETAIL"] != nil {
                         let lines = (try? String(contentsOfFile: trace, encoding: .utf8)).map { String($0.dropFirst(before)) } ?? ""
                         FileHandle.standardError.write(Data(("step\n" + lines.split(separator: "\n").filter { $0.hasPrefix("zoom") }
                             .joined(separator: "\n") + "\n").utf8))
                     }
-                    return (p, s, cpu)
+                    return step
                 }
             }
             return nil

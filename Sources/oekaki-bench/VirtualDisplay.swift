@@ -29,6 +29,9 @@ final class VirtualDisplay {
 
     func stop() { ChildProcess.stop(pid) }
 
+    /// The X server's CPU so far (what drawing the windows' frames costs it).
+    func cpuMs() -> Double? { ChildProcess.cpuMs(of: pid) }
+
     /// No server holds display `n`: no lock file, or one left by a server that was killed (its pid is gone),
     /// whose leftovers are then removed, so killed runs do not use up the range.
     private static func isFree(_ n: Int) -> Bool {
