@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses and runs each for FUZZ_SECONDS (default 60).
-#   Fuzz/fuzz.sh [build|run|all] [target…]     targets: eventlog pointcodec document xopp pdf image
+#   Fuzz/fuzz.sh [build|run|all] [target…]     targets: eventlog pointcodec document xopp pdf image boardlog
 # Environment: FUZZ_SECONDS, FUZZ_BUILD (default .build/fuzz), FUZZ_SANITIZE (default fuzzer,address).
 # New inputs found while running go to $FUZZ_BUILD/corpus/<target> (the committed seeds stay unchanged);
 # crashes go to $FUZZ_BUILD/crashes/<target>/ and fail the run.
@@ -12,7 +12,7 @@ B=${FUZZ_BUILD:-.build/fuzz}
 SAN=${FUZZ_SANITIZE:-fuzzer,address}
 # Swift's own crash backtracer fights ASan's reports; libFuzzer prints the stack instead.
 export SWIFT_BACKTRACE=enable=no
-ALL=(eventlog pointcodec document xopp pdf image)
+ALL=(eventlog pointcodec document xopp pdf image boardlog)
 # glib's and cairo's headers (as poppler-glib names them) for the C modules InkStore and InkRender import.
 POPPLER_CFLAGS=($(pkg-config --cflags poppler-glib | sed 's/-I/-Xcc -I/g'))
 mode=${1:-all}; shift || true
@@ -24,8 +24,8 @@ quiet() { grep -v -e 'Cannot export local symbol' -e '^$' || true; }
 build() {
     mkdir -p "$B"
     local stamp="$B/.sources" now
-    now=$(cat Sources/InkCore/*.swift Sources/Localization/*.swift Sources/InkPDF/*.swift Sources/InkStore/*.swift Sources/InkRender/*.swift Fuzz/*.swift | cksum)
-    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$now" ] && [ -x "$B/fuzz-pdf" ] && [ -x "$B/fuzz-image" ]; then echo "fuzz: harnesses up to date"; return; fi
+    now=$(cat Sources/InkCore/*.swift Sources/Localization/*.swift Sources/InkPDF/*.swift Sources/InkStore/*.swift Sources/InkRender/*.swift Sources/InkSync/*.swift Fuzz/*.swift | cksum)
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$now" ] && [ -x "$B/fuzz-pdf" ] && [ -x "$B/fuzz-image" ] && [ -x "$B/fuzz-boardlog" ]; then echo "fuzz: harnesses up to date"; return; fi
     echo "fuzz: building InkCore ($SAN)"
     swiftc "${FLAGS[@]}" -module-name InkCore -emit-module -emit-module-path "$B/InkCore.swiftmodule" \
         -emit-library -static -o "$B/libInkCore.a" Sources/InkCore/*.swift 2>&1 | quiet
@@ -39,16 +39,21 @@ build() {
     swiftc "${FLAGS[@]}" -module-name InkStore -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl "${POPPLER_CFLAGS[@]}" \
         -emit-module -emit-module-path "$B/InkStore.swiftmodule" \
         -emit-library -static -o "$B/libInkStore.a" Sources/InkStore/*.swift 2>&1 | quiet
+    # A shared board's log codec and replica: InkSync without its NATS client (the only part that needs libnats).
+    echo "fuzz: building InkSync's log and replica ($SAN)"
+    swiftc "${FLAGS[@]}" -module-name InkSync -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl "${POPPLER_CFLAGS[@]}" \
+        -emit-module -emit-module-path "$B/InkSync.swiftmodule" -emit-library -static -o "$B/libInkSync.a" \
+        $(ls Sources/InkSync/*.swift | grep -v -e /NATS.swift -e /BoardSync.swift) 2>&1 | quiet
     echo "fuzz: linking harnesses"
     swiftc "${FLAGS[@]}" -I "$B" Fuzz/EventLogFuzz.swift Fuzz/FuzzSupport.swift -L "$B" -lInkCore -o "$B/fuzz-eventlog" 2>&1 | quiet
     swiftc "${FLAGS[@]}" -I "$B" "${POPPLER_CFLAGS[@]}" Fuzz/PDFFuzz.swift Fuzz/FuzzSupport.swift \
         -L "$B" -lInkPDF -lInkCore -lpoppler-glib -lgobject-2.0 -lglib-2.0 -o "$B/fuzz-pdf" 2>&1 | quiet
-    for t in pointcodec document xopp; do
+    for t in pointcodec document xopp boardlog; do
         local src
-        case $t in pointcodec) src=PointCodecFuzz;; document) src=DocumentFuzz;; xopp) src=XoppFuzz;; esac
+        case $t in pointcodec) src=PointCodecFuzz;; document) src=DocumentFuzz;; xopp) src=XoppFuzz;; boardlog) src=BoardLogFuzz;; esac
         swiftc "${FLAGS[@]}" -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl "${POPPLER_CFLAGS[@]}" \
             Fuzz/$src.swift Fuzz/FuzzSupport.swift \
-            -L "$B" -lInkStore -lInkPDF -lLocalization -lInkCore -lsqlite3 -lz -ldeflate -lpoppler-glib -lgobject-2.0 -lglib-2.0 -o "$B/fuzz-$t" 2>&1 | quiet
+            -L "$B" -lInkSync -lInkStore -lInkPDF -lLocalization -lInkCore -lsqlite3 -lz -ldeflate -lpoppler-glib -lgobject-2.0 -lglib-2.0 -o "$B/fuzz-$t" 2>&1 | quiet
     done
     build_image
     echo "$now" > "$stamp"
@@ -68,7 +73,7 @@ build_image() {
 
 run() {
     local t=$1 maxlen
-    case $t in document) maxlen=65536;; xopp|pdf|image) maxlen=16384;; *) maxlen=4096;; esac
+    case $t in document) maxlen=65536;; xopp|pdf|image|boardlog) maxlen=16384;; *) maxlen=4096;; esac
     mkdir -p "$B/corpus/$t" "$B/crashes/$t"
     echo "fuzz: $t for ${SECONDS_EACH}s"
     local log="$B/$t.log" rc=0

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the committed seed corpora under Fuzz/corpus/ (run once; the outputs are committed).
+# Fuzz/corpus/boardlog is written by `OEKAKI_WRITE_FUZZ_SEEDS=1 swift test --filter OperationCodecTests` (it needs
+# the codec's encoder), which checks the committed seeds on every `make test`.
 # Needs a built `oekaki` (OEKAKI_BIN, default .build/debug/oekaki), sqlite3, gzip and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -42,6 +42,18 @@ public struct AffineMap: Hashable, Sendable {
     /// True when every coefficient is a finite number.
     public var isFinite: Bool { a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite }
     public var determinant: Double { a * d - b * c }
+
+    /// Largest scale (any of a, b, c, d) and offset a stroke may be placed with: far beyond any real resize or move
+    /// (a page is at most 100,000 units wide), and small enough that placing any finite point a document or a board
+    /// can hold stays a finite number.
+    public static let maxScale = 1e9, maxOffset = 1e12
+
+    /// A map a stroke may be placed with: finite, not squashing the plane flat, and within `maxScale` and
+    /// `maxOffset`. A merely finite map (b = -1.7e308, found by fuzzing a board's log) placed ink at infinity.
+    public var isUsable: Bool {
+        isFinite && abs(a) <= Self.maxScale && abs(b) <= Self.maxScale && abs(c) <= Self.maxScale && abs(d) <= Self.maxScale
+            && abs(tx) <= Self.maxOffset && abs(ty) <= Self.maxOffset && determinant != 0 && determinant.isFinite
+    }
     /// True when the map is a pure translation (points move by exactly (tx, ty)).
     public var isTranslation: Bool { a == 1 && b == 0 && c == 0 && d == 1 }
 

@@ -235,7 +235,7 @@ extension Editor {
 
     /// Moves, resizes or rotates the strokes as one edit; widths are multiplied by `widthScale`.
     private func transform(_ strokes: [Stroke], _ m: AffineMap, widthScale: Double) throws -> Update {
-        guard m.isFinite, m.determinant != 0, m.determinant.isFinite else {
+        guard m.isUsable else {
             throw SelectionError("the transform would flatten the selection")
         }
         var area: Rect?

@@ -119,7 +119,7 @@ extension DocumentFile {
                     let v = (0..<(b.count - 4) / 8).map { i in Double(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[i * 8 + $1]) << (8 * UInt64($1)) }) }
                     let t = v.count == 7 ? AffineMap(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]) : .identity
                     let width = v[v.count - 1], c = b.count - 4
-                    guard t.isFinite, t.determinant != 0, width.isFinite, width > 0, width <= Schema.maxStrokeWidth else { throw bad("a board stroke look that is not usable") }
+                    guard t.isUsable, width.isFinite, width > 0, width <= Schema.maxStrokeWidth else { throw bad("a board stroke look that is not usable") }
                     look = .init(transform: t, width: width, color: RGBA(r: b[c], g: b[c + 1], b: b[c + 2], a: b[c + 3]))
                 }
                 record.entries.append(.init(local: UInt64(bitPattern: e.int(0)), client: UInt64(bitPattern: e.int(1)),

@@ -79,7 +79,7 @@ struct DocumentWriter {
         guard s.id >= 1, s.id <= UInt64(Int64.max), s.drawKey != 0 else {
             throw StoreError.unstorable("stroke \(s.id) has order \(s.drawKey); ids must be in 1…\(Int64.max), orders not 0")
         }
-        guard s.transform.isFinite, s.transform.determinant != 0 else {
+        guard s.transform.isUsable else {
             throw StoreError.unstorable("stroke \(s.id) has a transform that flattens it")
         }
         guard s.page >= 1, s.page <= UInt64(Int64.max) else { throw StoreError.unstorable("stroke \(s.id) is on page \(s.page)") }
@@ -148,7 +148,7 @@ struct DocumentWriter {
             let q = try db.statement("UPDATE strokes SET transform = ?, width = ? WHERE id = ?")
             for (i, id) in t.ids.enumerated() where i < t.before.count {
                 let p = t.target(i)
-                guard p.transform.isFinite, p.transform.determinant != 0, p.width.isFinite, p.width > 0, p.width <= Schema.maxStrokeWidth else {
+                guard p.transform.isUsable, p.width.isFinite, p.width > 0, p.width <= Schema.maxStrokeWidth else {
                     throw StoreError.unstorable("stroke \(id) would be placed where the file cannot keep it")
                 }
                 if let b = PlacementCodec.encode(p.transform) { try q.bind(1, b) } else { try q.bindNull(1) }

@@ -27,7 +27,7 @@ enum PlacementCodec {
         case 48: t = try r.matrix()
         default: throw Failure(description: "a stroke transform of \(b.count) bytes")
         }
-        guard t.isFinite, t.determinant != 0 else { throw Failure(description: "a stroke transform that is not usable") }
+        guard t.isUsable else { throw Failure(description: "a stroke transform that is not usable") }
         return t
     }
 
@@ -59,7 +59,7 @@ enum PlacementCodec {
         guard try r.byte() == 1 else { throw Failure(description: "a transform edit of an unknown version") }
         let m = try r.matrix()
         let scale = try r.double()
-        guard m.isFinite, m.determinant != 0, scale.isFinite, scale > 0 else { throw Failure(description: "a transform edit that is not usable") }
+        guard m.isUsable, scale.isFinite, scale > 0 else { throw Failure(description: "a transform edit that is not usable") }
         var area: Rect?
         switch try r.byte() {
         case 0: break
@@ -79,7 +79,7 @@ enum PlacementCodec {
         var distinct: [Placement] = []
         for _ in 0..<k {
             let t = try r.matrix(), w = try r.double()
-            guard t.isFinite, t.determinant != 0, w.isFinite, w > 0, w <= Schema.maxStrokeWidth else {
+            guard t.isUsable, w.isFinite, w > 0, w <= Schema.maxStrokeWidth else {
                 throw Failure(description: "a transform edit holds an unusable placement")
             }
             distinct.append(Placement(transform: t, width: w))

@@ -171,7 +171,7 @@ public enum OperationCodec {
                 guard mask & ~7 == 0 else { throw Failure("look of \(c.id): unknown parts \(mask)") }
                 if mask & 1 != 0 {
                     let t = AffineMap(a: try r.double(), b: try r.double(), c: try r.double(), d: try r.double(), tx: try r.double(), ty: try r.double())
-                    guard t.isFinite, t.determinant != 0 else { throw Failure("look of \(c.id): a placement that is not usable") }
+                    guard t.isUsable else { throw Failure("look of \(c.id): a placement that is not usable") }
                     c.transform = t
                 }
                 if mask & 2 != 0 { c.width = try r.width(of: c.id) }
@@ -417,7 +417,7 @@ public enum OperationCodec {
                 case 0: break
                 case 1:
                     transform = AffineMap(a: try double(), b: try double(), c: try double(), d: try double(), tx: try double(), ty: try double())
-                    guard transform.isFinite, transform.determinant != 0 else { throw Failure("stroke \(sid) has a placement that is not usable") }
+                    guard transform.isUsable else { throw Failure("stroke \(sid) has a placement that is not usable") }
                 case let f: throw Failure("bad transform flag \(f)")
                 }
                 let n = try varint()

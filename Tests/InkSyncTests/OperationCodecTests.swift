@@ -11,21 +11,26 @@ final class OperationCodecTests: XCTestCase {
                     points: [InkPoint(x: 1.5, y: 2, pressure: 0.2, time: 3), InkPoint(x: 10, y: 20.25, pressure: 1, time: 9)])
     }
 
-    func testEveryKindRoundTrips() throws {
+    /// One change of every version-1 kind.
+    func version1Changes() -> [BoardOperation.Change] {
         var shaped = stroke(a); shaped.shape = .ellipse; shaped.style.trace = .polyline  // shapes are polylines
         var imported = stroke(b); imported.style.trace = .polyline                      // drawn as written, no shape
-        for change: BoardOperation.Change in [.add(stroke(a)), .add(shaped), .add(imported), .remove([a, b]), .restore([b]),
-                                              .replace(removed: [a], added: [stroke(b, place: a)])] {
+        return [.add(stroke(a)), .add(shaped), .add(imported), .remove([a, b]), .restore([b]), .replace(removed: [a], added: [stroke(b, place: a)])]
+    }
+
+    func testEveryKindRoundTrips() throws {
+        for change in version1Changes() {
             let op = BoardOperation(client: 42, number: 9, change: change)
             XCTAssertEqual(try OperationCodec.decode(try OperationCodec.encode(op)), op)
         }
     }
 
-    func testPageAndSelectionEntriesRoundTripAsVersion2() throws {
+    /// One change of every version-2 kind (and strokes with text and PDF content).
+    func version2Changes() -> [BoardOperation.Change] {
         let p = BoardPageID(client: 0x77, number: 3)
         var moved = stroke(a, place: nil); moved.page = p; moved.transform = .rotation(degrees: 30, about: Point(x: 5, y: 5))
         let ruled = PageFormat(size: Size(width: 595.5, height: 842), background: Background(style: .graph, paper: RGBA(r: 9, g: 8, b: 7), spacing: 20, margin: 12))
-        let changes: [BoardOperation.Change] = [
+        return [
             .add(moved), .replace(removed: [b], added: [BoardStroke(id: a, place: b, page: p, style: moved.style, points: moved.points)]),
             .look([LookChange(id: a, transform: .translation(3, -4)), LookChange(id: b, width: 7.5, color: RGBA(r: 1, g: 2, b: 3, a: 4)),
                    LookChange(id: a, transform: .scale(2, 3, about: Point(x: 1, y: 1)), width: 1, color: .black)]),
@@ -40,6 +45,10 @@ final class OperationCodecTests: XCTestCase {
                              content: .text(TextBox(text: "ひらがな and text", font: "Sans", size: 14, color: .black, width: 100)))),
             .formatPages([p: PageFormat(size: nil, background: Background(pdf: PDFPageRef(file: ContentHash(of: [1, 2, 3]), index: 4)))]),
         ]
+    }
+
+    func testPageAndSelectionEntriesRoundTripAsVersion2() throws {
+        let changes = version2Changes()
         for change in changes {
             let op = BoardOperation(client: 42, number: 9, change: change)
             let bytes = try OperationCodec.encode(op)
@@ -236,5 +245,74 @@ final class OperationCodecTests: XCTestCase {
             for _ in 0..<3 { bytes[Int(rng.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: rng.next()) }
             _ = try? OperationCodec.decode(bytes)
         }
+    }
+
+    // MARK: the fuzzer's seeds
+
+    /// `Fuzz/corpus/boardlog`: runs of messages (each a 2-byte little-endian length and its bytes) as
+    /// `Fuzz/BoardLogFuzz.swift` reads them. They must stay entries this build reads, of every kind, so the fuzzer
+    /// starts from real ones. `OEKAKI_WRITE_FUZZ_SEEDS=1` writes them again (after a change to the codec).
+    func testTheBoardLogFuzzSeedsAreEntriesOfEveryKind() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/boardlog")
+        if ProcessInfo.processInfo.environment["OEKAKI_WRITE_FUZZ_SEEDS"] != nil { try writeBoardLogSeeds(to: folder) }
+        var kinds = Set<UInt8>(), parts: [OperationPart] = [], live = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            for message in Self.messages(in: [UInt8](try Data(contentsOf: folder.appendingPathComponent(file)))) {
+                guard message.starts(with: [0x4F, 0x4B]) else {
+                    XCTAssertNotNil(LiveStroke(message), file)
+                    live += 1
+                    continue
+                }
+                switch try OperationCodec.decodeMessage(message) {
+                case .operation: kinds.insert(message[3])
+                case .part(let p): parts.append(p)
+                }
+            }
+        }
+        XCTAssertEqual(kinds, Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14]))
+        // The parts make a whole entry again.
+        XCTAssertEqual(parts.map(\.index), [0, 1])
+        XCTAssertEqual(parts.flatMap(\.bytes), try OperationCodec.encode(BoardOperation(client: 3, number: 1, change: .add(bigStroke()))))
+        XCTAssertEqual(live, 2)
+    }
+
+    private static func messages(in bytes: [UInt8]) -> [[UInt8]] {
+        var out: [[UInt8]] = [], at = 0
+        while at + 2 <= bytes.count {
+            let n = Int(bytes[at]) | Int(bytes[at + 1]) << 8
+            out.append(Array(bytes[(at + 2)..<min(at + 2 + n, bytes.count)]))
+            at += 2 + n
+        }
+        return out
+    }
+
+    private func bigStroke() -> BoardStroke {
+        BoardStroke(id: BoardStrokeID(client: 3, number: 1), style: StrokeStyle(color: .black, width: 2),
+                    points: (0..<300).map { InkPoint(x: Double($0), y: 50 + 20 * sin(Double($0) / 9), pressure: 0.5) })
+    }
+
+    private func writeBoardLogSeeds(to folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func framed(_ messages: [[UInt8]]) -> Data {
+            Data(messages.flatMap { [UInt8($0.count & 0xff), UInt8($0.count >> 8)] + $0 })
+        }
+        let all = version1Changes() + version2Changes()
+        let entries = try all.enumerated().map { try OperationCodec.encode(BoardOperation(client: 42, number: UInt64($0.offset + 1), change: $0.element)) }
+        try framed(entries).write(to: folder.appendingPathComponent("every-kind.bin"))
+        // A whole entry in two parts (as an entry over `partBytes` travels), then its stroke erased.
+        let whole = try OperationCodec.encode(BoardOperation(client: 3, number: 1, change: .add(bigStroke())))
+        let half = whole.count / 2
+        let parts = [Array(whole[..<half]), Array(whole[half...])].enumerated().map { i, slice in
+            [0x4F, 0x4B, 2, 13, 3, 1, UInt8(i), 2] + slice
+        }
+        let erase = try OperationCodec.encode(BoardOperation(client: 3, number: 2, change: .remove([bigStroke().id])))
+        try framed(parts + [erase]).write(to: folder.appendingPathComponent("parts.bin"))
+        // Live strokes: one still being drawn, then ended, then stored.
+        let s = bigStroke()
+        let live = [LiveStroke(id: s.id, style: s.style, points: Array(s.points.prefix(40)), ended: false).encoded(),
+                    LiveStroke(id: s.id, style: s.style, points: s.points, ended: true).encoded(),
+                    try OperationCodec.encode(BoardOperation(client: 3, number: 1, change: .add(s)))]
+        try framed(live).write(to: folder.appendingPathComponent("live.bin"))
     }
 }
