@@ -97,6 +97,12 @@ final class OperationCodecTests: XCTestCase {
         var flat: [UInt8] = [0x4F, 0x4B, 2, 5, 1, 1, 1, 1, 1, 1]
         for v in [0.0, 0, 0, 0, 1, 1] { withUnsafeBytes(of: v.bitPattern.littleEndian) { flat += $0 } }
         XCTAssertThrowsError(try OperationCodec.decode(flat)) { XCTAssertTrue("\($0)".contains("placement"), "\($0)") }
+        // Finite but huge (found by fuzzing the board's log): it placed the stroke's ink at minus infinity.
+        var huge2: [UInt8] = [0x4F, 0x4B, 2, 5, 1, 1, 1, 1, 1, 1]
+        for v in [1.0, -1.7e308, 0, 1, 0, 0] { withUnsafeBytes(of: v.bitPattern.littleEndian) { huge2 += $0 } }
+        XCTAssertThrowsError(try OperationCodec.decode(huge2)) { XCTAssertTrue("\($0)".contains("placement"), "\($0)") }
+        var hugeStroke = stroke(a); hugeStroke.page = p; hugeStroke.transform = .translation(2e12, 0)
+        XCTAssertThrowsError(try OperationCodec.decode(try OperationCodec.encode(BoardOperation(client: 1, number: 1, change: .add(hugeStroke)))))
         var rng = SeededRandom(seed: 9)
         for _ in 0..<2000 {
             var bytes = page
