@@ -253,6 +253,11 @@ extension Editor {
 
     /// Refuses a placement that would put points beyond what a file can store, or make an unusable width.
     private func check(_ s: Stroke, _ m: AffineMap, width: Double) throws {
+        // The placement the stroke would carry must be one a file and a board accept (a tiny stroke blown up a
+        // billion times is refused here, not later when saving).
+        guard s.transform.then(m).isUsable else {
+            throw SelectionError("that would move ink beyond the page limits (±{0} units); nothing was changed", JSONText.number(Self.maxSelectionCoordinate))
+        }
         if let b = s.bounds {
             let r = m.apply(b)
             let limit = Self.maxSelectionCoordinate

@@ -371,6 +371,15 @@ final class SelectionTests: XCTestCase {
         {"type":"selection","op":"translate","dx":1e12,"dy":0}
         """
         XCTAssertEqual(error(beyond)?.hasPrefix("line 5: that would move ink beyond the page limits"), true)
+        // Within the coordinate limits and the width limit, but a placement no file or board takes (x scaled 1e10).
+        let blownUp = """
+        {"type":"touch","phase":"began","id":1,"x":0,"y":0}
+        {"type":"touch","phase":"ended","id":1,"x":0.001,"y":0.001}
+        {"type":"selection","op":"all"}
+        {"type":"selection","op":"scale","sx":100000,"sy":0.00001,"x":0,"y":0}
+        {"type":"selection","op":"scale","sx":100000,"sy":0.00001,"x":0,"y":0}
+        """
+        XCTAssertEqual(error(blownUp)?.hasPrefix("line 6: that would move ink beyond the page limits"), true, error(blownUp) ?? "no error")
     }
 
     func testAHugeZigzagLoopIsThinnedNotSlow() {
