@@ -15,10 +15,13 @@ import InkRender
 enum ViewRenderBench {
     struct Result {
         var cold = Samples(), whole = Samples(), wall = Samples(), patches = Samples()
-        var previewIn = Samples(), previewOut = Samples(), fill = Samples()
-        /// Per round: cairo's fill and the preview's scaling split perfectly over every core, and nothing else.
+        var previewIn = Samples(), previewOut = Samples()
+        /// cairo's fill of the zoomed-in view (115 %) and of the zoomed-out one (100 %), and per round their mean:
+        /// the window's steps alternate between the two, and the zoomed-out view holds more ink.
+        var fillIn = Samples(), fillOut = Samples(), fill = Samples()
+        /// Per round: the mean step's fill and preview split perfectly over every core, and nothing else.
         var floorWall = Samples()
-        var strokes = 0, vertices = 0
+        var strokes = 0, vertices = 0, verticesOut = 0
     }
 
     static func measure(rounds: Int, patches withPatches: Bool = true) -> Result {
@@ -35,7 +38,8 @@ enum ViewRenderBench {
         let cache = try? ScreenCache(viewSize: Size(width: view.width, height: view.height), transform: start, overscan: 256)
         cache?.render(scene)
         // The floor: cairo filling the view's outlines, shaped beforehand, on one thread into one surface.
-        let floor = RenderFloor(scene, area: view, transform: t)
+        let floor = RenderFloor(scene, area: view, transform: t), floorOut = RenderFloor(scene, area: view, transform: start)
+        let cores = Double(max(ProcessInfo.processInfo.activeProcessorCount, 1))
         for _ in 0..<max(rounds, 1) {
             ScreenCache.forgetShapedOutlines()
             r.cold.add(cpuMs { _ = try? ScreenCache.renderPatch(scene, area: view, transform: t) })
@@ -54,24 +58,26 @@ enum ViewRenderBench {
             // The preview a zoom step shows at once: the cache's raster (view + 256 px overscan) scaled in or out.
             var preview = 0.0
             if let cache {
-                preview = cpuMs { try? cache.reproject(to: t, viewSize: cache.viewSize) }
-                r.previewIn.add(preview)
-                r.previewOut.add(cpuMs { try? cache.reproject(to: start, viewSize: cache.viewSize) })
+                let zoomIn = cpuMs { try? cache.reproject(to: t, viewSize: cache.viewSize) }
+                let zoomOut = cpuMs { try? cache.reproject(to: start, viewSize: cache.viewSize) }
+                r.previewIn.add(zoomIn); r.previewOut.add(zoomOut)
+                preview = (zoomIn + zoomOut) / 2
             }
-            let fill = cpuMs { try? floor.fill() }
-            r.fill.add(fill)
-            r.floorWall.add((fill + preview) / Double(max(ProcessInfo.processInfo.activeProcessorCount, 1)))
+            let fillIn = cpuMs { try? floor.fill() }, fillOut = cpuMs { try? floorOut.fill() }
+            r.fillIn.add(fillIn); r.fillOut.add(fillOut); r.fill.add((fillIn + fillOut) / 2)
+            r.floorWall.add(((fillIn + fillOut) / 2 + preview) / cores)
         }
         let a = t.pagePoint(fromView: Point(view.minX, view.minY)), b = t.pagePoint(fromView: Point(view.maxX, view.maxY))
         r.strokes = d.strokes(in: Rect(minX: a.x, minY: a.y, maxX: b.x, maxY: b.y)).count
-        r.vertices = floor.vertices
+        r.vertices = floor.vertices; r.verticesOut = floorOut.vertices
         return r
     }
 
     static func run(rounds: Int) {
         let r = measure(rounds: rounds)
         print(JSON.object([("view_render_cold_cpu_ms_1m", .number(r.cold.median)), ("view_strokes", .integer(r.strokes)), ("view_outline_vertices", .integer(r.vertices)),
-                           ("view_fill_only_cpu_ms_1m", .number(r.fill.median)), ("view_fill_only_cpu_ms_1m_best", .number(r.fill.min)),
+                           ("view_fill_only_cpu_ms_1m", .number(r.fillIn.median)), ("view_fill_only_cpu_ms_1m_best", .number(r.fillIn.min)),
+                           ("view_out_outline_vertices", .integer(r.verticesOut)), ("view_out_fill_only_cpu_ms_1m", .number(r.fillOut.median)),
                            ("zoom_floor_ms_1m", .number(r.floorWall.median)),
                            ("view_render_cpu_ms_1m", .number(r.whole.median)), ("view_render_wall_ms_1m", .number(r.wall.median)), ("view_render_cpu_ms_1m_best", .number(r.whole.min)),
                            ("view_patches_cpu_ms_1m", .number(r.patches.median)), ("view_patches_cpu_ms_1m_best", .number(r.patches.min)),
