@@ -14,6 +14,10 @@ struct DeviceMapping: Hashable, Sendable {
     func deviceRect(ofPage r: Rect) -> Rect {
         Rect(minX: r.minX * scale + dx, minY: r.minY * scale + dy, maxX: r.maxX * scale + dx, maxY: r.maxY * scale + dy)
     }
+    /// The mapping of a page placed at `origin` (its own units → the same pixels).
+    func placed(at origin: Point) -> DeviceMapping {
+        DeviceMapping(scale: scale, dx: dx + origin.x * scale, dy: dy + origin.y * scale)
+    }
 }
 
 /// Rasterizes a whole drawing on every core: the surface is cut into horizontal bands, each a separate cairo

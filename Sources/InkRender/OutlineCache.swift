@@ -57,14 +57,12 @@ final class OutlineCache: @unchecked Sendable {
         lock.unlock()
         let outline = Painter.outline(of: s, deviceScale: deviceScale)
         guard keep else { return outline }
-        let entry = Entry(stroke: s, outline: outline, spacing: spacing, gap: StrokeShape.closestSampleGap(of: s), used: 0)
-        lock.lock()
-        var e = entry
+        let gap = StrokeShape.closestSampleGap(of: s)
+        lock.lock(); defer { lock.unlock() }
         clock += 1
-        e.used = clock
+        let e = Entry(stroke: s, outline: outline, spacing: spacing, gap: gap, used: clock)
         bytes += e.bytes - (entries[key]?.bytes ?? 0)
         entries[key] = e
-        lock.unlock()
         return outline
     }
 

@@ -20,8 +20,7 @@ public struct RenderFloor {
         let reach = Rect(minX: -1, minY: -1, maxX: Double(width) + 1, maxY: Double(height) + 1)
         var out: [(outline: [Point], color: RGBA)] = []
         for sheet in scene.sheets(meeting: m.pageRect(ofDevice: reach)) {
-            var pm = m
-            pm.dx += sheet.origin.x * m.scale; pm.dy += sheet.origin.y * m.scale
+            let pm = m.placed(at: sheet.origin)
             for s in sheet.drawing.strokes(in: pm.pageRect(ofDevice: reach)) where s.content.isInk && s.style.color.a > 0 {
                 // Page units moved by the sheet's origin, so one transform serves every sheet.
                 let o = Painter.outline(of: s, deviceScale: pm.scale).map { Point($0.x + sheet.origin.x, $0.y + sheet.origin.y) }

@@ -61,11 +61,7 @@ public final class ScreenCache {
         m.dx -= o; m.dy -= o
         return m
     }
-    private var liveMapping: DeviceMapping {
-        var m = mapping
-        m.dx += liveOrigin.x * m.scale; m.dy += liveOrigin.y * m.scale
-        return m
-    }
+    private var liveMapping: DeviceMapping { mapping.placed(at: liveOrigin) }
 
     /// Largest raster side, in device pixels (a 4K screen at scale 2 is 7680).
     public static let maxPixelsPerSide = 16384
@@ -256,14 +252,14 @@ public final class ScreenCache {
             ItemPainter.draw(stroke, in: context, deviceScale: transform.pixelsPerUnit)
             return
         }
-        let m = mapping
         context.save()
         if let clip {
             context.identity()
-            guard let r = m.deviceRect(ofPage: clip).intersection(Rect(minX: -1, minY: -1, maxX: Double(surface.width) + 1, maxY: Double(surface.height) + 1)) else { context.restore(); return }
+            guard let r = mapping.deviceRect(ofPage: clip).intersection(Rect(minX: -1, minY: -1, maxX: Double(surface.width) + 1, maxY: Double(surface.height) + 1)) else { context.restore(); return }
             context.clip(r)
         }
-        context.setTransform(scale: m.scale, dx: m.dx + origin.x * m.scale, dy: m.dy + origin.y * m.scale)
+        let m = mapping.placed(at: origin)
+        context.setTransform(scale: m.scale, dx: m.dx, dy: m.dy)
         ItemPainter.draw(stroke, in: context, deviceScale: m.scale)
         context.restore()
     }

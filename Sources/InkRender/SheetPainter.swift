@@ -33,8 +33,7 @@ enum SheetPainter {
             if cancel?.isCancelled == true { return false }
             DispatchQueue.concurrentPerform(iterations: bands.count) { b in bands[b].begin(sheet, mapping: mapping) }
             defer { for band in bands { band.end() } }
-            var pm = mapping
-            pm.dx += sheet.origin.x * mapping.scale; pm.dy += sheet.origin.y * mapping.scale
+            let pm = mapping.placed(at: sheet.origin)
             let strokes = sheet.drawing.strokes(in: pm.pageRect(ofDevice: reach))
             let areas = bands.map(\.pageArea)
             let shared = SharedOutlines(strokes, bandAreas: areas, deviceScale: pm.scale, keep: keepOutlines)
@@ -193,8 +192,7 @@ enum SheetPainter {
             let paper = sheet.paperArea.map { m.deviceRect(ofPage: $0).intersection(reach) } ?? reach
             if let paper { ctx.replace(paper, with: sheet.paper) }
         }
-        var pm = m
-        pm.dx += sheet.origin.x * m.scale; pm.dy += sheet.origin.y * m.scale
+        let pm = m.placed(at: sheet.origin)
         ctx.setTransform(scale: pm.scale, dx: pm.dx, dy: pm.dy)
         let area = pm.pageRect(ofDevice: reach)
         if let b = sheet.background, b.style != .plain {
