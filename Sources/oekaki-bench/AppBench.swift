@@ -14,6 +14,12 @@ enum AppBench {
         var zoomPreview1m = Samples(), zoomSharp1m = Samples(), zoomCPU1m = Samples()
         /// Per zoom step: the app's GTK thread CPU, and the X server's.
         var zoomGTKCPU1m = Samples(), zoomXServerCPU1m = Samples()
+
+        /// Adds one zoom step's figures.
+        mutating func add(_ z: ZoomStep) {
+            zoomPreview1m.add(z.preview); zoomSharp1m.add(z.sharp)
+            z.cpu.map { zoomCPU1m.add($0) }; z.gtkCPU.map { zoomGTKCPU1m.add($0) }; z.xServerCPU.map { zoomXServerCPU1m.add($0) }
+        }
         /// CPU per scroll event in the 500-page notebook, at its first and its last page (`NotebookBench`).
         var scrollPage1 = Samples(), scrollPage500 = Samples()
         var rssEmptyMiB: Double?, rss1mMiB: Double?
@@ -66,11 +72,7 @@ enum AppBench {
                 default:
                     pan.map { r.pan1m.add($0) }; draw.map { r.draw1m.add($0) }
                     for step in 0..<4 {
-                        if let z = s.zoomStep(in: step % 2 == 0) {
-                            r.zoomPreview1m.add(z.preview); r.zoomSharp1m.add(z.sharp)
-                            z.cpu.map { r.zoomCPU1m.add($0) }; z.gtkCPU.map { r.zoomGTKCPU1m.add($0) }
-                            z.xServerCPU.map { r.zoomXServerCPU1m.add($0) }
-                        }
+                        if let z = s.zoomStep(in: step % 2 == 0) { r.add(z) }
                     }
                 }
             }
@@ -178,35 +180,33 @@ enum AppBench {
         func zoomStep(in zoomIn: Bool) -> ZoomStep? {
             settle()
             let before = (try? String(contentsOfFile: trace, encoding: .utf8))?.count ?? 0
+            /// The zoom lines the app has traced since the step began.
+            func zoomLines() -> [Substring] {
+                guard let text = try? String(contentsOfFile: trace, encoding: .utf8), text.count > before else { return [] }
+                return text.dropFirst(before).split(separator: "\n").filter { $0.hasPrefix("zoom") }
+            }
+            func value(_ key: String, in lines: [Substring]) -> Double? {
+                lines.first { $0.hasPrefix("zoom \(key)=") }.flatMap { Double($0.split(separator: "=").last ?? "") }
+            }
             let x0 = display.cpuMs()
             _ = Self.output(xdotool, ["mousemove", "\(Int(centre.0))", "\(Int(centre.1))", "keydown", "ctrl",
                                       "click", zoomIn ? "4" : "5", "keyup", "ctrl"], env: env)
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline {
                 usleep(20_000)
-                guard let text = try? String(contentsOfFile: trace, encoding: .utf8), text.count > before else { continue }
-                let new = text.dropFirst(before)
-                func value(_ key: String) -> Double? {
-                    new.split(separator: "\n").first { $0.hasPrefix("zoom \(key)=") }.flatMap { Double($0.split(separator: "=").last ?? "") }
+                var lines = zoomLines()
+                guard let p = value("preview_ms", in: lines), let s = value("sharp_ms", in: lines) else { continue }
+                let x1 = display.cpuMs()
+                // The CPU lines follow the sharp one.
+                if value("gtk_cpu_ms", in: lines) == nil {
+                    usleep(20_000)
+                    lines = zoomLines()
                 }
-                if let p = value("preview_ms"), let s = value("sharp_ms") {
-                    let x1 = display.cpuMs()
-                    // The CPU lines follow the sharp one.
-                    if value("gtk_cpu_ms") == nil { usleep(20_000) }
-                    func traced(_ key: String) -> Double? {
-                        (try? String(contentsOfFile: trace, encoding: .utf8)).flatMap { text in
-                            text.dropFirst(before).split(separator: "\n").first { $0.hasPrefix("zoom \(key)=") }.flatMap { Double($0.split(separator: "=").last ?? "") }
-                        }
-                    }
-                    let step = ZoomStep(preview: p, sharp: s, cpu: traced("cpu_ms"), gtkCPU: traced("gtk_cpu_ms"),
-                                        xServerCPU: x0.flatMap { a in x1.map { $0 - a } })
-                    if ProcessInfo.processInfo.environment["OEKAKI_ZOOM_DETAIL"] != nil {
-                        let lines = (try? String(contentsOfFile: trace, encoding: .utf8)).map { String($0.dropFirst(before)) } ?? ""
-                        FileHandle.standardError.write(Data(("step\n" + lines.split(separator: "\n").filter { $0.hasPrefix("zoom") }
-                            .joined(separator: "\n") + "\n").utf8))
-                    }
-                    return step
+                if ProcessInfo.processInfo.environment["OEKAKI_ZOOM_DETAIL"] != nil {
+                    FileHandle.standardError.write(Data(("step\n" + lines.joined(separator: "\n") + "\n").utf8))
                 }
+                return ZoomStep(preview: p, sharp: s, cpu: value("cpu_ms", in: lines), gtkCPU: value("gtk_cpu_ms", in: lines),
+                                xServerCPU: x0.flatMap { a in x1.map { $0 - a } })
             }
             return nil
         }

@@ -60,8 +60,7 @@ struct Suite {
         m.pdf = PDFBench.run(folder: w.folder, home: w.home, log: w.log, rounds: quick ? 1 : 3, display: display)
         display?.stop()
         m.app = appWindow(w)
-        progress("zoom floor: the window's zoomed view rendered in process ×\(quick ? 2 : 6) (cairo's fill alone, our render)")
-        m.zoomFloor = ViewRenderBench.measure(rounds: quick ? 2 : 6, patches: false)
+        m.zoomFloor = zoomFloor()
         progress("thumbnail ×\(plan.exportRounds * 2) (process and in-process)")
         m.thumbnail = ThumbnailBench.run(w, rounds: plan.exportRounds * 2)
         m.notes += m.thumbnail.failures
@@ -107,6 +106,12 @@ struct Suite {
         }
     }
 
+    /// What cairo needs for the window's zoom steps, measured right after them (the figures are compared).
+    func zoomFloor() -> ViewRenderBench.Result {
+        progress("zoom floor: the window's zoomed views rendered in process ×\(quick ? 2 : 6) (cairo's fill alone, our render)")
+        return ViewRenderBench.measure(rounds: quick ? 2 : 6, patches: false)
+    }
+
     /// Only the shared-board figures.
     func runSyncOnly() throws -> Measurements {
         var m = Measurements()
@@ -139,8 +144,7 @@ struct Suite {
         try w.writeFiles()
         m.points1m = w.million.pointCount
         m.app = appWindow(w)
-        progress("zoom floor: the window's zoomed view rendered in process ×\(quick ? 2 : 6) (cairo's fill alone, our render)")
-        m.zoomFloor = ViewRenderBench.measure(rounds: quick ? 2 : 6, patches: false)
+        m.zoomFloor = zoomFloor()
         return m
     }
 

@@ -4,10 +4,10 @@ import InkRender
 
 /// What a zoom step's render of the view costs in process, with no window: the bench window's canvas (1170×681, the
 /// `area` of the app's zoom trace) of the million-point drawing at 115 %, as one job, as the canvas renders it,
-/// with no outline kept from before
-/// (`cold`) and with the outlines the previous render kept (as after the first steps), and cut into 160-row
-/// patches, as it did before; the floor (cairo filling the view's outlines, shaped beforehand, on one thread);
-/// the preview (the cache's raster scaled in and out). CPU times are the whole process's (both cores).
+/// with no outline kept from before (`cold`) and with the outlines the previous render kept (as after the first
+/// steps), and cut into 160-row patches, as it did before; the floor (cairo filling the outlines, shaped
+/// beforehand, on one thread, of that view and of the one zoomed back out to 100 %); the preview (the cache's
+/// raster scaled in and out). CPU times are the whole process's (both cores).
 ///
 /// The suite publishes the floor beside the window's zoom figures, from the same minutes: on a shared machine
 /// CPU time itself moves by ±15 % from minute to minute, so only figures taken together say how far a step is

@@ -20,19 +20,18 @@ enum ZoomBench {
         }
         s.settle()
         FileHandle.standardError.write(Data("oekaki-bench: app pid \(s.pid)\n".utf8))
-        var preview = Samples(), sharp = Samples(), cpu = Samples(), gtk = Samples(), xServer = Samples()
+        var r = AppBench.Result()
         for step in 0..<max(steps, 1) {
-            guard let z = s.zoomStep(in: step % 2 == 0) else { continue }
-            preview.add(z.preview); sharp.add(z.sharp); z.cpu.map { cpu.add($0) }
-            z.gtkCPU.map { gtk.add($0) }; z.xServerCPU.map { xServer.add($0) }
+            if let z = s.zoomStep(in: step % 2 == 0) { r.add(z) }
         }
         s.stop()
         // What cairo needs for the same view, in the same minutes (the window is closed: nothing else runs).
         let floor = ViewRenderBench.measure(rounds: 4, patches: false)
-        print(JSON.object([("app_zoom_ms_1m", .number(sharp.median)), ("app_zoom_preview_ms_1m", .number(preview.median)),
-                           ("app_zoom_cpu_ms_1m", .number(cpu.median)), ("app_zoom_gtk_cpu_ms_1m", .number(gtk.median)),
-                           ("app_zoom_xserver_cpu_ms_1m", .number(xServer.mean)), ("zoom_floor_ms_1m", .number(floor.floorWall.median)),
-                           ("zoom_fill_cpu_ms_1m", .number(floor.fill.median)), ("zoom_render_ms_1m", .number(floor.wall.median)), ("steps", .integer(sharp.count)),
-                           ("sharp_ms", .array(sharp.values.map { .number($0) })), ("cpu_ms", .array(cpu.values.map { .number($0) }))]).text())
+        print(JSON.object([("app_zoom_ms_1m", .number(r.zoomSharp1m.median)), ("app_zoom_preview_ms_1m", .number(r.zoomPreview1m.median)),
+                           ("app_zoom_cpu_ms_1m", .number(r.zoomCPU1m.median)), ("app_zoom_gtk_cpu_ms_1m", .number(r.zoomGTKCPU1m.median)),
+                           ("app_zoom_xserver_cpu_ms_1m", .number(r.zoomXServerCPU1m.mean)), ("zoom_floor_ms_1m", .number(floor.floorWall.median)),
+                           ("zoom_fill_cpu_ms_1m", .number(floor.fill.median)), ("zoom_render_ms_1m", .number(floor.wall.median)),
+                           ("steps", .integer(r.zoomSharp1m.count)), ("sharp_ms", .array(r.zoomSharp1m.values.map { .number($0) })),
+                           ("cpu_ms", .array(r.zoomCPU1m.values.map { .number($0) }))]).text())
     }
 }
