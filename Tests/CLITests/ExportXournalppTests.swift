@@ -57,6 +57,23 @@ final class ExportXournalppTests: XCTestCase {
         return p.terminationStatus
     }
 
+    /// Runs Xournal++ with `args` on a private X display (its settings in the test's folder), and skips the test
+    /// when it wrote no `output`.
+    func xournalpp(_ args: [String], writing output: String) throws {
+        let x = try XCTUnwrap(PrivateXvfb.start(width: 800, height: 600), "could not start Xvfb")
+        defer { PrivateXvfb.stop(x.process) }
+        _ = try run("/usr/bin/xournalpp", args, env: ["DISPLAY": x.display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1", "HOME": tmp.path])
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: output), "Xournal++ could not run here")
+    }
+
+    /// `xoppIn` imported into a `.oekaki` and written back out as a `.xopp` by us: the path of that `.xopp`.
+    func reexported(_ xoppIn: String) throws -> String {
+        let doc = tmp.appendingPathComponent("reexported.oekaki").path, xopp = tmp.appendingPathComponent("out.xopp").path
+        XCTAssertEqual(try OekakiBinary.run(["export", xoppIn, doc]).status, 0)
+        XCTAssertEqual(try OekakiBinary.run(["export", doc, xopp]).status, 0)
+        return xopp
+    }
+
     /// Text boxes we write as `<text>` are text in Xournal++ too: its own PDF of our `.xopp` holds the words.
     func testXournalppShowsOurText() throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftotext"), "pdftotext is not installed")
@@ -69,14 +86,8 @@ final class ExportXournalppTests: XCTestCase {
         """.utf8).write(to: src)
         let xoppIn = tmp.appendingPathComponent("in.xopp").path
         XCTAssertEqual(try run("/bin/sh", ["-c", "gzip -n -c '\(src.path)' > '\(xoppIn)'"]), 0)
-        let doc = tmp.appendingPathComponent("t.oekaki").path, xopp = tmp.appendingPathComponent("out.xopp").path
-        XCTAssertEqual(try OekakiBinary.run(["export", xoppIn, doc]).status, 0)
-        XCTAssertEqual(try OekakiBinary.run(["export", doc, xopp]).status, 0)
-        let x = try XCTUnwrap(PrivateXvfb.start(width: 800, height: 600), "could not start Xvfb")
-        defer { PrivateXvfb.stop(x.process) }
         let pdf = tmp.appendingPathComponent("xpp.pdf").path
-        _ = try run("/usr/bin/xournalpp", ["--create-pdf=\(pdf)", xopp], env: ["DISPLAY": x.display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: pdf), "Xournal++ could not run here")
+        try xournalpp(["--create-pdf=\(pdf)", try reexported(xoppIn)], writing: pdf)
         XCTAssertEqual(try run("/usr/bin/pdftotext", [pdf, pdf + ".txt"]), 0)
         let text = try String(contentsOfFile: pdf + ".txt", encoding: .utf8)
         XCTAssertTrue(text.contains("Bandicoot notes"), text)
@@ -95,15 +106,8 @@ final class ExportXournalppTests: XCTestCase {
         <background type="solid" color="#ffffffff" style="plain"/><layer>
         <image left="20" top="10" right="100" bottom="70">\(b64)</image></layer></page></xournal>
         """.utf8).write(to: URL(fileURLWithPath: xoppIn))
-        let doc = tmp.appendingPathComponent("p.oekaki").path, xopp = tmp.appendingPathComponent("out.xopp").path
-        XCTAssertEqual(try OekakiBinary.run(["export", xoppIn, doc]).status, 0)
-        XCTAssertEqual(try OekakiBinary.run(["export", doc, xopp]).status, 0)
-        let x = try XCTUnwrap(PrivateXvfb.start(width: 800, height: 600), "could not start Xvfb")
-        defer { PrivateXvfb.stop(x.process) }
         let theirs = tmp.appendingPathComponent("xpp.png").path
-        _ = try run("/usr/bin/xournalpp", ["--export-png-dpi=72", "--create-img=\(theirs)", xopp],
-                    env: ["DISPLAY": x.display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1", "HOME": tmp.path])
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: theirs), "Xournal++ could not run here")
+        try xournalpp(["--export-png-dpi=72", "--create-img=\(theirs)", try reexported(xoppIn)], writing: theirs)
         // At 72 dpi a unit is a pixel: the red half around (40, 40), the blue one around (80, 40).
         let rgb = tmp.appendingPathComponent("xpp.rgb").path
         XCTAssertEqual(try run("/usr/bin/convert", [theirs, "-background", "white", "-flatten", "-resize", "200x100!", "-depth", "8", "rgb:\(rgb)"]), 0)
@@ -131,13 +135,7 @@ final class ExportXournalppTests: XCTestCase {
         XCTAssertEqual(try OekakiBinary.run(["replay", log.path, "-o", doc]).status, 0)
         XCTAssertEqual(try OekakiBinary.run(["export", doc, xopp]).status, 0)
         XCTAssertEqual(try OekakiBinary.run(["export", doc, ours]).status, 0)
-
-        let x = try XCTUnwrap(PrivateXvfb.start(width: 800, height: 600), "could not start Xvfb")
-        let display = x.display
-        defer { PrivateXvfb.stop(x.process) }
-        _ = try run("/usr/bin/xournalpp", ["--export-png-dpi=72", "--create-img=\(theirs)", xopp],
-                    env: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: theirs), "Xournal++ could not run here")
+        try xournalpp(["--export-png-dpi=72", "--create-img=\(theirs)", xopp], writing: theirs)
 
         let w = 400, h = 300
         let a = try grey(ours, w, h), b = try grey(theirs, w, h)

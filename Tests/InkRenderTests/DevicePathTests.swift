@@ -31,18 +31,47 @@ final class DevicePathTests: XCTestCase {
         ctx.fill(color)
     }
 
+    /// Two surfaces at the same page → device transform: `a` for `fillPolygon`, `b` for the page-unit path, and the
+    /// lattice CairoContext uses for them (anchored where page y = 0 lands).
+    private struct SideBySide {
+        let a: ImageSurface, b: ImageSurface
+        let ca: CairoContext, cb: CairoContext
+        let m: cairo_matrix_t
+        let lattice: DeviceLattice
+
+        init(width: Int, height: Int, scale: Double, dx: Double, dy: Double) throws {
+            a = try ImageSurface(width: width, height: height); b = try ImageSurface(width: width, height: height)
+            ca = CairoContext(drawingInto: a); cb = CairoContext(drawingInto: b)
+            ca.setTransform(scale: scale, dx: dx, dy: dy); cb.setTransform(scale: scale, dx: dx, dy: dy)
+            var m = cairo_matrix_t()
+            cairo_get_matrix(cb.cr, &m)
+            self.m = m
+            let step = Double(CairoContext.latticeStep)
+            lattice = DeviceLattice(step: step, origin: (m.y0 + 1e-6).rounded(.down), minY: -step, maxY: Double(height) + step)
+        }
+
+        func device(_ p: Point) -> Point { Point(m.xx * p.x + m.xy * p.y + m.x0, m.yx * p.x + m.yy * p.y + m.y0) }
+
+        /// Pixels that differ between the two surfaces, and pixels with ink on `a`.
+        func compare() -> (differing: Int, inked: Int) {
+            a.markDirty(); b.markDirty()
+            var differing = 0, inked = 0
+            for y in 0..<a.height {
+                for x in 0..<a.width {
+                    let p = a.pixel(x: x, y: y)
+                    if p != b.pixel(x: x, y: y) { differing += 1 }
+                    if p.a > 0 { inked += 1 }
+                }
+            }
+            return (differing, inked)
+        }
+    }
+
     func testDeviceCoordinatesGiveThePixelsOfPageUnitPaths() throws {
         var rng = SeededRandom(seed: 11)
         let width = 300, height = 260
         for (scale, dx, dy) in [(1.15, -13.3, -52.7), (2.0, 5.0, -41.5), (0.37, 0.0, 3.25)] {
-            let a = try ImageSurface(width: width, height: height), b = try ImageSurface(width: width, height: height)
-            let ca = CairoContext(drawingInto: a), cb = CairoContext(drawingInto: b)
-            ca.setTransform(scale: scale, dx: dx, dy: dy); cb.setTransform(scale: scale, dx: dx, dy: dy)
-            // The lattice CairoContext uses for this surface (anchored where page y = 0 lands).
-            var m = cairo_matrix_t()
-            cairo_get_matrix(cb.cr, &m)
-            let step = Double(CairoContext.latticeStep)
-            let lattice = DeviceLattice(step: step, origin: (m.y0 + 1e-6).rounded(.down), minY: -step, maxY: Double(height) + step)
+            let two = try SideBySide(width: width, height: height, scale: scale, dx: dx, dy: dy)
             var cuts = 0
             for k in 0..<60 {
                 // Wandering polygons of up to 40 vertices, some small, some crossing lattice lines.
@@ -52,20 +81,11 @@ final class DevicePathTests: XCTestCase {
                 let reach = k % 3 == 0 ? 60.0 : 8.0
                 for _ in 0..<n { pts.append(p); p = p + Point(rng.range(-reach, reach), rng.range(-reach, reach)) }
                 let color = RGBA(r: UInt8(rng.next() % 256), g: UInt8(rng.next() % 256), b: 90, a: k % 4 == 0 ? 120 : 255)
-                ca.fillPolygon(pts, color: color)
-                fillInPageUnits(pts, color: color, in: cb, lattice: lattice)
-                func device(_ p: Point) -> Point { Point(m.xx * p.x + m.xy * p.y + m.x0, m.yx * p.x + m.yy * p.y + m.y0) }
-                for i in pts.indices { cuts += lattice.cutCount(device(pts[i]), device(pts[(i + 1) % pts.count])) }
+                two.ca.fillPolygon(pts, color: color)
+                fillInPageUnits(pts, color: color, in: two.cb, lattice: two.lattice)
+                for i in pts.indices { cuts += two.lattice.cutCount(two.device(pts[i]), two.device(pts[(i + 1) % pts.count])) }
             }
-            a.markDirty(); b.markDirty()
-            var differing = 0, inked = 0
-            for y in 0..<height {
-                for x in 0..<width {
-                    let p = a.pixel(x: x, y: y)
-                    if p != b.pixel(x: x, y: y) { differing += 1 }
-                    if p.a > 0 { inked += 1 }
-                }
-            }
+            let (differing, inked) = two.compare()
             XCTAssertEqual(differing, 0, "at scale \(scale)")
             XCTAssertGreaterThan(inked, width * height / 10)
             XCTAssertGreaterThan(cuts, 10, "some edges cross lattice lines")
@@ -77,13 +97,7 @@ final class DevicePathTests: XCTestCase {
     func testPolygonsReachingFarOutsideAShortSurfaceFillAlike() throws {
         var rng = SeededRandom(seed: 5)
         let width = 240, height = 40
-        let a = try ImageSurface(width: width, height: height), b = try ImageSurface(width: width, height: height)
-        let ca = CairoContext(drawingInto: a), cb = CairoContext(drawingInto: b)
-        ca.setTransform(scale: 1.5, dx: 0.3, dy: -130.2); cb.setTransform(scale: 1.5, dx: 0.3, dy: -130.2)
-        var m = cairo_matrix_t()
-        cairo_get_matrix(cb.cr, &m)
-        let step = Double(CairoContext.latticeStep)
-        let lattice = DeviceLattice(step: step, origin: (m.y0 + 1e-6).rounded(.down), minY: -step, maxY: Double(height) + step)
+        let two = try SideBySide(width: width, height: height, scale: 1.5, dx: 0.3, dy: -130.2)
         var outside = 0
         for k in 0..<40 {
             // Page y 40…140 lands on device rows -70…80: most vertices are above or below the 40 rows.
@@ -91,17 +105,10 @@ final class DevicePathTests: XCTestCase {
             for _ in 0..<(20 + k) { pts.append(Point(rng.range(0, 160), rng.range(40, 140))) }
             outside += pts.filter { let y = 1.5 * $0.y - 130.2; return y < -2 || y > Double(height) + 2 }.count
             let color = RGBA(r: UInt8(k * 6), g: 40, b: 200, a: k % 3 == 0 ? 100 : 255)
-            ca.fillPolygon(pts, color: color)
-            fillInPageUnits(pts, color: color, in: cb, lattice: lattice)
+            two.ca.fillPolygon(pts, color: color)
+            fillInPageUnits(pts, color: color, in: two.cb, lattice: two.lattice)
         }
-        a.markDirty(); b.markDirty()
-        var differing = 0, inked = 0
-        for y in 0..<height {
-            for x in 0..<width {
-                if a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { differing += 1 }
-                if a.pixel(x: x, y: y).a > 0 { inked += 1 }
-            }
-        }
+        let (differing, inked) = two.compare()
         XCTAssertEqual(differing, 0)
         XCTAssertGreaterThan(inked, width * height / 2)
         XCTAssertGreaterThan(outside, 500)
