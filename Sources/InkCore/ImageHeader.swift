@@ -25,7 +25,7 @@ public struct ImageHeader: Hashable, Sendable {
     public init(reading bytes: [UInt8]) throws {
         if bytes.starts(with: ImageHeader.pngSignature) {
             self = try ImageHeader.png(bytes)
-        } else if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF {
+        } else if bytes.starts(with: ImageHeader.jpegSignature) {
             self = try ImageHeader.jpeg(bytes)
         } else {
             throw ImageError.notAnImage
@@ -51,6 +51,8 @@ public struct ImageHeader: Hashable, Sendable {
     }
 
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// A JPEG's first bytes (start of image, then a marker).
+    public static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
 
     /// A PNG starts with its signature and then the IHDR chunk: length 13, "IHDR", width, height (big-endian).
     private static func png(_ b: [UInt8]) throws -> ImageHeader {

@@ -9,10 +9,15 @@ enum SVGImage {
     /// the bytes are missing or not a picture we read.
     static func append(bytes original: [UInt8]?, box: Rect, transform: AffineMap, to out: inout [UInt8]) {
         var bytes = original
-        if let b = original, let h = try? ImageHeader(reading: b), h.orientation != 1 {
-            // Viewers disagree on EXIF orientation (librsvg ignores it, browsers apply it): a turned JPEG goes in as
-            // a PNG of the turned pixels, which every viewer shows alike.
-            bytes = ImageDecoder.pngBytes(b)
+        var format: ImageHeader.Format?
+        if let b = original, let h = try? ImageHeader(reading: b) {
+            format = h.format
+            if h.orientation != 1 {
+                // Viewers disagree on EXIF orientation (librsvg ignores it, browsers apply it): a turned JPEG goes in
+                // as a PNG of the turned pixels, which every viewer shows alike.
+                bytes = ImageDecoder.pngBytes(b)
+                format = bytes == nil ? nil : .png
+            }
         }
         out.append("<image")
         if !transform.isIdentity {
@@ -26,7 +31,6 @@ enum SVGImage {
         out.append(" x=\""); out.appendNumber(box.minX, decimals: 3); out.append("\" y=\""); out.appendNumber(box.minY, decimals: 3)
         out.append("\" width=\""); out.appendNumber(box.width, decimals: 3); out.append("\" height=\""); out.appendNumber(box.height, decimals: 3)
         out.append("\" preserveAspectRatio=\"none\" href=\"data:")
-        let format = bytes.flatMap { try? ImageHeader(reading: $0) }?.format
         switch format {
         case .png?: out.append("image/png")
         case .jpeg?: out.append("image/jpeg")

@@ -15,7 +15,7 @@ public enum XoppExport {
     public static func data(_ document: Document, pdfPath: String? = nil, jpegAsPNG: (([UInt8]) -> [UInt8]?)? = nil) throws -> [UInt8] {
         var files = document.files
         if let jpegAsPNG {
-            for (hash, bytes) in files where bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            for (hash, bytes) in files where bytes.starts(with: ImageHeader.jpegSignature) {
                 if let png = jpegAsPNG(bytes) { files[hash] = png }
             }
         }
