@@ -35,26 +35,26 @@ private struct Poppler {
         guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
             return .failure(.unavailable(dlerror().map { String(cString: $0) } ?? library))
         }
-        func f<T>(_ name: String, _: T.Type) throws -> T {
+        // Each symbol's type is the property it fills (inferred from the memberwise initializer below).
+        func f<T>(_ name: String) throws -> T {
             guard let p = dlsym(handle, name) else { throw PDFError.unavailable("\(library) has no \(name)") }
             return unsafeBitCast(p, to: T.self)
         }
         do {
             return .success(Poppler(
-                bytesNew: try f("g_bytes_new", (@convention(c) (UnsafeRawPointer?, Int) -> Bytes?).self),
-                bytesUnref: try f("g_bytes_unref", (@convention(c) (Bytes?) -> Void).self),
-                errorFree: try f("g_error_free", (@convention(c) (UnsafeMutableRawPointer?) -> Void).self),
-                objectUnref: try f("g_object_unref", (@convention(c) (UnsafeMutableRawPointer?) -> Void).self),
-                free: try f("g_free", (@convention(c) (UnsafeMutableRawPointer?) -> Void).self),
-                documentNewFromBytes: try f("poppler_document_new_from_bytes",
-                                            (@convention(c) (Bytes?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Document?).self),
-                errorQuark: try f("poppler_error_quark", (@convention(c) () -> UInt32).self),
-                documentPageCount: try f("poppler_document_get_n_pages", (@convention(c) (Document?) -> Int32).self),
-                documentPage: try f("poppler_document_get_page", (@convention(c) (Document?, Int32) -> Page?).self),
-                pageSize: try f("poppler_page_get_size", (@convention(c) (Page?, UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?) -> Void).self),
-                pageRender: try f("poppler_page_render", (@convention(c) (Page?, OpaquePointer?) -> Void).self),
-                pageRenderForPrinting: try f("poppler_page_render_for_printing", (@convention(c) (Page?, OpaquePointer?) -> Void).self),
-                pageText: try f("poppler_page_get_text", (@convention(c) (Page?) -> UnsafeMutablePointer<CChar>?).self)))
+                bytesNew: try f("g_bytes_new"),
+                bytesUnref: try f("g_bytes_unref"),
+                errorFree: try f("g_error_free"),
+                objectUnref: try f("g_object_unref"),
+                free: try f("g_free"),
+                documentNewFromBytes: try f("poppler_document_new_from_bytes"),
+                errorQuark: try f("poppler_error_quark"),
+                documentPageCount: try f("poppler_document_get_n_pages"),
+                documentPage: try f("poppler_document_get_page"),
+                pageSize: try f("poppler_page_get_size"),
+                pageRender: try f("poppler_page_render"),
+                pageRenderForPrinting: try f("poppler_page_render_for_printing"),
+                pageText: try f("poppler_page_get_text")))
         } catch let e as PDFError {
             return .failure(e)
         } catch {
