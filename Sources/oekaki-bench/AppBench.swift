@@ -27,8 +27,7 @@ enum AppBench {
     }
 
     /// One Ctrl+wheel step's figures: until the preview and until sharp (wall, from the app's trace), the app's CPU
-    /// over the step (all threads) and its GTK thread's share, and the X server's CPU meanwhile (/proc, in 10 ms
-    /// ticks: meaningful as a mean over steps).
+    /// over the step (all threads) and its GTK thread's share, and the X server's CPU meanwhile.
     struct ZoomStep {
         var preview: Double, sharp: Double
         var cpu: Double?, gtkCPU: Double?, xServerCPU: Double?
