@@ -290,7 +290,7 @@ public final class CairoContext {
             }
         }
         if fits {
-            if let target { dropRowsOutside(height: Double(target.height), &dev) }
+            if let target { dropOutside(width: Double(target.width), height: Double(target.height), &dev) }
             let cut = cuts <= budget ? lattice : nil
             // Cut points are where they always were: device → user (cairo's inverse) → device, as cairo maps a
             // user-space point; so the edges are bit for bit those of a path given in page units.
@@ -333,20 +333,28 @@ public final class CairoContext {
     }
 
     /// Drops the vertices of `dev` (a closed polygon, device pixels) that lie inside a run of vertices all above
-    /// the surface (or all below it), keeping each run's first and last. The run's edges are replaced by one
-    /// straight edge between those two, in the same half-plane outside the surface, where cairo discards every
-    /// edge: the edges that reach the surface, their cuts and the winding inside are unchanged, so are the
-    /// pixels. A band of a banded render so hands cairo only its share of a stroke crossing several bands.
-    private func dropRowsOutside(height: Double, _ dev: inout [Point]) {
+    /// the surface (or all below it, left of it, right of it), keeping each run's first and last. The run's edges
+    /// are replaced by one straight edge between those two, in the same half-plane outside the surface: above or
+    /// below, cairo discards every edge; left or right, it keeps only their net winding (an edge left of the
+    /// surface counts as a vertical one on its left side). The edges that reach the surface, their cuts and the
+    /// winding inside are unchanged, so are the pixels. A band of a banded render so hands cairo only its share
+    /// of a stroke crossing several bands, and a view only its share of strokes crossing its sides.
+    private func dropOutside(width: Double, height: Double, _ dev: inout [Point]) {
+        // Two pixels of margin: what touches the surface's first or last row or column stays.
+        dropRuns(&dev) { $0.y < -2 ? -1 : ($0.y > height + 2 ? 1 : 0) }
+        dropRuns(&dev) { $0.x < -2 ? -1 : ($0.x > width + 2 ? 1 : 0) }
+    }
+
+    /// Keeps the first and last vertex of every run of consecutive vertices on one `side` (-1 or 1; 0 = inside,
+    /// always kept) and drops the rest.
+    @inline(__always)
+    private func dropRuns(_ dev: inout [Point], side: (Point) -> Int) {
         let n = dev.count
         guard n > 4 else { return }
-        // Two pixels of margin: what touches the surface's first or last row stays.
-        let top = -2.0, bottom = height + 2
-        @inline(__always) func side(_ y: Double) -> Int { y < top ? -1 : (y > bottom ? 1 : 0) }
         var kept = 0
-        var prev = side(dev[0].y), cur = prev
+        var prev = side(dev[0]), cur = prev
         for i in 0..<n {
-            let next = i + 1 < n ? side(dev[i + 1].y) : 2
+            let next = i + 1 < n ? side(dev[i + 1]) : 2
             // Inside, or a run's end (the array's ends count as run ends: the closing edge is kept as it is).
             if cur == 0 || i == 0 || prev != cur || next != cur {
                 dev[kept] = dev[i]

@@ -113,4 +113,27 @@ final class DevicePathTests: XCTestCase {
         XCTAssertGreaterThan(inked, width * height / 2)
         XCTAssertGreaterThan(outside, 500)
     }
+
+    /// Likewise left and right of a narrow surface, and past every side and corner of a small one: runs of vertices
+    /// beside the surface become one edge there, which cairo counts only by its winding, as it did the run.
+    func testPolygonsReachingFarBesideASurfaceFillAlike() throws {
+        var rng = SeededRandom(seed: 8)
+        for (width, height, spanX, spanY) in [(40, 240, (0.0, 160.0), (0.0, 150.0)), (60, 50, (-10.0, 170.0), (-20.0, 160.0))] {
+            let two = try SideBySide(width: width, height: height, scale: 1.5, dx: -110.4, dy: 0.7)
+            var beside = 0
+            for k in 0..<40 {
+                // Page x 60…100 lands on device columns -20…40: most vertices are left or right of the surface.
+                var pts: [Point] = []
+                for _ in 0..<(20 + k) { pts.append(Point(rng.range(spanX.0, spanX.1), rng.range(spanY.0, spanY.1))) }
+                beside += pts.filter { let x = 1.5 * $0.x - 110.4; return x < -2 || x > Double(width) + 2 }.count
+                let color = RGBA(r: UInt8(k * 6), g: 40, b: 200, a: k % 3 == 0 ? 100 : 255)
+                two.ca.fillPolygon(pts, color: color)
+                fillInPageUnits(pts, color: color, in: two.cb, lattice: two.lattice)
+            }
+            let (differing, inked) = two.compare()
+            XCTAssertEqual(differing, 0, "\(width)×\(height)")
+            XCTAssertGreaterThan(inked, width * height / 2)
+            XCTAssertGreaterThan(beside, 500)
+        }
+    }
 }
