@@ -314,17 +314,17 @@ public enum XoppImport {
             strokes.reserveCapacity(pending.strokes.count)
             for r in finished[next..<(next + pending.strokes.count)] {
                 droppedPoints += r.dropped; repairedWidths += r.repaired
-                guard let points = r.points else { badStrokes += 1; continue }
+                guard r.points != nil else { badStrokes += 1; continue }
                 if let item = r.item, let frame = r.frame {
                     id += 1
                     strokes.append(Stroke(id: id, content: item, frame: frame, page: pageID))
                     continue
                 }
-                var style = r.style
-                style.width = r.width
-                id += 1
-                strokes.append(Stroke(id: id, style: style, points: points, shape: r.shape, page: pageID))
-                for piece in r.more { id += 1; strokes.append(Stroke(id: id, style: style, points: piece, page: pageID)) }
+                for var s in r.strokes {
+                    id += 1
+                    s.id = id; s.page = pageID
+                    strokes.append(s)
+                }
             }
             next += pending.strokes.count
             var background = pending.background
@@ -400,6 +400,19 @@ public enum XoppImport {
         var more: [[InkPoint]] = []
         var item: StrokeContent? = nil
         var frame: Rect? = nil
+        /// The ink as strokes (the first piece, then `more`), numbered and placed on their page later: made in
+        /// the parallel pass, since making a stroke walks its points (duplicates, pressure, bounds).
+        var strokes: [Stroke] = []
+
+        mutating func makeStrokes() {
+            guard item == nil, let points else { return }
+            var style = self.style
+            style.width = width
+            strokes = [Stroke(id: 0, style: style, points: points, shape: shape)] + more.map { Stroke(id: 0, style: style, points: $0) }
+            // The strokes hold their own copies; nil would mean a skipped stroke.
+            self.points = []
+            more = []
+        }
     }
 
     /// Parses the pending strokes' coordinates and widths in parallel chunks; results keep document order,
@@ -415,7 +428,11 @@ public enum XoppImport {
             out.reserveCapacity(range.count)
             var failure: ParseFailure?
             for k in range {
-                do { out.append(try finish(pending[k], exact: exact)) } catch let e as ParseFailure { failure = e; break } catch { break }
+                do {
+                    var f = try finish(pending[k], exact: exact)
+                    f.makeStrokes()
+                    out.append(f)
+                } catch let e as ParseFailure { failure = e; break } catch { break }
             }
             lock.lock(); results[c] = out; failures[c] = failure; lock.unlock()
         }
