@@ -14,11 +14,19 @@ enum AppBench {
         var zoomPreview1m = Samples(), zoomSharp1m = Samples(), zoomCPU1m = Samples()
         /// Per zoom step: the app's GTK thread CPU, and the X server's.
         var zoomGTKCPU1m = Samples(), zoomXServerCPU1m = Samples()
+        /// Per zoom step: its floor (cairo's fill of its view, measured just after it, plus its GTK thread's and X
+        /// server's CPU, split evenly over the cores), and its time to sharp over that floor.
+        var zoomWindowFloor1m = Samples(), zoomOverFloor1m = Samples()
 
         /// Adds one zoom step's figures.
         mutating func add(_ z: ZoomStep) {
             zoomPreview1m.add(z.preview); zoomSharp1m.add(z.sharp)
             z.cpu.map { zoomCPU1m.add($0) }; z.gtkCPU.map { zoomGTKCPU1m.add($0) }; z.xServerCPU.map { zoomXServerCPU1m.add($0) }
+            if let fill = z.floorFill, let gtk = z.gtkCPU, let x = z.xServerCPU {
+                let floor = (fill + gtk + x) / Double(max(ProcessInfo.processInfo.activeProcessorCount, 1))
+                zoomWindowFloor1m.add(floor)
+                zoomOverFloor1m.add(z.sharp / floor)
+            }
         }
         /// CPU per scroll event in the 500-page notebook, at its first and its last page (`NotebookBench`).
         var scrollPage1 = Samples(), scrollPage500 = Samples()
@@ -27,10 +35,12 @@ enum AppBench {
     }
 
     /// One Ctrl+wheel step's figures: until the preview and until sharp (wall, from the app's trace), the app's CPU
-    /// over the step (all threads) and its GTK thread's share, and the X server's CPU meanwhile.
+    /// over the step (all threads) and its GTK thread's share, the X server's CPU meanwhile, and cairo's fill of
+    /// the step's view in this process once the window is idle again (`ZoomFloor`).
     struct ZoomStep {
         var preview: Double, sharp: Double
         var cpu: Double?, gtkCPU: Double?, xServerCPU: Double?
+        var floorFill: Double?
     }
 
     /// Pointer events per measured gesture, paced at 60 Hz like a real drag.
@@ -51,6 +61,8 @@ enum AppBench {
         } catch {
             r.notes.append("app bench: \(error)"); return r
         }
+        // cairo's fill of the zoomed views, to measure beside every zoom step.
+        let zoomFloor = ZoomFloor(w.million)
         for round in 0..<rounds {
             for kind in ["floor", "empty", "1m"] {
                 let file = kind == "1m" ? big : empty
@@ -71,7 +83,7 @@ enum AppBench {
                 default:
                     pan.map { r.pan1m.add($0) }; draw.map { r.draw1m.add($0) }
                     for step in 0..<4 {
-                        if let z = s.zoomStep(in: step % 2 == 0) { r.add(z) }
+                        if let z = s.zoomStep(in: step % 2 == 0, floor: zoomFloor) { r.add(z) }
                     }
                 }
             }
@@ -176,7 +188,7 @@ enum AppBench {
 
         /// One Ctrl+wheel step at the centre; the preview and sharp times the app traced for it, and its CPU time
         /// over the step (all threads; nil from an app that does not trace it).
-        func zoomStep(in zoomIn: Bool) -> ZoomStep? {
+        func zoomStep(in zoomIn: Bool, floor: ZoomFloor? = nil) -> ZoomStep? {
             settle()
             let before = (try? String(contentsOfFile: trace, encoding: .utf8))?.count ?? 0
             /// The zoom lines the app has traced since the step began.
@@ -204,8 +216,14 @@ enum AppBench {
                 if ProcessInfo.processInfo.environment["OEKAKI_ZOOM_DETAIL"] != nil {
                     FileHandle.standardError.write(Data(("step\n" + lines.joined(separator: "\n") + "\n").utf8))
                 }
-                return ZoomStep(preview: p, sharp: s, cpu: value("cpu_ms", in: lines), gtkCPU: value("gtk_cpu_ms", in: lines),
-                                xServerCPU: x0.flatMap { a in x1.map { $0 - a } })
+                var step = ZoomStep(preview: p, sharp: s, cpu: value("cpu_ms", in: lines), gtkCPU: value("gtk_cpu_ms", in: lines),
+                                    xServerCPU: x0.flatMap { a in x1.map { $0 - a } })
+                if let floor {
+                    // Once the app has rendered its margins too: the fill has the cores to itself, as the step had.
+                    settle()
+                    step.floorFill = floor.fillCPU(zoomIn: zoomIn)
+                }
+                return step
             }
             return nil
         }

@@ -27,18 +27,12 @@ enum ViewRenderBench {
     static func measure(rounds: Int, patches withPatches: Bool = true) -> Result {
         var r = Result()
         let d = SampleInk.drawing(strokes: 10_000, pointsPerStroke: Workloads.pointsPerStroke, seed: Workloads.seeds.million)
-        let doc = Document(drawing: d)
-        let layout = PageLayout(document: doc, current: 0)
-        let scene = Scene(document: doc, layout: layout)
-        var start = ViewTransform()
-        if let f = layout.frame(ofPage: 0) { start.offset = Point(-f.minX, -f.minY) }
-        let view = Rect(minX: 0, minY: 0, maxX: 1170, maxY: 681)
-        let t = start.zoomed(by: 1.15, around: Point(view.width / 2, view.height / 2))
+        // The floor: cairo filling the view's outlines, shaped beforehand, on one thread into one surface.
+        let floor = ZoomFloor(d)
+        let (scene, view, start, t) = (floor.scene, floor.view, floor.start, floor.zoomedIn)
         let rows = (160.0 * 1920 / view.width).rounded(.down)
         let cache = try? ScreenCache(viewSize: Size(width: view.width, height: view.height), transform: start, overscan: 256)
         cache?.render(scene)
-        // The floor: cairo filling the view's outlines, shaped beforehand, on one thread into one surface.
-        let floor = RenderFloor(scene, area: view, transform: t), floorOut = RenderFloor(scene, area: view, transform: start)
         let cores = Double(max(ProcessInfo.processInfo.activeProcessorCount, 1))
         for _ in 0..<max(rounds, 1) {
             ScreenCache.forgetShapedOutlines()
@@ -63,13 +57,13 @@ enum ViewRenderBench {
                 r.previewIn.add(zoomIn); r.previewOut.add(zoomOut)
                 preview = (zoomIn + zoomOut) / 2
             }
-            let fillIn = cpuMs { try? floor.fill() }, fillOut = cpuMs { try? floorOut.fill() }
+            let fillIn = floor.fillCPU(zoomIn: true), fillOut = floor.fillCPU(zoomIn: false)
             r.fillIn.add(fillIn); r.fillOut.add(fillOut); r.fill.add((fillIn + fillOut) / 2)
             r.floorWall.add(((fillIn + fillOut) / 2 + preview) / cores)
         }
         let a = t.pagePoint(fromView: Point(view.minX, view.minY)), b = t.pagePoint(fromView: Point(view.maxX, view.maxY))
         r.strokes = d.strokes(in: Rect(minX: a.x, minY: a.y, maxX: b.x, maxY: b.y)).count
-        r.vertices = floor.vertices; r.verticesOut = floorOut.vertices
+        (r.vertices, r.verticesOut) = floor.vertices
         return r
     }
 
