@@ -69,7 +69,7 @@ struct XMLSubset {
 
     /// Decodes `&...;` references in b[from..<to].
     private func decode(_ from: Int, _ to: Int) throws -> ArraySlice<UInt8> {
-        if !b[from..<to].contains(where: { $0 == 0x26 || $0 == 0x3C }) { return b[from..<to] }
+        if ByteScan.first(0x26, in: b, from: from, to: to) == to, ByteScan.first(0x3C, in: b, from: from, to: to) == to { return b[from..<to] }
         var out: [UInt8] = []
         out.reserveCapacity(to - from)
         var k = from
@@ -105,7 +105,7 @@ struct XMLSubset {
         while i < b.count {
             if b[i] != 0x3C {
                 let s = i
-                while i < b.count, b[i] != 0x3C { i += 1 }
+                i = ByteScan.first(0x3C, in: b, from: i, to: b.count)
                 if stack.isEmpty {
                     guard b[s..<i].allSatisfy(Self.isSpace) else { throw fail("text outside the root element") }
                     continue

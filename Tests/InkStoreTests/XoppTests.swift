@@ -165,4 +165,24 @@ final class XoppTests: TempDirTestCase {
         XCTAssertNotNil(parse("<a x='1' x='2'/>"))
         XCTAssertNotNil(parse(""))
     }
+
+    /// Text between tags is found with memchr: the text events (entities decoded, raw where there are none) and
+    /// where each ends must be what a byte-by-byte scan gives, at the buffer's edges too.
+    func testTextBetweenTagsIsCutWhereItEnds() throws {
+        func texts(_ s: String) throws -> [String] {
+            var p = XMLSubset(Array(s.utf8))
+            var out: [String] = []
+            while let e = try p.next() { if case .text(let t) = e { out.append(String(decoding: t, as: UTF8.self)) } }
+            return out
+        }
+        XCTAssertEqual(try texts("<a>1 2 3<b>x &amp; y</b>tail</a>"), ["1 2 3", "x & y", "tail"])
+        XCTAssertEqual(try texts("<a>" + String(repeating: "9.25 ", count: 5000) + "</a>"), [String(repeating: "9.25 ", count: 5000)])
+        XCTAssertEqual(try texts("<a><b/></a>"), [])
+        XCTAssertThrowsError(try texts("<a>text that never ends"))
+        let bytes = Array("ab<cd<".utf8)
+        XCTAssertEqual(ByteScan.first(0x3C, in: bytes, from: 0, to: bytes.count), 2)
+        XCTAssertEqual(ByteScan.first(0x3C, in: bytes, from: 3, to: bytes.count), 5)
+        XCTAssertEqual(ByteScan.first(0x3C, in: bytes, from: 3, to: 5), 5, "not found: the end")
+        XCTAssertEqual(ByteScan.first(0x3C, in: bytes, from: 6, to: 6), 6)
+    }
 }
