@@ -46,7 +46,8 @@ enum AppBench {
     /// Pointer events per measured gesture, paced at 60 Hz like a real drag.
     static let eventsPerGesture = 120
 
-    static func run(_ w: Workloads, display: VirtualDisplay, rounds: Int, onlyNotebook: Bool = false) -> Result {
+    /// `zoomFloor`: measured beside every zoom step (none: the steps alone).
+    static func run(_ w: Workloads, display: VirtualDisplay, rounds: Int, onlyNotebook: Bool = false, zoomFloor: ZoomFloor? = nil) -> Result {
         var r = Result()
         guard let xdotool = Executables.find("xdotool") else { r.notes.append("xdotool is not installed: the app keys are null"); return r }
         let app = (ChildProcess.ownExecutable as NSString).deletingLastPathComponent + "/oekaki"
@@ -61,8 +62,6 @@ enum AppBench {
         } catch {
             r.notes.append("app bench: \(error)"); return r
         }
-        // cairo's fill of the zoomed views, to measure beside every zoom step.
-        let zoomFloor = ZoomFloor(w.million)
         for round in 0..<rounds {
             for kind in ["floor", "empty", "1m"] {
                 let file = kind == "1m" ? big : empty

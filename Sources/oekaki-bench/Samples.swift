@@ -22,7 +22,6 @@ struct Samples {
         return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2
     }
     var p99: Double? { percentile(99) }
-    var mean: Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
     /// The same samples in another unit (per million points, say).
     func scaled(by k: Double) -> Samples { Samples(values.map { $0 * k }) }
     var min: Double? { values.min() }

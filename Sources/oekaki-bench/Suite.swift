@@ -59,8 +59,7 @@ struct Suite {
         progress("PDF: 300 pages: open to the first page ×\(quick ? 1 : 3), annotated PDF export ×\(quick ? 1 : 3) (ours, Xournal++)")
         m.pdf = PDFBench.run(folder: w.folder, home: w.home, log: w.log, rounds: quick ? 1 : 3, display: display)
         display?.stop()
-        m.app = appWindow(w)
-        m.zoomFloor = zoomFloor()
+        measureWindow(w, into: &m)
         progress("thumbnail ×\(plan.exportRounds * 2) (process and in-process)")
         m.thumbnail = ThumbnailBench.run(w, rounds: plan.exportRounds * 2)
         m.notes += m.thumbnail.failures
@@ -92,13 +91,21 @@ struct Suite {
         return m
     }
 
+    /// The window figures, then what cairo needs for its zoom steps from the same minutes; one set of shaped
+    /// outlines of the zoomed views serves the floor beside every step and the floor after them.
+    func measureWindow(_ w: Workloads, into m: inout Measurements) {
+        let floor = ZoomFloor(w.million)
+        m.app = appWindow(w, zoomFloor: floor)
+        m.zoomFloor = zoomFloor(floor)
+    }
+
     /// The window figures, on a display of their own.
-    func appWindow(_ w: Workloads) -> AppBench.Result {
+    func appWindow(_ w: Workloads, zoomFloor: ZoomFloor) -> AppBench.Result {
         progress("app window under Xvfb ×\(plan.appRounds) rounds (floor, empty, 1M points)")
         do {
             let display = try VirtualDisplay.start(log: w.log)
             defer { display.stop() }
-            return AppBench.run(w, display: display, rounds: plan.appRounds)
+            return AppBench.run(w, display: display, rounds: plan.appRounds, zoomFloor: zoomFloor)
         } catch {
             var r = AppBench.Result()
             r.notes.append("app window: \(error)")
@@ -107,9 +114,9 @@ struct Suite {
     }
 
     /// What cairo needs for the window's zoom steps, measured right after them (the figures are compared).
-    func zoomFloor() -> ViewRenderBench.Result {
+    func zoomFloor(_ floor: ZoomFloor) -> ViewRenderBench.Result {
         progress("zoom floor: the window's zoomed views rendered in process ×\(quick ? 2 : 6) (cairo's fill alone, our render)")
-        return ViewRenderBench.measure(rounds: quick ? 2 : 6, patches: false)
+        return ViewRenderBench.measure(floor, rounds: quick ? 2 : 6, patches: false)
     }
 
     /// Only the shared-board figures.
@@ -143,8 +150,7 @@ struct Suite {
         defer { w.removeAll() }
         try w.writeFiles()
         m.points1m = w.million.pointCount
-        m.app = appWindow(w)
-        m.zoomFloor = zoomFloor()
+        measureWindow(w, into: &m)
         return m
     }
 

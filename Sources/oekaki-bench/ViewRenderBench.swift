@@ -24,12 +24,10 @@ enum ViewRenderBench {
         var strokes = 0, vertices = 0, verticesOut = 0
     }
 
-    static func measure(rounds: Int, patches withPatches: Bool = true) -> Result {
+    /// `floor`: the million-point drawing's zoomed views, their outlines shaped for cairo's fill (the floor).
+    static func measure(_ floor: ZoomFloor, rounds: Int, patches withPatches: Bool = true) -> Result {
         var r = Result()
-        let d = SampleInk.drawing(strokes: 10_000, pointsPerStroke: Workloads.pointsPerStroke, seed: Workloads.seeds.million)
-        // The floor: cairo filling the view's outlines, shaped beforehand, on one thread into one surface.
-        let floor = ZoomFloor(d)
-        let (scene, view, start, t) = (floor.scene, floor.view, floor.start, floor.zoomedIn)
+        let (d, scene, view, start, t) = (floor.drawing, floor.scene, floor.view, floor.start, floor.zoomedIn)
         let rows = (160.0 * 1920 / view.width).rounded(.down)
         let cache = try? ScreenCache(viewSize: Size(width: view.width, height: view.height), transform: start, overscan: 256)
         cache?.render(scene)
@@ -68,7 +66,8 @@ enum ViewRenderBench {
     }
 
     static func run(rounds: Int) {
-        let r = measure(rounds: rounds)
+        let d = SampleInk.drawing(strokes: 10_000, pointsPerStroke: Workloads.pointsPerStroke, seed: Workloads.seeds.million)
+        let r = measure(ZoomFloor(d), rounds: rounds)
         print(JSON.object([("view_render_cold_cpu_ms_1m", .number(r.cold.median)), ("view_strokes", .integer(r.strokes)), ("view_outline_vertices", .integer(r.vertices)),
                            ("view_fill_only_cpu_ms_1m", .number(r.fillIn.median)), ("view_fill_only_cpu_ms_1m_best", .number(r.fillIn.min)),
                            ("view_out_outline_vertices", .integer(r.verticesOut)), ("view_out_fill_only_cpu_ms_1m", .number(r.fillOut.median)),

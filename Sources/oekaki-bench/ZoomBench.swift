@@ -28,7 +28,7 @@ enum ZoomBench {
         }
         s.stop()
         // What cairo needs for the same view, in the same minutes (the window is closed: nothing else runs).
-        let floor = ViewRenderBench.measure(rounds: 4, patches: false)
+        let floor = ViewRenderBench.measure(zoomFloor, rounds: 4, patches: false)
         print(JSON.object([("app_zoom_ms_1m", .number(r.zoomSharp1m.median)), ("app_zoom_preview_ms_1m", .number(r.zoomPreview1m.median)),
                            ("app_zoom_cpu_ms_1m", .number(r.zoomCPU1m.median)), ("app_zoom_gtk_cpu_ms_1m", .number(r.zoomGTKCPU1m.median)),
                            ("app_zoom_xserver_cpu_ms_1m", .number(r.zoomXServerCPU1m.median)), ("zoom_floor_ms_1m", .number(floor.floorWall.median)),

@@ -7,6 +7,7 @@ import InkRender
 /// thread into one surface (`RenderFloor`). The window zooms around the pointer, a little off the centre these
 /// views zoom around: the same density of ink, not the same strokes.
 struct ZoomFloor {
+    let drawing: Drawing
     let scene: Scene
     let view: Rect
     /// The window's first view (the page's corner at the canvas's, 100 %) and the one a step in shows.
@@ -14,6 +15,7 @@ struct ZoomFloor {
     private let fillIn: RenderFloor, fillOut: RenderFloor
 
     init(_ drawing: Drawing) {
+        self.drawing = drawing
         let doc = Document(drawing: drawing)
         let layout = PageLayout(document: doc, current: 0)
         scene = Scene(document: doc, layout: layout)
