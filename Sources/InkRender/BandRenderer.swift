@@ -14,6 +14,8 @@ struct DeviceMapping: Hashable, Sendable {
     func deviceRect(ofPage r: Rect) -> Rect {
         Rect(minX: r.minX * scale + dx, minY: r.minY * scale + dy, maxX: r.maxX * scale + dx, maxY: r.maxY * scale + dy)
     }
+    /// The surface row of the lattice line where y = 0 lands, floored (see `CairoContext.latticeRow`).
+    var latticeRow: Double { (dy + 1e-6).rounded(.down) }
     /// The mapping of a page placed at `origin` (its own units → the same pixels).
     func placed(at origin: Point) -> DeviceMapping {
         DeviceMapping(scale: scale, dx: dx + origin.x * scale, dy: dy + origin.y * scale)
@@ -61,14 +63,8 @@ enum BandRenderer {
         let step = CairoContext.latticeStep
         let bandCount = max(1, min(Parallel.cores * 4, height / 32))
         // Rounded up to whole lattice steps: fewer, taller bands re-shape fewer strokes that cross a boundary.
-        let rows = ((height + bandCount - 1) / bandCount + step - 1) / step * step
-        // The lattice's rows in this surface: where page y = 0 lands, floored (as CairoContext anchors it).
-        let anchor = (mapping.dy + 1e-6).rounded(.down)
-        let first = anchor.isFinite ? Int(anchor.truncatingRemainder(dividingBy: Double(step)) + Double(step)) % step : 0
-        var edges = [0]
-        var y = first + rows
-        while y < height { edges.append(y); y += rows }
-        edges.append(height)
-        return edges
+        let linesPerBand = max(1, ((height + bandCount - 1) / bandCount + step - 1) / step)
+        let lines = BandCuts.latticeLines(height: height, mapping: mapping)
+        return [0] + stride(from: linesPerBand - 1, to: lines.count, by: linesPerBand).map { lines[$0] } + [height]
     }
 }

@@ -375,17 +375,25 @@ public final class CairoContext {
 
     /// Lattice spacing in device pixels: band boundaries (and any surface edge meant to match a bigger
     /// render) must lie on it. Each line an edge crosses is one more vertex: 1M points at 1920×1080 cost
-    /// about 4 % more CPU at 64 and 17 % at 16 (measured), so it is coarse.
-    static let latticeStep = 64
+    /// about 4 % more CPU at 64 and 17 % at 16 (measured), so it is coarse. 32, not 64: `BandCuts` needs cuts
+    /// that fine to share a view's work out evenly, and filling the zoomed million-point view takes 0.7 % more
+    /// instructions than at 64 (callgrind; 1.2 % more again at 16).
+    static let latticeStep = 32
+
+    /// A surface row a lattice line lies on, for every transform set later; nil: where page y = 0 lands,
+    /// floored. A raster showing several pages sets the row of its view's y = 0 (`DeviceMapping.latticeRow`):
+    /// anchored to each page's own origin instead, a band cut on the view's lattice cut the edges of the
+    /// pages below the first off theirs, and left faint seams there.
+    var latticeRow: Double?
 
     /// Where the lattice lines lie for this matrix: device y = origin + k·step, used only near the surface
-    /// (lines far outside it change nothing). Anchored to where page y = 0 lands, floored, so rasters of one
-    /// zoom that differ by whole pixels (bands, patches, scrolled caches) share it. Nil for borrowed
-    /// contexts (GTK's: nothing to line up with).
+    /// (lines far outside it change nothing). Anchored to `latticeRow` or where page y = 0 lands, floored, so
+    /// rasters of one zoom that differ by whole pixels (bands, patches, scrolled caches) share it. Nil for
+    /// borrowed contexts (GTK's: nothing to line up with).
     private func lattice(for m: cairo_matrix_t) -> DeviceLattice? {
         guard let target else { return nil }
         let step = Double(Self.latticeStep)
-        let origin = (m.y0 + 1e-6).rounded(.down)
+        let origin = latticeRow ?? (m.y0 + 1e-6).rounded(.down)
         guard origin.isFinite else { return nil }
         return DeviceLattice(step: step, origin: origin, minY: -step, maxY: Double(target.height) + step)
     }

@@ -379,6 +379,8 @@ public final class ScreenCache {
     private static func context(for s: ImageSurface, mapping m: DeviceMapping) -> CairoContext {
         let c = CairoContext(drawingInto: s)
         c.setTransform(scale: m.scale, dx: m.dx, dy: m.dy)
+        // Pages and strokes baked or repainted here on the lattice the renders' bands are cut on.
+        c.latticeRow = m.latticeRow
         return c
     }
 }

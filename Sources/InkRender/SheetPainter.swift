@@ -6,9 +6,9 @@ import InkCore
 /// page, as in Xournal++), its paper, its lines or dots, then its strokes found by its spatial index.
 /// The desk between pages stays transparent (the app paints it under the raster).
 enum SheetPainter {
-    /// Repaints all of `surface` on every core, in the bands `BandRenderer` cuts (so pixels match a
-    /// one-surface render). `mapping`: view space → surface pixels. False when `cancel` stopped it (the
-    /// surface is then partly painted).
+    /// Repaints all of `surface` on every core, in bands cut where they share out the work (`BandCuts`; the
+    /// pixels match a one-surface render). `mapping`: view space → surface pixels. False when `cancel` stopped
+    /// it (the surface is then partly painted).
     ///
     /// Each visible stroke is shaped once for the whole surface, not once per band it crosses: the first band
     /// to reach a stroke shapes it (or takes the outline an earlier render made, `OutlineCache`), a later band
@@ -19,7 +19,25 @@ enum SheetPainter {
     @discardableResult
     static func render(_ scene: Scene, into surface: ImageSurface, mapping: DeviceMapping, cancel: RenderCancellation? = nil,
                        keepOutlines: Bool = true) -> Bool {
-        let edges = BandRenderer.bandEdges(height: surface.height, mapping: mapping)
+        // A pixel more on every side: a stroke or page edge just outside still antialiases into the area.
+        let reach = Rect(minX: -1, minY: -1, maxX: Double(surface.width) + 1, maxY: Double(surface.height) + 1)
+        // The strokes first: where the ink lies decides where the bands are cut.
+        let sheets = scene.sheets(meeting: mapping.pageRect(ofDevice: reach)).map { sheet in
+            let pm = mapping.placed(at: sheet.origin)
+            let strokes = sheet.drawing.strokes(in: pm.pageRect(ofDevice: reach))
+            return (sheet: sheet, mapping: pm, strokes: strokes, bounds: strokes.map(\.inkBounds))
+        }
+        var cuts = BandCuts(height: surface.height)
+        // Paper and its lines: a guess of a sample's work per thousand pixels.
+        cuts.add(Double(surface.width * surface.height) / 1000, rows: 0, Double(surface.height))
+        for found in sheets {
+            for (k, s) in found.strokes.enumerated() where s.content.isInk {
+                guard let b = found.bounds[k] else { continue }
+                let m = found.mapping
+                cuts.add(SharedOutlines.work(s), rows: b.minY * m.scale + m.dy, b.maxY * m.scale + m.dy)
+            }
+        }
+        let edges = cuts.edges(mapping: mapping, bands: Parallel.cores * 4)
         let bands = (0..<(edges.count - 1)).map { b in
             Band(surface: ImageSurface(rowsOf: surface, from: edges[b], count: edges[b + 1] - edges[b]), y0: edges[b], mapping: mapping)
         }
@@ -27,16 +45,12 @@ enum SheetPainter {
         DispatchQueue.concurrentPerform(iterations: bands.count) { b in
             bands[b].surface.fillRows(0, bands[b].surface.height, with: nil)
         }
-        // A pixel more on every side: a stroke or page edge just outside still antialiases into the area.
-        let reach = Rect(minX: -1, minY: -1, maxX: Double(surface.width) + 1, maxY: Double(surface.height) + 1)
-        for sheet in scene.sheets(meeting: mapping.pageRect(ofDevice: reach)) {
+        for (sheet, pm, strokes, bounds) in sheets {
             if cancel?.isCancelled == true { return false }
             DispatchQueue.concurrentPerform(iterations: bands.count) { b in bands[b].begin(sheet, mapping: mapping) }
             defer { for band in bands { band.end() } }
-            let pm = mapping.placed(at: sheet.origin)
-            let strokes = sheet.drawing.strokes(in: pm.pageRect(ofDevice: reach))
             let areas = bands.map(\.pageArea)
-            let shared = SharedOutlines(strokes, bandAreas: areas, deviceScale: pm.scale, keep: keepOutlines)
+            let shared = SharedOutlines(strokes, bounds: bounds, bandAreas: areas, deviceScale: pm.scale, keep: keepOutlines)
             // Heaviest bands first: the cores finish together instead of one waiting while the other ends a big one.
             DispatchQueue.concurrentPerform(iterations: bands.count) { i in
                 let b = shared.heaviestFirst[i]
@@ -88,9 +102,12 @@ enum SheetPainter {
             init(users: Int32) { self.users = users }
         }
 
-        init(_ strokes: [Stroke], bandAreas: [Rect?], deviceScale: Double, keep: Bool) {
+        /// A guess at the work of filling ink stroke `s`: its samples.
+        static func work(_ s: Stroke) -> Double { Double(s.points.count) }
+
+        init(_ strokes: [Stroke], bounds: [Rect?], bandAreas: [Rect?], deviceScale: Double, keep: Bool) {
             self.strokes = strokes; self.deviceScale = deviceScale; self.keep = keep
-            bounds = strokes.map(\.inkBounds)
+            self.bounds = bounds
             isInk = strokes.map { if case .ink = $0.content { true } else { false } }
             colors = strokes.map(\.style.color)
             var load = [Double](repeating: 0, count: bandAreas.count)
@@ -99,7 +116,7 @@ enum SheetPainter {
             for k in strokes.indices {
                 var n: Int32 = 0
                 if isInk[k], let b = bounds[k] {
-                    let points = Double(strokes[k].points.count)
+                    let points = Self.work(strokes[k])
                     for (i, area) in bandAreas.enumerated() where area.map({ b.intersects($0) }) == true {
                         n += 1
                         // The share of its height inside the band: a tall stroke across bands is filled in
@@ -149,6 +166,8 @@ enum SheetPainter {
         init(surface: ImageSurface, y0: Int, mapping: DeviceMapping) {
             self.surface = surface; self.y0 = y0
             context = CairoContext(drawingInto: surface)
+            // Every page on the view's lattice, which the bands are cut on.
+            context.latticeRow = mapping.latticeRow - Double(y0)
             reach = Rect(minX: 0, minY: 0, maxX: Double(surface.width), maxY: Double(surface.height)).insetBy(-1)
         }
 

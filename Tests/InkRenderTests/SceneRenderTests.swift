@@ -3,9 +3,9 @@ import InkCore
 @testable import InkRender
 import XCTest
 
-/// The scene renderer shapes each stroke once and lets every band it meets fill that one outline; the pixels
-/// must be exactly those of each band painting its own strokes alone (as it did before), and a cancelled
-/// render must stop without a frame.
+/// The scene renderer shapes each stroke once and lets every band it meets fill that one outline, in bands cut
+/// by where the work is; the pixels must be exactly one surface's, on every page (each on the view's lattice),
+/// and a cancelled render must stop without a frame.
 final class SceneRenderTests: XCTestCase {
     /// Two stacked pages (ruled paper on the second) full of strokes crossing band boundaries, ink clipped to
     /// each page; a text box across band boundaries among the strokes of the second.
@@ -25,18 +25,14 @@ final class SceneRenderTests: XCTestCase {
         return Scene(document: doc, layout: PageLayout(document: doc, current: 0))
     }
 
-    /// Every band painted on its own by `SheetPainter.paint`, each shaping the strokes it finds.
-    private func bandByBand(_ scene: Scene, width: Int, height: Int, mapping: DeviceMapping) throws -> ImageSurface {
+    /// The whole surface painted at once by `SheetPainter.paint`, each stroke shaped where it is met, on the
+    /// view's lattice as a screen cache paints it.
+    private func oneSurface(_ scene: Scene, width: Int, height: Int, mapping: DeviceMapping) throws -> ImageSurface {
         let s = try ImageSurface(width: width, height: height)
-        let edges = BandRenderer.bandEdges(height: height, mapping: mapping)
-        for b in 0..<(edges.count - 1) {
-            let band = ImageSurface(rowsOf: s, from: edges[b], count: edges[b + 1] - edges[b])
-            band.fillRows(0, band.height, with: nil)
-            var m = mapping
-            m.dy -= Double(edges[b])
-            SheetPainter.paint(scene, in: CairoContext(drawingInto: band), mapping: m,
-                               area: Rect(minX: 0, minY: 0, maxX: Double(width), maxY: Double(band.height)))
-        }
+        s.fillRows(0, height, with: nil)
+        let ctx = CairoContext(drawingInto: s)
+        ctx.latticeRow = mapping.latticeRow
+        SheetPainter.paint(scene, in: ctx, mapping: mapping, area: Rect(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height)))
         s.markDirty()
         return s
     }
@@ -48,7 +44,7 @@ final class SceneRenderTests: XCTestCase {
             XCTAssertGreaterThan(BandRenderer.bandEdges(height: height, mapping: mapping).count, 3)
             let once = try ImageSurface(width: width, height: height)
             XCTAssertTrue(SheetPainter.render(scene, into: once, mapping: mapping))
-            let reference = try bandByBand(scene, width: width, height: height, mapping: mapping)
+            let reference = try oneSurface(scene, width: width, height: height, mapping: mapping)
             var differing = 0, inked = 0
             for y in 0..<height {
                 for x in 0..<width {
