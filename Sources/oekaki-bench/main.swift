@@ -6,7 +6,7 @@ import Foundation
 let usage = """
 usage: oekaki-bench [--quick] [--json] [--write FILE]
   (no options)   full suite, readable table on stdout
-  --quick        fewer repetitions (under a minute); every key is still reported
+  --quick        fewer repetitions (two to three minutes); every key is still reported
   --json         one JSON object with every key on stdout (progress goes to stderr)
   --write FILE   full suite, then rewrite the generated section of FILE (BENCHMARKS.md)
   --touch        only the touch figures (the real window on a Broadway display), as JSON
