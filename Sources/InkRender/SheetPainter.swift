@@ -37,7 +37,9 @@ enum SheetPainter {
                 cuts.add(SharedOutlines.work(s), rows: b.minY * m.scale + m.dy, b.maxY * m.scale + m.dy)
             }
         }
-        let edges = cuts.edges(mapping: mapping, bands: Parallel.cores * 4)
+        // Bands of 48 rows or more on average: a thin pan strip cut finer would only fill the strokes crossing it
+        // once more per band.
+        let edges = cuts.edges(mapping: mapping, bands: min(Parallel.cores * 4, surface.height / 48))
         let bands = (0..<(edges.count - 1)).map { b in
             Band(surface: ImageSurface(rowsOf: surface, from: edges[b], count: edges[b + 1] - edges[b]), y0: edges[b], mapping: mapping)
         }
