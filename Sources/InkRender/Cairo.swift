@@ -118,6 +118,9 @@ public final class ImageSurface: @unchecked Sendable {
         return try body(cairo_image_surface_get_data(pointer)!)
     }
 
+    /// Finishes pending drawing and detaches the snapshots others keep of the surface (copying their pixels now).
+    func flush() { cairo_surface_flush(pointer) }
+
     /// Tells cairo the pixels were changed behind its back (by band views drawing into them).
     func markDirty() { cairo_surface_mark_dirty(pointer) }
 

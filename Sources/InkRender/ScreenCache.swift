@@ -244,6 +244,11 @@ public final class ScreenCache {
         return area
     }
 
+    /// Makes GTK's last frame let go of the raster: the frame keeps a copy-on-write snapshot of what it painted,
+    /// which the next write into the raster first copies in full (the whole raster, overscan too). Calling this
+    /// while the GTK thread is idle anyway makes that copy then, not in the next paste.
+    public func detachFromFrames() { surface.flush() }
+
     /// Draws one finished stroke on top of the raster (cost: that stroke only), on a page placed at `origin`
     /// (view space) and clipped to its `clip` (view space; nil = unclipped).
     public func bake(_ stroke: Stroke, origin: Point = Point(0, 0), clip: Rect? = nil) {

@@ -39,6 +39,9 @@ final class CanvasView: CanvasInputTarget {
     /// The device rect of the patch being rendered, if any, and how to abandon it.
     private var inFlight: Rect?
     private var inFlightCancel: RenderCancellation?
+    /// A job rendering what the user sees is in flight and the raster has not been let go of by GTK's last frame
+    /// since it started (see `draw`).
+    private var viewJobSnapshotPending = false
     /// Page areas changed while a patch was rendering, repainted onto it when it lands.
     private var changedDuringRender: [Rect] = []
     /// When the last zoom step began (traced only): its first frame and its sharp picture are logged.
@@ -196,6 +199,13 @@ final class CanvasView: CanvasInputTarget {
         if pdfShownPending, stale.isEmpty, inFlight == nil {
             pdfShownPending = false
             Trace.write("pdf first_page epoch_ms=\(Int((Date().timeIntervalSince1970 * 1000).rounded()))")
+        }
+        // GTK's frame keeps a copy-on-write snapshot of the raster, so the first write after a frame (the paste of
+        // the job's pixels) copies the whole raster first, 2-5 ms with both cores idle. While the view's job
+        // renders, the GTK thread has nothing else to do: the copy is made now, beside the render, once.
+        if viewJobSnapshotPending, inFlight != nil {
+            viewJobSnapshotPending = false
+            onMainLoop { [weak self] in self?.cache?.detachFromFrames() }
         }
         // The text field follows the view, after this frame (no relayout inside a draw).
         if let follow = onViewDrawn { onMainLoop(follow) }
@@ -460,6 +470,7 @@ final class CanvasView: CanvasInputTarget {
         changedDuringRender = []
         // Outlines shaped for what the user sees are kept for the next zoom or pan; the overscan's are not.
         let inView = area.intersection(view).map { $0.width >= 1 && $0.height >= 1 } ?? false
+        viewJobSnapshotPending = inView
         let job = MainLoopHandoff(value: (scene, area, cache.transform, inView))
         let traced = zoomTraceStart
         if let t0 = traced { Trace.write("zoom detail queued=\(Trace.wallMs() - t0) area=\(Int(area.width))x\(Int(area.height)) view=\(inView)") }
