@@ -335,6 +335,51 @@ public final class CairoContext {
         }
     }
 
+    /// The map of this context's surface at its current matrix, for `DevicePolygon`s its bands fill (nil for a
+    /// borrowed context).
+    func deviceMap() -> DeviceMap? {
+        guard target != nil else { return nil }
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        return DeviceMap(matrix: m, lattice: lattice(for: m))
+    }
+
+    /// Fills `polygon`, made for a surface whose row `y0` is this surface's first, with `color`: its points moved
+    /// up by `y0` (whole rows: exactly the same edges), runs outside this surface dropped as `addPolygon` drops
+    /// them.
+    func fill(_ polygon: DevicePolygon, rowsFrom y0: Int, color: RGBA) {
+        guard let target, !polygon.points.isEmpty else { return }
+        var dev = scratch
+        scratch = []
+        defer { dev.removeAll(keepingCapacity: true); scratch = dev }
+        let shift = Double(y0)
+        let src = polygon.points, n = src.count
+        dev.reserveCapacity(n)
+        // Moved up and the runs above or below dropped in one pass (as `dropOutside` would drop them after moving:
+        // y - shift < -2 is y < shift - 2, both exact for whole rows), then those beside.
+        let above = shift - 2, below = shift + Double(target.height) + 2
+        src.withUnsafeBufferPointer { b in
+            @inline(__always) func side(_ i: Int) -> Int { b[i].y < above ? -1 : (b[i].y > below ? 1 : 0) }
+            var prev = n > 4 ? side(0) : 0, cur = prev
+            for i in 0..<n {
+                let next = n > 4 && i + 1 < n ? side(i + 1) : 2
+                if n <= 4 || cur == 0 || i == 0 || prev != cur || next != cur { dev.append(Point(b[i].x, b[i].y - shift)) }
+                prev = cur; cur = next
+            }
+        }
+        dropRuns(&dev) { $0.x < -2 ? -1 : ($0.x > Double(target.width) + 2 ? 1 : 0) }
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        cairo_identity_matrix(cr)
+        dev.withUnsafeBufferPointer { b in
+            cairo_move_to(cr, b[0].x, b[0].y)
+            for d in b.dropFirst() { cairo_line_to(cr, d.x, d.y) }
+        }
+        cairo_close_path(cr)
+        cairo_set_matrix(cr, &m)
+        fill(color)
+    }
+
     /// Drops the vertices of `dev` (a closed polygon, device pixels) that lie inside a run of vertices all above
     /// the surface (or all below it, left of it, right of it), keeping each run's first and last. The run's edges
     /// are replaced by one straight edge between those two, in the same half-plane outside the surface: above or
@@ -537,9 +582,12 @@ struct DeviceLattice {
     /// a row crosses no line.
     @inline(__always)
     func cell(_ p: Point) -> Int {
-        let y = ((p.y - origin) * inverseStep).rounded(.down)
+        let y = (p.y - origin) * inverseStep
         // Far outside (or not finite): clamped; such edges take the exact path whenever their ends differ.
-        return y.isNaN ? 0 : Int(max(-1e12, min(1e12, y)))
+        guard abs(y) < 1e12 else { return y.isNaN ? 0 : (y < 0 ? -1_000_000_000_000 : 1_000_000_000_000) }
+        // Floored by hand: `rounded(.down)` is a call to libm's floor, once per vertex of every stroke drawn.
+        let t = Int(y)
+        return Double(t) > y ? t - 1 : t
     }
 
     /// Indices k of the lines origin + k·step strictly between a and b and inside minY…maxY (empty when k0 > k1).

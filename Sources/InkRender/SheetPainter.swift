@@ -52,7 +52,13 @@ enum SheetPainter {
             DispatchQueue.concurrentPerform(iterations: bands.count) { b in bands[b].begin(sheet, mapping: mapping) }
             defer { for band in bands { band.end() } }
             let areas = bands.map(\.pageArea)
-            let shared = SharedOutlines(strokes, bounds: bounds, bandAreas: areas, deviceScale: pm.scale, keep: keepOutlines)
+            // The whole surface as the sheet's page units map to it, on the view's lattice: each stroke is mapped and
+            // cut once, and every band fills its rows of that.
+            let whole = CairoContext(drawingInto: surface)
+            whole.latticeRow = mapping.latticeRow
+            whole.setTransform(scale: pm.scale, dx: pm.dx, dy: pm.dy)
+            let shared = SharedOutlines(strokes, bounds: bounds, bandAreas: areas, deviceScale: pm.scale, map: whole.deviceMap(),
+                                        keep: keepOutlines)
             // Heaviest bands first: the cores finish together instead of one waiting while the other ends a big one.
             DispatchQueue.concurrentPerform(iterations: bands.count) { i in
                 let b = shared.heaviestFirst[i]
@@ -64,7 +70,11 @@ enum SheetPainter {
                     visited += 1
                     if visited & 31 == 0, cancel?.isCancelled == true { return }
                     if shared.isInk[k] {
-                        if let outline = shared.outline(k) { band.context.fillPolygon(outline, color: shared.colors[k]) }
+                        switch shared.outline(k) {
+                        case .device(let polygon)?: band.context.fill(polygon, rowsFrom: band.y0, color: shared.colors[k])
+                        case .page(let outline)?: band.context.fillPolygon(outline, color: shared.colors[k])
+                        case nil: break
+                        }
                         shared.done(k)
                     } else {
                         ItemPainter.draw(strokes[k], in: band.context, deviceScale: pm.scale)
@@ -95,11 +105,12 @@ enum SheetPainter {
 
         /// Whether outlines shaped here go into `OutlineCache` (kept ones are used either way).
         private let keep: Bool
+        private let map: DeviceMap?
 
         /// A stroke's outline once a band has shaped it, and the bands still to fill it (0 for items that are not ink).
         private final class Slot {
             var shaped = false
-            var outline: [Point]?
+            var outline: Outline?
             var users: Int32
             init(users: Int32) { self.users = users }
         }
@@ -107,8 +118,9 @@ enum SheetPainter {
         /// A guess at the work of filling ink stroke `s`: its samples.
         static func work(_ s: Stroke) -> Double { Double(s.points.count) }
 
-        init(_ strokes: [Stroke], bounds: [Rect?], bandAreas: [Rect?], deviceScale: Double, keep: Bool) {
-            self.strokes = strokes; self.deviceScale = deviceScale; self.keep = keep
+        /// `map`: the sheet's page units → the whole surface's pixels (nil: each band maps the page outline itself).
+        init(_ strokes: [Stroke], bounds: [Rect?], bandAreas: [Rect?], deviceScale: Double, map: DeviceMap?, keep: Bool) {
+            self.strokes = strokes; self.deviceScale = deviceScale; self.map = map; self.keep = keep
             self.bounds = bounds
             isInk = strokes.map { if case .ink = $0.content { true } else { false } }
             colors = strokes.map(\.style.color)
@@ -134,14 +146,24 @@ enum SheetPainter {
             heaviestFirst = bandAreas.indices.sorted { load[$0] > load[$1] }
         }
 
+        /// A shaped stroke as the bands fill it: mapped to the surface's pixels and cut once (`DevicePolygon`), or,
+        /// where that cannot be (beyond cairo's range, too many cuts), in page units for each band to map.
+        enum Outline {
+            case device(DevicePolygon)
+            case page([Point])
+        }
+
         /// The outline of stroke `k`, shaped now if no band has yet (nil: nothing to fill).
-        func outline(_ k: Int) -> [Point]? {
+        func outline(_ k: Int) -> Outline? {
             let lock = locks[k & 63], slot = slots[k]
             lock.lock(); defer { lock.unlock() }
             if !slot.shaped {
                 slot.shaped = true
                 let s = strokes[k]
-                slot.outline = s.style.color.a > 0 ? OutlineCache.shared.outline(of: s, deviceScale: deviceScale, keep: keep) : nil
+                if s.style.color.a > 0 {
+                    let page = OutlineCache.shared.outline(of: s, deviceScale: deviceScale, keep: keep)
+                    slot.outline = map?.polygon(page).map(Outline.device) ?? .page(page)
+                }
             }
             return slot.outline
         }
