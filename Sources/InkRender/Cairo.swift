@@ -320,13 +320,7 @@ public final class CairoContext {
             }
             // Device points with an identity matrix: cairo's own mapping of page points gives the same doubles
             // (same products and sums, in the same order), so the pixels are those of page-unit paths.
-            cairo_identity_matrix(cr)
-            dev.withUnsafeBufferPointer { b in
-                cairo_move_to(cr, b[0].x, b[0].y)
-                for d in b.dropFirst() { cairo_line_to(cr, d.x, d.y) }
-            }
-            cairo_close_path(cr)
-            cairo_set_matrix(cr, &m)
+            addDeviceRing(dev, restoring: m)
         } else {
             let ring = PolygonClip.toSquare(pts.map { device($0, m) }, halfSide: Self.clipCoordinate)
             guard !ring.isEmpty else { return }
@@ -370,14 +364,20 @@ public final class CairoContext {
         dropRuns(&dev) { $0.x < -2 ? -1 : ($0.x > Double(target.width) + 2 ? 1 : 0) }
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)
+        addDeviceRing(dev, restoring: m)
+        fill(color)
+    }
+
+    /// Adds `dev` (device points, at least one) as a closed path under the identity matrix, then puts `m` back.
+    private func addDeviceRing(_ dev: [Point], restoring m: cairo_matrix_t) {
         cairo_identity_matrix(cr)
         dev.withUnsafeBufferPointer { b in
             cairo_move_to(cr, b[0].x, b[0].y)
             for d in b.dropFirst() { cairo_line_to(cr, d.x, d.y) }
         }
         cairo_close_path(cr)
+        var m = m
         cairo_set_matrix(cr, &m)
-        fill(color)
     }
 
     /// Drops the vertices of `dev` (a closed polygon, device pixels) that lie inside a run of vertices all above
