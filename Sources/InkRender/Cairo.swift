@@ -347,21 +347,9 @@ public final class CairoContext {
         scratch = []
         defer { dev.removeAll(keepingCapacity: true); scratch = dev }
         let shift = Double(y0)
-        let src = polygon.points, n = src.count
-        dev.reserveCapacity(n)
-        // Moved up and the runs above or below dropped in one pass (as `dropOutside` would drop them after moving:
-        // y - shift < -2 is y < shift - 2, both exact for whole rows), then those beside.
-        let above = shift - 2, below = shift + Double(target.height) + 2
-        src.withUnsafeBufferPointer { b in
-            @inline(__always) func side(_ i: Int) -> Int { b[i].y < above ? -1 : (b[i].y > below ? 1 : 0) }
-            var prev = n > 4 ? side(0) : 0, cur = prev
-            for i in 0..<n {
-                let next = n > 4 && i + 1 < n ? side(i + 1) : 2
-                if n <= 4 || cur == 0 || i == 0 || prev != cur || next != cur { dev.append(Point(b[i].x, b[i].y - shift)) }
-                prev = cur; cur = next
-            }
-        }
-        dropRuns(&dev) { $0.x < -2 ? -1 : ($0.x > Double(target.width) + 2 ? 1 : 0) }
+        dev.reserveCapacity(polygon.points.count)
+        for p in polygon.points { dev.append(Point(p.x, p.y - shift)) }
+        dropOutside(width: Double(target.width), height: Double(target.height), &dev)
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)
         addDeviceRing(dev, restoring: m)
