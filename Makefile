@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 60
 
 # Installation (make install / uninstall / deb). One app id everywhere: GApplication, .desktop, metainfo, icons.
 APP_ID := io.github.oekaki.Oekaki
-VERSION := $(shell sed -nE 's/.*static let version = "([^"]+)".*/\1/p' Sources/OekakiApp/AppInfo.swift)
+VERSION := $(shell sed -nE 's/.*static let version = "([^"]+)".*/\1/p' Sources/OekakiApp/Window/AppInfo.swift)
 PREFIX ?= /usr/local
 DESTDIR ?=
 # The binary to install; empty means: build the release binary first. The thumbnailer is the one beside it.

@@ -21,29 +21,32 @@ FLAGS=(-sanitize="$SAN" -parse-as-library -O -swift-version 5 -suppress-warnings
 # ld.gold warns about every ASan helper symbol; keep the log readable.
 quiet() { grep -v -e 'Cannot export local symbol' -e '^$' || true; }
 
+# A module's sources, in every sub-folder.
+swift_files() { find "$1" -name '*.swift' | sort; }
+
 build() {
     mkdir -p "$B"
     local stamp="$B/.sources" now
-    now=$(cat Sources/InkCore/*.swift Sources/Localization/*.swift Sources/InkPDF/*.swift Sources/InkStore/*.swift Sources/InkRender/*.swift Sources/InkSync/*.swift Fuzz/*.swift | cksum)
+    now=$(find Sources/InkCore Sources/Localization Sources/InkPDF Sources/InkStore Sources/InkRender Sources/InkSync Fuzz -name '*.swift' | sort | xargs cat | cksum)
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$now" ] && [ -x "$B/fuzz-pdf" ] && [ -x "$B/fuzz-image" ] && [ -x "$B/fuzz-boardlog" ]; then echo "fuzz: harnesses up to date"; return; fi
     echo "fuzz: building InkCore ($SAN)"
     swiftc "${FLAGS[@]}" -module-name InkCore -emit-module -emit-module-path "$B/InkCore.swiftmodule" \
-        -emit-library -static -o "$B/libInkCore.a" Sources/InkCore/*.swift 2>&1 | quiet
+        -emit-library -static -o "$B/libInkCore.a" $(swift_files Sources/InkCore) 2>&1 | quiet
     echo "fuzz: building Localization ($SAN)"
     swiftc "${FLAGS[@]}" -module-name Localization -I Sources/CIntl -emit-module -emit-module-path "$B/Localization.swiftmodule" \
-        -emit-library -static -o "$B/libLocalization.a" Sources/Localization/*.swift 2>&1 | quiet
+        -emit-library -static -o "$B/libLocalization.a" $(swift_files Sources/Localization) 2>&1 | quiet
     echo "fuzz: building InkPDF ($SAN)"
     swiftc "${FLAGS[@]}" -module-name InkPDF -I "$B" "${POPPLER_CFLAGS[@]}" -emit-module -emit-module-path "$B/InkPDF.swiftmodule" \
-        -emit-library -static -o "$B/libInkPDF.a" Sources/InkPDF/*.swift 2>&1 | quiet
+        -emit-library -static -o "$B/libInkPDF.a" $(swift_files Sources/InkPDF) 2>&1 | quiet
     echo "fuzz: building InkStore ($SAN)"
     swiftc "${FLAGS[@]}" -module-name InkStore -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl "${POPPLER_CFLAGS[@]}" \
         -emit-module -emit-module-path "$B/InkStore.swiftmodule" \
-        -emit-library -static -o "$B/libInkStore.a" Sources/InkStore/*.swift 2>&1 | quiet
+        -emit-library -static -o "$B/libInkStore.a" $(swift_files Sources/InkStore) 2>&1 | quiet
     # A shared board's log codec and replica: InkSync without its NATS client (the only part that needs libnats).
     echo "fuzz: building InkSync's log and replica ($SAN)"
     swiftc "${FLAGS[@]}" -module-name InkSync -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl "${POPPLER_CFLAGS[@]}" \
         -emit-module -emit-module-path "$B/InkSync.swiftmodule" -emit-library -static -o "$B/libInkSync.a" \
-        $(ls Sources/InkSync/*.swift | grep -v -e /NATS.swift -e /BoardSync.swift) 2>&1 | quiet
+        $(swift_files Sources/InkSync | grep -v -e /NATS.swift -e /BoardSync.swift) 2>&1 | quiet
     echo "fuzz: linking harnesses"
     swiftc "${FLAGS[@]}" -I "$B" Fuzz/EventLogFuzz.swift Fuzz/FuzzSupport.swift -L "$B" -lInkCore -o "$B/fuzz-eventlog" 2>&1 | quiet
     swiftc "${FLAGS[@]}" -I "$B" "${POPPLER_CFLAGS[@]}" Fuzz/PDFFuzz.swift Fuzz/FuzzSupport.swift \
@@ -66,7 +69,7 @@ build_image() {
     for f in $(pkg-config --cflags-only-I cairo pangocairo gdk-pixbuf-2.0 poppler-glib); do cflags+=(-Xcc "$f"); done
     echo "fuzz: building InkRender ($SAN)"
     swiftc "${FLAGS[@]}" -module-name InkRender -I "$B" "${mods[@]}" "${cflags[@]}" -emit-module -emit-module-path "$B/InkRender.swiftmodule" \
-        -emit-library -static -o "$B/libInkRender.a" Sources/InkRender/*.swift 2>&1 | quiet
+        -emit-library -static -o "$B/libInkRender.a" $(swift_files Sources/InkRender) 2>&1 | quiet
     swiftc "${FLAGS[@]}" -I "$B" "${mods[@]}" "${cflags[@]}" Fuzz/ImageFuzz.swift Fuzz/FuzzSupport.swift \
         -L "$B" -lInkRender -lInkPDF -lInkCore $(pkg-config --libs cairo pangocairo gdk-pixbuf-2.0 poppler-glib zlib) -o "$B/fuzz-image" 2>&1 | quiet
 }
