@@ -27,6 +27,10 @@ import InkStore
 /// A key is a varint count and varint digits; a format is a size flag (0 endless, 1 + width, height), the
 /// background style's name, paper and line RGBA, spacing and margin, and a PDF flag (0, or 1 + the file's 64 hex
 /// digits + varint page index).
+///
+/// Version 3 is version 2 whose strokes end (after the content, before the points) with their fill, caps and dashes:
+/// a varint length, 0 for solid, unfilled, round-capped ink, else `LineLookCodec`'s words. Only entries holding such
+/// a stroke are written as version 3, so replicas of older builds keep reading every other entry.
 public enum OperationCodec {
     /// The shape name of a polyline that is not a shape (an imported stroke, a piece of a cut shape).
     static let polylineName = "polyline"
@@ -54,8 +58,14 @@ public enum OperationCodec {
     }
 
     public static func encode(_ op: BoardOperation) throws -> [UInt8] {
-        let v2 = op.needsVersion2
-        var out: [UInt8] = [0x4F, 0x4B, v2 ? 2 : 1]
+        let v3: Bool
+        switch op.change {
+        case .add(let s): v3 = !s.style.isPlainLine
+        case .replace(_, let a): v3 = a.contains { !$0.style.isPlainLine }
+        default: v3 = false
+        }
+        let v2 = v3 || op.needsVersion2
+        var out: [UInt8] = [0x4F, 0x4B, v3 ? 3 : v2 ? 2 : 1]
         out.reserveCapacity(64)
         switch op.change {
         case .add: out.append(1)
@@ -74,12 +84,12 @@ public enum OperationCodec {
         }
         varint(op.client, &out); varint(op.number, &out)
         switch op.change {
-        case .add(let s): try stroke(s, v2: v2, &out)
+        case .add(let s): try stroke(s, v2: v2, v3: v3, &out)
         case .remove(let ids), .restore(let ids), .front(let ids), .back(let ids): list(ids, &out)
         case .replace(let r, let a):
             list(r, &out)
             varint(UInt64(a.count), &out)
-            for s in a { try stroke(s, v2: v2, &out) }
+            for s in a { try stroke(s, v2: v2, v3: v3, &out) }
         case .look(let changes):
             varint(UInt64(changes.count), &out)
             for c in changes {
@@ -143,8 +153,9 @@ public enum OperationCodec {
         var r = Reader(bytes: bytes)
         guard try r.byte() == 0x4F, try r.byte() == 0x4B else { throw Failure("not an Oekaki board entry") }
         let version = try r.byte()
-        guard version == 1 || version == 2 else { throw Failure("unknown entry version \(version)") }
-        r.v2 = version == 2
+        guard version >= 1, version <= 3 else { throw Failure("unknown entry version \(version)") }
+        r.v2 = version >= 2
+        r.v3 = version == 3
         let kind = try r.byte()
         let client = try r.varint(), number = try r.varint()
         let change: BoardOperation.Change
@@ -250,7 +261,7 @@ public enum OperationCodec {
         for i in ids { id(i, &out) }
     }
 
-    private static func stroke(_ s: BoardStroke, v2: Bool, _ out: inout [UInt8]) throws {
+    private static func stroke(_ s: BoardStroke, v2: Bool, v3: Bool, _ out: inout [UInt8]) throws {
         id(s.id, &out)
         if let p = s.place { out.append(1); id(p, &out) } else { out.append(0) }
         if v2 { page(s.page, &out) }
@@ -273,6 +284,11 @@ public enum OperationCodec {
             varint(UInt64(content.count), &out)
             out += content
         }
+        if v3 {
+            let look = Array((LineLookCodec.encode(s.style) ?? "").utf8)
+            varint(UInt64(look.count), &out)
+            out += look
+        }
         let blob: [UInt8]
         do { blob = try PointCodec.encode(s.points.isEmpty ? [InkPoint(x: 0, y: 0)] : s.points) } catch {
             throw Failure("stroke \(s.id): \(error)")
@@ -288,6 +304,8 @@ public enum OperationCodec {
         var at = 0
         /// An entry of version 2 (pages and placements).
         var v2 = false
+        /// An entry of version 3 (strokes with their fill, caps and dashes).
+        var v3 = false
         var atEnd: Bool { at == bytes.count }
 
         mutating func double() throws -> Double {
@@ -427,6 +445,18 @@ public enum OperationCodec {
                     at += Int(n)
                 }
             }
+            var style = StrokeStyle(tool: tool, color: color, width: width,
+                                    trace: shape == nil && name != OperationCodec.polylineName ? .smoothed : .polyline)
+            if v3 {
+                let n = try varint()
+                guard n <= 1024, n <= UInt64(bytes.count - at) else { throw Failure("stroke \(sid): bad line style") }
+                if n > 0 {
+                    do { try LineLookCodec.decode(String(decoding: bytes[at..<at + Int(n)], as: UTF8.self), into: &style) } catch {
+                        throw Failure("stroke \(sid): \(error)")
+                    }
+                    at += Int(n)
+                }
+            }
             let length = try varint()
             guard length <= UInt64(bytes.count - at) else { throw Failure("stroke \(sid): points run past the end of the entry") }
             let n = Int(length)
@@ -439,10 +469,7 @@ public enum OperationCodec {
                 throw Failure("stroke \(sid) has a point that is not a number")
             }
             // A shape is drawn as a polyline (its points are the exact shape), never smoothed.
-            return BoardStroke(id: sid, place: place, page: page,
-                               style: StrokeStyle(tool: tool, color: color, width: width,
-                                                  trace: shape == nil && name != OperationCodec.polylineName ? .smoothed : .polyline),
-                               points: points, transform: transform, shape: shape, content: content)
+            return BoardStroke(id: sid, place: place, page: page, style: style, points: points, transform: transform, shape: shape, content: content)
         }
     }
 }

@@ -208,6 +208,41 @@ final class EventLogTests: XCTestCase {
         XCTAssertEqual(obj?["points"] as? Int, 3)
     }
 
+    /// `fill` and `style` on a `tool` line set the pen's (shape tools draw with it): the summary names them only on
+    /// filled or dashed ink; a line or arrow has no area, so no fill; bad values name what is wrong.
+    func testFillAndLineStyleOfToolLines() throws {
+        let log = """
+        {"type":"tool","tool":"ellipse","fill":128,"style":"dash"}
+        {"type":"touch","phase":"began","id":1,"x":10,"y":10}
+        {"type":"touch","phase":"ended","id":1,"x":90,"y":60}
+        {"type":"tool","tool":"line"}
+        {"type":"touch","phase":"began","id":1,"x":10,"y":100}
+        {"type":"touch","phase":"ended","id":1,"x":90,"y":120}
+        {"type":"tool","tool":"pen","fill":-1,"style":"cust: 1 2.5"}
+        {"type":"touch","phase":"began","id":1,"x":10,"y":150}
+        {"type":"touch","phase":"ended","id":1,"x":90,"y":160}
+        {"type":"tool","tool":"pen","style":"solid"}
+        {"type":"touch","phase":"began","id":1,"x":10,"y":170}
+        {"type":"touch","phase":"ended","id":1,"x":90,"y":180}
+        """
+        let e = try EventLogReplay.replay(log)
+        XCTAssertEqual(e.drawing.strokes.map(\.style.fill), [128, nil, nil, nil])
+        XCTAssertEqual(e.drawing.strokes.map(\.style.line), [.dash, .dash, LineStyle(dashes: [1, 2.5])!, .solid])
+        let json = DrawingSummary(e.drawing).json()
+        XCTAssertTrue(json.contains(#""points":"#) && json.contains(#","fill":128,"style":"dash","bounds""#), json)
+        XCTAssertTrue(json.contains(#""style":"cust: 1.00 2.50""#), json)
+        XCTAssertEqual(json.components(separatedBy: "\"fill\"").count, 2, json)
+        XCTAssertEqual(json.components(separatedBy: "\"style\"").count, 4, json)
+        XCTAssertEqual(message(#"{"type":"tool","tool":"pen","fill":256}"#), #""fill" 256 is not an alpha of 0..255 (or -1 for none)"#)
+        XCTAssertEqual(message(#"{"type":"tool","tool":"pen","fill":1.5}"#), #""fill" 1.5 is not an alpha of 0..255 (or -1 for none)"#)
+        XCTAssertEqual(message(#"{"type":"tool","tool":"pen","fill":"half"}"#), #""fill" must be a number, not a string"#)
+        XCTAssertEqual(message(#"{"type":"tool","tool":"pen","style":"wavy"}"#),
+                       #"unknown line style "wavy" (solid, dash, dashdot, dot, or "cust: " and up to 32 lengths of 0..10000, not all 0)"#)
+        XCTAssertEqual(message(#"{"type":"tool","tool":"rectangle","style":"cust: 0 0"}"#),
+                       #"unknown line style "cust: 0 0" (solid, dash, dashdot, dot, or "cust: " and up to 32 lengths of 0..10000, not all 0)"#)
+        XCTAssertEqual(message(#"{"type":"tool","tool":"lasso","fill":10}"#), #""fill" and "style" are for the pen, highlighter and shape tools, not "lasso""#)
+    }
+
     func testNumberFormatting() {
         XCTAssertEqual(JSONText.number(3), "3")
         XCTAssertEqual(JSONText.number(-0.0), "0")

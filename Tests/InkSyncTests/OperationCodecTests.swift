@@ -47,6 +47,24 @@ final class OperationCodecTests: XCTestCase {
         ]
     }
 
+    /// A stroke with a fill, dashes or caps travels in a version-3 entry; plain ink stays in versions 1 and 2, so
+    /// older replicas read it; damaged words are errors.
+    func testFilledAndDashedStrokesTravelAsVersion3() throws {
+        var filled = stroke(a); filled.style.tool = .pen; filled.style.fill = 128; filled.style.line = .dashDot; filled.style.cap = .butt
+        var custom = stroke(b, place: a); custom.style.line = LineStyle(dashes: [1.5, 2.25])!
+        for change in [BoardOperation.Change.add(filled), .replace(removed: [a], added: [custom])] {
+            let op = BoardOperation(client: 5, number: 6, change: change)
+            let bytes = try OperationCodec.encode(op)
+            XCTAssertEqual(bytes[2], 3)
+            XCTAssertEqual(try OperationCodec.decode(bytes), op)
+        }
+        XCTAssertEqual(try OperationCodec.encode(BoardOperation(client: 5, number: 6, change: .add(stroke(a))))[2], 1)
+        var bytes = try OperationCodec.encode(BoardOperation(client: 5, number: 6, change: .add(filled)))
+        let at = try XCTUnwrap(bytes.firstRange(of: Array("fill=128".utf8)))
+        bytes.replaceSubrange(at, with: Array("fill=999".utf8))
+        XCTAssertThrowsError(try OperationCodec.decode(bytes)) { XCTAssertTrue("\($0)".contains("fill '999'"), "\($0)") }
+    }
+
     func testPageAndSelectionEntriesRoundTripAsVersion2() throws {
         let changes = version2Changes()
         for change in changes {
@@ -76,7 +94,7 @@ final class OperationCodecTests: XCTestCase {
         XCTAssertEqual(try OperationCodec.decode([0x4F, 0x4B, 1, 2, 5, 2, 1, 5, 1]).change, .remove([BoardStrokeID(client: 5, number: 1)]))
         // Kinds of version 2 are not version 1 entries.
         XCTAssertThrowsError(try OperationCodec.decode([0x4F, 0x4B, 1, 9, 5, 2, 1, 0, 0]))
-        XCTAssertThrowsError(try OperationCodec.decode([0x4F, 0x4B, 3, 2, 5, 2, 0])) { XCTAssertTrue("\($0)".contains("version 3")) }
+        XCTAssertThrowsError(try OperationCodec.decode([0x4F, 0x4B, 4, 2, 5, 2, 0])) { XCTAssertTrue("\($0)".contains("version 4")) }
     }
 
     func testHostileVersion2EntriesAreErrors() throws {

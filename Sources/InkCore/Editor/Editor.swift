@@ -161,6 +161,8 @@ public final class Editor {
                 // An ordinary pen stroke, traced exactly.
                 var pen = styles[.pen] ?? StrokeStyle(tool: .pen)
                 pen.tool = .pen; pen.trace = .polyline
+                // Only closed shapes hold an area to fill.
+                if tool == .line || tool == .arrow { pen.fill = nil }
                 tracker.begin(id, stroke: Stroke(id: makeStrokeID(), style: pen, page: page.id))
                 shapeGestures[id] = ShapeGesture(tool: tool, at: event.point)
                 u.merge(drag(id, to: event.point))
@@ -230,6 +232,7 @@ public final class Editor {
         s.setPoints(shape.inkPoints(time: ink.points.last?.time ?? 0))
         s.style.trace = .polyline
         s.shape = shape.kind
+        if shape.kind == .line || shape.kind == .arrow { s.style.fill = nil }
         return s
     }
 

@@ -1,7 +1,7 @@
 /// The summary `oekaki replay` and `oekaki info` print: counts, bounds and one item per stroke in drawing order.
 ///
 ///     {"strokes":N,"points":M,"texts":T,"images":I,"bounds":[x0,y0,x1,y1]|null,
-///      "items":[{"kind":"stroke","tool":"pen","color":"#rrggbbaa","width":W,"points":n,"bounds":[x0,y0,x1,y1],"shape":"…"?,"page":K?}
+///      "items":[{"kind":"stroke","tool":"pen","color":"#rrggbbaa","width":W,"points":n,"fill":A?,"style":"dash|dashdot|dot|cust: …"?,"bounds":[x0,y0,x1,y1],"shape":"…"?,"page":K?}
 ///              | {"kind":"text","text":"…","font":"…","size":S,"color":"#rrggbbaa","bounds":[…],"page":K?}
 ///              | {"kind":"image","width":W,"height":H,"bounds":[…],"page":K?},…],
 ///      "pages":[{"width":W|null,"height":H|null,"background":"plain|ruled|lined|graph|dotted","pdf":P?,"strokes":n,"texts":t,"images":i},…]?}
@@ -29,9 +29,13 @@ public struct DrawingSummary: Hashable, Sendable {
         public var page: Int? = nil
         /// What the item is (ink unless a text box or image).
         public var content: StrokeContent = .ink
+        /// Xournal++'s fill alpha (a `fill` key only when filled) and dash pattern (a `style` key only when dashed).
+        public var fill: UInt8? = nil
+        public var line: LineStyle = .solid
 
         init(_ s: Stroke, page: Int?) {
             tool = s.style.tool; color = s.style.color; width = s.style.width; points = s.points.count
+            fill = s.style.fill; line = s.style.line
             bounds = s.content.isInk ? s.bounds : s.shownCorners.flatMap { Rect(bounding: $0) }
             shape = s.shape; self.page = page; content = s.content
         }
@@ -105,6 +109,8 @@ public struct DrawingSummary: Hashable, Sendable {
             case .ink:
                 out += "{\"kind\":\"stroke\",\"tool\":\(JSONText.string(it.tool.rawValue)),\"color\":\(JSONText.string(it.color.hex))"
                 out += ",\"width\":\(JSONText.number(it.width)),\"points\":\(it.points)"
+                if let f = it.fill { out += ",\"fill\":\(f)" }
+                if let name = it.line.name { out += ",\"style\":\(JSONText.string(name))" }
             case .text(let t):
                 out += "{\"kind\":\"text\",\"text\":\(JSONText.string(t.text)),\"font\":\(JSONText.string(t.font)),\"size\":\(JSONText.number(t.size))"
                 out += ",\"color\":\(JSONText.string(t.color.hex))"

@@ -3,7 +3,7 @@
 ///     {"type":"touch","phase":"began|moved|ended|cancelled","id":INT,"x":NUM,"y":NUM,
 ///      "pressure":0..1?,"device":"touch|pen|mouse"?,"t":MS?}
 ///     {"type":"tool","tool":"pen|highlighter|stroke-eraser|area-eraser|line|arrow|rectangle|ellipse|lasso|select-rect",
-///      "color":"#RRGGBB[AA]"?,"width":NUM?,"recognize":BOOL?}
+///      "color":"#RRGGBB[AA]"?,"width":NUM?,"recognize":BOOL?,"fill":-1..255?,"style":"solid|dash|dashdot|dot|cust: L…"?}
 ///     {"type":"undo"}  {"type":"redo"}  {"type":"clear"}  {"type":"canvas","width":NUM,"height":NUM}
 ///     {"type":"selection","op":"translate|scale|rotate|delete|duplicate|style|front|back|copy|cut|paste|all|none",…}
 ///     {"type":"page","op":"add|delete|next|prev|goto","index":K?,"width":NUM?,"height":NUM?,
@@ -17,6 +17,9 @@
 /// - `width` of a tool: 0 < width ≤ 1e6 page units (the eraser's diameter for the erasers).
 /// - A highlighter colour given as `#RRGGBB` keeps the highlighter's translucency (alpha 0x66);
 ///   `#RRGGBBAA` sets alpha explicitly. Pen colours without alpha are opaque.
+/// - `fill` (Xournal++'s: the area inside the stroke filled at that alpha, -1 for none) and `style` (Xournal++'s dash
+///   patterns, or `cust: ` and on/off lengths in page units) set the pen's (for the pen and shape tools) or the
+///   highlighter's; other tools have neither. They stay as set until changed.
 /// - `recognize` turns "always recognize shapes" on or off (it stays as set until changed). Shape tools draw in
 ///   the pen's style; their `color` and `width` set the pen's. A hold is the last sample repeated at (almost)
 ///   the same place at least 500 ms (`t`) later, before `ended`.
@@ -31,7 +34,8 @@
 /// - Blank lines are skipped. Lines longer than `EventLog.maxLineBytes` are an error.
 public enum LogEvent: Hashable, Sendable {
     case touch(InputEvent)
-    case tool(Tool, color: RGBA?, width: Double?, recognize: Bool? = nil)
+    /// `fill`: -1 takes the fill away, 0…255 fills at that alpha; nil leaves it as it is (as for every member).
+    case tool(Tool, color: RGBA?, width: Double?, recognize: Bool? = nil, fill: Int? = nil, line: LineStyle? = nil)
     case undo
     case redo
     case clear
@@ -124,7 +128,25 @@ public enum EventLog {
             if let w = width, !(w > 0 && w <= maxToolWidth) {
                 throw LineError("\"{0}\" {1} is outside 0..{2} (must be more than 0)", "width", format(w), format(maxToolWidth))
             }
-            return .tool(tool, color: color, width: width, recognize: try fields.optionalBool("recognize"))
+            var fill: Int?
+            if let f = try fields.optionalNumber("fill") {
+                guard f == f.rounded(), f >= -1, f <= 255 else {
+                    throw LineError("\"fill\" {0} is not an alpha of 0..255 (or -1 for none)", format(f))
+                }
+                fill = Int(f)
+            }
+            var line: LineStyle?
+            if let name = try fields.optionalString("style") {
+                guard let l = LineStyle(name: name) else {
+                    throw LineError("unknown line style {0} (solid, dash, dashdot, dot, or \"cust: \" and up to {1} lengths of 0..{2}, not all 0)",
+                                    quoted(name), LineStyle.maxDashes, format(LineStyle.maxLength))
+                }
+                line = l
+            }
+            if fill != nil || line != nil, !(tool == .pen || tool == .highlighter || tool.isShape) {
+                throw LineError("\"fill\" and \"style\" are for the pen, highlighter and shape tools, not {0}", quoted(name))
+            }
+            return .tool(tool, color: color, width: width, recognize: try fields.optionalBool("recognize"), fill: fill, line: line)
         case "selection": return .selection(try selectionOp(fields))
         case "undo": return .undo
         case "redo": return .redo

@@ -89,11 +89,13 @@ public struct EventLogReplay {
     public func apply(_ event: LogEvent) throws {
         switch event {
         case .touch(let e): _ = editor.handle(e)
-        case .tool(let tool, let color, let width, let recognize):
-            // Shape tools draw with the pen's style, so their colour and width are the pen's.
+        case .tool(let tool, let color, let width, let recognize, let fill, let line):
+            // Shape tools draw with the pen's style, so their colour, width, fill and dashes are the pen's.
             editor.tool = tool
             if let c = color { editor.style.color = c }
             if let w = width { editor.style.width = w }
+            if let f = fill { editor.style.fill = f < 0 ? nil : UInt8(f) }
+            if let l = line { editor.style.line = l }
             if let r = recognize { editor.recognizeShapes = r }
         case .undo: _ = editor.undo()
         case .redo: _ = editor.redo()

@@ -15,6 +15,7 @@ enum DocumentRows {
             + (version >= Schema.transformVersion ? ", transform" : ", NULL")
             + (version >= Schema.shapesVersion ? ", shape" : ", NULL")
             + (version >= Schema.elementsVersion ? ", content" : ", NULL")
+            + (version >= Schema.lineStyleVersion ? ", line" : ", NULL")
     }
 
     /// Why a page of this size cannot be stored, or nil when it can.
@@ -163,7 +164,11 @@ enum DocumentRows {
         if !q.isNull(10) {
             do { content = try ContentCodec.decode(q.blob(10)) } catch let e as ContentCodec.Failure { throw bad("stroke \(id): \(e)") }
         }
-        return StrokeRow(id: id, style: StrokeStyle(tool: tool, color: RGBA(packed: UInt32(rgba)), width: width, trace: trace),
+        var style = StrokeStyle(tool: tool, color: RGBA(packed: UInt32(rgba)), width: width, trace: trace)
+        if !q.isNull(11), let text = q.text(11) {
+            do { try LineLookCodec.decode(text, into: &style) } catch let e as LineLookCodec.Failure { throw bad("stroke \(id) has \(e)") }
+        }
+        return StrokeRow(id: id, style: style,
                          blob: q.blob(4), present: q.int(5) != 0, order: StrokeID(bitPattern: order), page: PageID(page),
                          transform: transform, shape: shape, content: content)
     }

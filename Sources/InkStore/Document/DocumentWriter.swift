@@ -89,7 +89,7 @@ struct DocumentWriter {
         }
         if !s.content.isInk, drawn.count != 2 { throw StoreError.unstorable("item \(s.id) is a box of \(drawn.count) points, not 2") }
         if let image = s.content.image { try storeFile(image.file) }
-        let q = try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present, draw_order, page, transform, shape, content) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let q = try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present, draw_order, page, transform, shape, content, line) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try q.bind(1, Int64(bitPattern: s.id)).bind(2, s.style.tool.rawValue).bind(3, Int64(s.style.color.packed))
             .bind(4, Schema.WidthUnits.stored(s.style.width)).bind(5, blob).bind(6, Int64(present ? 1 : 0)).bind(8, Int64(bitPattern: s.page))
         // NULL (one byte) when the order is the id, as for nearly every stroke.
@@ -97,6 +97,7 @@ struct DocumentWriter {
         if let t = PlacementCodec.encode(s.transform) { try q.bind(9, t) }
         if let shape = Schema.ShapeCode.value(s) { try q.bind(10, shape) }
         if let content { try q.bind(11, content) }
+        if let line = LineLookCodec.encode(s.style) { try q.bind(12, line) }
         try q.run()
     }
 

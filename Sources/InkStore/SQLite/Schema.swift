@@ -6,7 +6,7 @@ enum Schema {
     /// "OEKI": tells an Oekaki document from any other SQLite database.
     static let applicationID: Int64 = 0x4F45_4B49
     /// The format version this build writes (`PRAGMA user_version`).
-    static let currentVersion = 11
+    static let currentVersion = 12
     /// The first format with pages (before it, one page in `document`, every stroke on it).
     static let pagesVersion = 5
     /// The first format with stroke transforms (moved, resized, rotated selections).
@@ -23,6 +23,8 @@ enum Schema {
     static let boardPagesVersion = 10
     /// The first format that keeps `strokes.width` in sixteenths of a unit (`WidthUnits`).
     static let widthSixteenthsVersion = 11
+    /// The first format with fills, dashes and caps (`strokes.line`, `LineLookCodec`).
+    static let lineStyleVersion = 12
 
     /// steps[i] turns a version-i database into version i+1.
     static let steps: [String] = [
@@ -167,6 +169,11 @@ enum Schema {
         // are exact in binary, so every width reads back bit for bit; a 1.5 stroke's row is 7 bytes smaller.
         """
         UPDATE strokes SET width = width * 16;
+        """,
+        // 12: Xournal++'s fill, dash pattern and cap style of a stroke (`LineLookCodec`), NULL for solid, unfilled,
+        // round-capped ink, so older ink costs nothing and keeps its look.
+        """
+        ALTER TABLE strokes ADD COLUMN line TEXT;
         """,
     ]
 

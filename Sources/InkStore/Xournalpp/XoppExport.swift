@@ -76,7 +76,11 @@ public enum XoppExport {
                     x.number(StrokeShape.width(nominal: s.style.width, pressure: p.pressure, thinning: o.thinning))
                 }
             }
-            x += "\" capStyle=\"round\""
+            x += "\""
+            // As Xournal++ writes them: fill only when filled, capStyle always, style only when dashed.
+            if let f = s.style.fill { x += " fill=\"\(f)\"" }
+            x += " capStyle=\"\(s.style.cap.rawValue)\""
+            if let name = s.style.line.name { x += " style=\""; x += xmlEscaped(name); x += "\"" }
             // Ours alone (Xournal++ ignores them): how the stroke is drawn and what shape it is, for a round trip.
             if s.style.trace == .polyline { x += " trace=\"polyline\"" }
             if let k = s.shape { x += " shape=\"\(k.rawValue)\"" }

@@ -281,6 +281,7 @@ public enum XoppImport {
                         throw ParseFailure(message: "stroke \(pages.reduce(0) { $0 + $1.strokes.count } + 1) has an unreadable colour '\(c.attrs["color"] ?? "")'")
                     }
                     style.color = rgba
+                    Self.readLook(c.attrs, into: &style)
                     // Ink from another program is final: drawn straight between its points, as Xournal++ draws it.
                     // Our own files say which strokes were shapes or polylines; the rest was smoothed pen input.
                     var shape: ShapeKind?
@@ -375,6 +376,14 @@ public enum XoppImport {
             notes.append("has PDF backgrounds from \(found), which cannot be used (\(error)); those pages have plain paper")
             return nil
         }
+    }
+
+    /// Xournal++'s `fill` (-1 or absent: none; above 255 is opaque), `style` (a pattern Xournal++ does not know is
+    /// solid, as there) and `capStyle` (round unless butt or square).
+    static func readLook(_ attrs: [String: String], into style: inout StrokeStyle) {
+        if let f = attrs["fill"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), f >= 0 { style.fill = UInt8(min(f, 255)) }
+        if let name = attrs["style"] { style.line = LineStyle(name: name) ?? .solid }
+        if let cap = attrs["capStyle"].flatMap(CapStyle.init(rawValue:)) { style.cap = cap }
     }
 
     /// A stroke's element as read by the XML pass; its numbers are parsed afterwards, on all cores.
