@@ -21,12 +21,11 @@ final class FaultRegressionInputTests: XCTestCase {
     /// The first point is range-checked before use, whatever its sign, including the extremes.
     func testExtremeFirstPointsAreRefusedNotTrapped() throws {
         for v in [Int64.min, Int64.min + 1, Int64.max, -Int64(PointCodec.maxCoordinate * PointCodec.coordinateScale) - 1] {
-            var blob: [UInt8] = [PointCodec.version, 1]
-            PointCodec.appendVarint(PointCodec.zigzag(v), to: &blob)   // x
-            PointCodec.appendVarint(0, to: &blob)                      // y
-            PointCodec.appendVarint(0, to: &blob)                      // t
-            blob += [128, 0, 0, 0, 0]                                   // pressure, Rice parameters
-            XCTAssertThrowsError(try PointCodec.decode(blob), "x = \(v)") {
+            var blob = ByteWriter([PointCodec.version, 1])
+            blob.signedVarint(v)                        // x
+            blob.varint(0); blob.varint(0)              // y, t
+            blob.append(contentsOf: [128, 0, 0, 0, 0])  // pressure, Rice parameters
+            XCTAssertThrowsError(try PointCodec.decode(blob.bytes), "x = \(v)") {
                 XCTAssertEqual($0 as? PointCodec.Failure, .invalid("first point out of range"))
             }
         }

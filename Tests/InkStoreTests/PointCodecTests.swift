@@ -62,14 +62,14 @@ final class PointCodecTests: XCTestCase {
 
     func testHugeCountIsRefusedBeforeAllocating() {
         // Claims 2^40 points in a 12-byte blob.
-        var b: [UInt8] = [1]
-        PointCodec.appendVarint(1 << 40, to: &b)
-        b += [0, 0, 0, 0, 0, 0, 0, 0]
-        XCTAssertThrowsError(try PointCodec.decode(b)) { XCTAssertEqual($0 as? PointCodec.Failure, .tooManyPoints(1 << 40)) }
-        var c: [UInt8] = [1]
-        PointCodec.appendVarint(5_000_000, to: &c)
-        c += [0, 0, 0, 0, 0, 0, 0, 0, 0xff]
-        XCTAssertThrowsError(try PointCodec.decode(c)) { XCTAssertEqual($0 as? PointCodec.Failure, .truncated) }
+        var b = ByteWriter([1])
+        b.varint(1 << 40)
+        b.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0])
+        XCTAssertThrowsError(try PointCodec.decode(b.bytes)) { XCTAssertEqual($0 as? PointCodec.Failure, .tooManyPoints(1 << 40)) }
+        var c = ByteWriter([1])
+        c.varint(5_000_000)
+        c.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0, 0xff])
+        XCTAssertThrowsError(try PointCodec.decode(c.bytes)) { XCTAssertEqual($0 as? PointCodec.Failure, .truncated) }
     }
 
     /// Random and mutated bytes never crash or hang the decoder; whatever it accepts is in range.

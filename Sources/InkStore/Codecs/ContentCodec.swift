@@ -17,67 +17,44 @@ public enum ContentCodec {
         case .ink: return nil
         case .text(let t):
             if let p = t.problem { throw Failure(description: p) }
-            var out: [UInt8] = [1]
-            out.reserveCapacity(32 + t.font.utf8.count + t.text.utf8.count)
-            put(t.size.bitPattern, 8, &out); put(t.width.bitPattern, 8, &out)
-            put(UInt64(t.color.packed), 4, &out)
-            varint(UInt64(t.font.utf8.count), &out)
-            out += t.font.utf8; out += t.text.utf8
-            return out
+            var out = ByteWriter([1], capacity: 32 + t.font.utf8.count + t.text.utf8.count)
+            out.doubles(t.size, t.width)
+            out.littleEndian(t.color.packed)
+            out.varint(UInt64(t.font.utf8.count))
+            out.append(contentsOf: t.font.utf8); out.append(contentsOf: t.text.utf8)
+            return out.bytes
         case .image(let i):
             if let p = i.problem { throw Failure(description: p) }
-            var out: [UInt8] = [2]
-            out += i.file.hex.utf8
-            varint(UInt64(i.pixelWidth), &out); varint(UInt64(i.pixelHeight), &out)
-            return out
+            var out = ByteWriter([2])
+            out.append(contentsOf: i.file.hex.utf8)
+            out.varint(UInt64(i.pixelWidth)); out.varint(UInt64(i.pixelHeight))
+            return out.bytes
         }
     }
 
     public static func decode(_ b: [UInt8]) throws -> StrokeContent {
-        var i = 1
-        func need(_ n: Int) throws {
-            guard n >= 0, b.count - i >= n else { throw Failure(description: "content ends early") }
-        }
-        func fixed(_ n: Int) throws -> UInt64 {
-            try need(n)
-            var v: UInt64 = 0
-            for k in 0..<n { v |= UInt64(b[i + k]) << (8 * UInt64(k)) }
-            i += n
-            return v
-        }
-        func number() throws -> UInt64 {
-            var v: UInt64 = 0, shift: UInt64 = 0
-            while true {
-                try need(1)
-                let byte = b[i]; i += 1
-                guard shift < 35 else { throw Failure(description: "content holds a number too large") }
-                v |= UInt64(byte & 0x7f) << shift
-                if byte < 0x80 { return v }
-                shift += 7
-            }
-        }
+        // Numbers in content are small: a varint of more than 35 bits is refused.
+        var r = ByteReader(b, endsEarly: Failure(description: "content ends early"),
+                           tooLarge: Failure(description: "content holds a number too large"))
         guard let kind = b.first else { throw Failure(description: "content is empty") }
+        r.position = 1
         switch kind {
         case 1:
-            let size = Double(bitPattern: try fixed(8)), width = Double(bitPattern: try fixed(8))
-            let color = RGBA(packed: UInt32(try fixed(4)))
-            let fontLength = try number()
+            let size = try r.double(), width = try r.double()
+            let color = RGBA(packed: try r.littleEndian(UInt32.self))
+            let fontLength = try r.varint(bits: 35)
             guard fontLength <= UInt64(TextBox.maxFontBytes) else { throw Failure(description: "font name of \(fontLength) bytes") }
-            try need(Int(fontLength))
-            guard let font = String(validating: b[i..<(i + Int(fontLength))], as: UTF8.self) else { throw Failure(description: "font name is not UTF-8") }
-            i += Int(fontLength)
+            guard let font = String(validating: try r.take(Int(fontLength)), as: UTF8.self) else { throw Failure(description: "font name is not UTF-8") }
             // Checked before decoding so an oversized text costs no string.
-            guard b.count - i <= TextBox.maxTextBytes else { throw Failure(description: "text of \(b.count - i) bytes is over the \(TextBox.maxTextBytes)-byte limit of a text box") }
-            guard let text = String(validating: b[i...], as: UTF8.self) else { throw Failure(description: "text is not UTF-8") }
+            guard r.remaining <= TextBox.maxTextBytes else { throw Failure(description: "text of \(r.remaining) bytes is over the \(TextBox.maxTextBytes)-byte limit of a text box") }
+            guard let text = String(validating: try r.take(r.remaining), as: UTF8.self) else { throw Failure(description: "text is not UTF-8") }
             let box = TextBox(text: text, font: font, size: size, color: color, width: width)
             if let p = box.problem { throw Failure(description: p) }
             return .text(box)
         case 2:
-            try need(64)
-            guard let hash = ContentHash(hex: String(decoding: b[i..<(i + 64)], as: UTF8.self)) else { throw Failure(description: "image names no valid file hash") }
-            i += 64
-            let w = try number(), h = try number()
-            guard i == b.count else { throw Failure(description: "image content has \(b.count - i) bytes left over") }
+            guard let hash = ContentHash(hex: String(decoding: try r.take(64), as: UTF8.self)) else { throw Failure(description: "image names no valid file hash") }
+            let w = try r.varint(bits: 35), h = try r.varint(bits: 35)
+            guard r.atEnd else { throw Failure(description: "image content has \(r.remaining) bytes left over") }
             let box = ImageBox(file: hash, pixelWidth: Int(w), pixelHeight: Int(h))
             if let p = box.problem { throw Failure(description: p) }
             return .image(box)
@@ -95,15 +72,5 @@ public enum ContentCodec {
             throw Failure(description: "PDF background '\(s.prefix(80))' is not HASH:PAGE")
         }
         return PDFPageRef(file: h, index: i)
-    }
-
-    private static func put(_ v: UInt64, _ n: Int, _ out: inout [UInt8]) {
-        for k in 0..<n { out.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(k)))) }
-    }
-
-    private static func varint(_ v: UInt64, _ out: inout [UInt8]) {
-        var v = v
-        while v >= 0x80 { out.append(UInt8(v & 0x7f) | 0x80); v >>= 7 }
-        out.append(UInt8(v))
     }
 }

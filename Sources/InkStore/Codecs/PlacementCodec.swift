@@ -14,13 +14,13 @@ enum PlacementCodec {
 
     static func encode(_ t: AffineMap) -> [UInt8]? {
         if t.isIdentity { return nil }
-        var out: [UInt8] = []
-        if t.isTranslation { put([t.tx, t.ty], &out) } else { put([t.a, t.b, t.c, t.d, t.tx, t.ty], &out) }
-        return out
+        var out = ByteWriter()
+        if t.isTranslation { out.doubles(t.tx, t.ty) } else { out.matrix(t) }
+        return out.bytes
     }
 
     static func decodeTransform(_ b: [UInt8]) throws -> AffineMap {
-        var r = Reader(bytes: b)
+        var r = reader(b)
         let t: AffineMap
         switch b.count {
         case 16: t = .translation(try r.double(), try r.double())
@@ -32,9 +32,9 @@ enum PlacementCodec {
     }
 
     static func encode(_ t: StrokeTransform) -> [UInt8] {
-        var out: [UInt8] = [1]
-        put([t.matrix.a, t.matrix.b, t.matrix.c, t.matrix.d, t.matrix.tx, t.matrix.ty, t.widthScale], &out)
-        if let a = t.area { out.append(1); put([a.minX, a.minY, a.maxX, a.maxY], &out) } else { out.append(0) }
+        var out = ByteWriter([1])
+        out.matrix(t.matrix); out.double(t.widthScale)
+        if let a = t.area { out.append(1); out.doubles(a.minX, a.minY, a.maxX, a.maxY) } else { out.append(0) }
         var distinct: [Placement] = []
         var index: [Placement: Int] = [:]
         var which: [Int] = []
@@ -43,19 +43,16 @@ enum PlacementCodec {
             if let i = index[p] { which.append(i); continue }
             index[p] = distinct.count; which.append(distinct.count); distinct.append(p)
         }
-        putVarint(UInt64(distinct.count), &out)
-        for p in distinct {
-            let m = p.transform
-            put([m.a, m.b, m.c, m.d, m.tx, m.ty, p.width], &out)
-        }
-        if distinct.count > 1 { for i in which { putVarint(UInt64(i), &out) } }
-        return out
+        out.varint(UInt64(distinct.count))
+        for p in distinct { out.matrix(p.transform); out.double(p.width) }
+        if distinct.count > 1 { for i in which { out.varint(UInt64(i)) } }
+        return out.bytes
     }
 
     /// Decodes and checks a transform edit of the strokes `ids`: finite numbers, usable matrices, widths in range,
     /// indexes in range, nothing left over.
     static func decodeEdit(_ b: [UInt8], ids: [StrokeID]) throws -> StrokeTransform {
-        var r = Reader(bytes: b)
+        var r = reader(b)
         guard try r.byte() == 1 else { throw Failure(description: "a transform edit of an unknown version") }
         let m = try r.matrix()
         let scale = try r.double()
@@ -95,45 +92,8 @@ enum PlacementCodec {
         return StrokeTransform(ids: ids, before: before, matrix: m, widthScale: scale, area: area)
     }
 
-    private static func put(_ values: [Double], _ out: inout [UInt8]) {
-        for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
-    }
-
-    private static func putVarint(_ v: UInt64, _ out: inout [UInt8]) {
-        var v = v
-        while v >= 0x80 { out.append(UInt8(v & 0x7f) | 0x80); v >>= 7 }
-        out.append(UInt8(v))
-    }
-
-    private struct Reader {
-        let bytes: [UInt8]
-        var i = 0
-        var atEnd: Bool { i == bytes.count }
-
-        mutating func byte() throws -> UInt8 {
-            guard i < bytes.count else { throw Failure(description: "a transform ends early") }
-            defer { i += 1 }
-            return bytes[i]
-        }
-        mutating func double() throws -> Double {
-            guard bytes.count - i >= 8 else { throw Failure(description: "a transform ends early") }
-            var bits: UInt64 = 0
-            for k in 0..<8 { bits |= UInt64(bytes[i + k]) << (8 * UInt64(k)) }
-            i += 8
-            return Double(bitPattern: bits)
-        }
-        mutating func matrix() throws -> AffineMap {
-            AffineMap(a: try double(), b: try double(), c: try double(), d: try double(), tx: try double(), ty: try double())
-        }
-        mutating func varint() throws -> UInt64 {
-            var v: UInt64 = 0, shift: UInt64 = 0
-            while true {
-                let b = try byte()
-                guard shift < 63 || b <= 1 else { throw Failure(description: "a transform holds a number too large") }
-                v |= UInt64(b & 0x7f) << shift
-                if b < 0x80 { return v }
-                shift += 7
-            }
-        }
+    private static func reader(_ b: [UInt8]) -> ByteReader {
+        ByteReader(b, endsEarly: Failure(description: "a transform ends early"),
+                   tooLarge: Failure(description: "a transform holds a number too large"))
     }
 }

@@ -71,17 +71,14 @@ public enum PointCodec {
             ps.append(Int64((pr * 255).rounded()))
             ts.append(Int64((t * timeScale).rounded()))
         }
-        var out: [UInt8] = [version]
-        out.reserveCapacity(16 + n * 3)
-        appendVarint(UInt64(n), to: &out)
-        appendVarint(zigzag(xs[0]), to: &out)
-        appendVarint(zigzag(ys[0]), to: &out)
-        appendVarint(zigzag(ts[0]), to: &out)
-        out.append(UInt8(ps[0]))
+        // The header goes into the bit writer's own bytes (whole bytes, before any bit), so nothing is copied.
+        var w = BitWriter(out: ByteWriter([version], capacity: 16 + n * 3))
+        w.out.varint(UInt64(n))
+        w.out.signedVarint(xs[0]); w.out.signedVarint(ys[0]); w.out.signedVarint(ts[0])
+        w.out.append(UInt8(ps[0]))
         let streams = [residuals(xs, order: 2), residuals(ys, order: 2), residuals(ps, order: 1), residuals(ts, order: 2)]
         let ks = streams.map(bestK)
-        out.append(contentsOf: ks.map(UInt8.init))
-        var w = BitWriter(out: out)
+        w.out.append(contentsOf: ks.map(UInt8.init))
         for (s, k) in zip(streams, ks) { for u in s { w.rice(u, k: k, escape: escapeQuotient) } }
         return w.finish()
     }
@@ -92,7 +89,7 @@ public enum PointCodec {
         out.reserveCapacity(v.count)
         for i in 1..<max(v.count, 1) {
             let pred = (order == 2 && i >= 2) ? v[i - 1] &* 2 &- v[i - 2] : v[i - 1]
-            out.append(zigzag(v[i] &- pred))
+            out.append(ByteWriter.zigzag(v[i] &- pred))
         }
         return out
     }
@@ -113,15 +110,6 @@ public enum PointCodec {
         return best
     }
 
-    static func zigzag(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
-    static func unzigzag(_ u: UInt64) -> Int64 { Int64(bitPattern: u >> 1) ^ -Int64(bitPattern: u & 1) }
-
-    static func appendVarint(_ v: UInt64, to out: inout [UInt8]) {
-        var v = v
-        while v >= 0x80 { out.append(UInt8(v & 0x7f) | 0x80); v >>= 7 }
-        out.append(UInt8(v))
-    }
-
     // MARK: decoding
 
     /// Decodes and validates a blob. Never trusts a count or length it has not checked against the data.
@@ -138,14 +126,14 @@ public enum PointCodec {
     /// `decode(_:)`. Times are always decoded and checked, but kept only when asked: a thumbnail never reads them.
     public static func decode(_ bytes: [UInt8], into columns: inout PointColumns, keepingTimes: Bool = false) throws {
         columns.removeAll()
-        var r = ByteReader(bytes: bytes)
+        var r = ByteReader(bytes, endsEarly: Failure.truncated, tooLarge: Failure.invalid("varint too long"))
         let v = try r.byte()
         guard v == version else { throw Failure.unknownVersion(v) }
         let count = try r.varint()
         guard count >= 1 else { throw Failure.empty }
         guard count <= UInt64(maxPoints) else { throw Failure.tooManyPoints(count > UInt64(Int.max) ? Int.max : Int(count)) }
         let n = Int(count)
-        let x0 = unzigzag(try r.varint()), y0 = unzigzag(try r.varint()), t0 = unzigzag(try r.varint())
+        let x0 = try r.signedVarint(), y0 = try r.signedVarint(), t0 = try r.signedVarint()
         let p0 = Int64(try r.byte())
         var ks = (0, 0, 0, 0)
         for i in 0..<4 {
@@ -154,11 +142,11 @@ public enum PointCodec {
             switch i { case 0: ks.0 = k; case 1: ks.1 = k; case 2: ks.2 = k; default: ks.3 = k }
         }
         // Every residual takes at least one bit: refuse counts the remaining bytes cannot hold before allocating.
-        let bitsLeft = (bytes.count - r.pos) * 8
+        let bitsLeft = r.remaining * 8
         guard (n - 1) * 4 <= bitsLeft else { throw Failure.truncated }
 
         let limitXY = Int64(maxCoordinate * coordinateScale), limitT = Int64(maxTime * timeScale)
-        var bits = BitReader(bytes: bytes, pos: r.pos)
+        var bits = BitReader(bytes: bytes, pos: r.position)
         // Checked before anything uses them (and without abs, which traps on Int64.min from a hostile blob).
         guard x0.magnitude <= UInt64(limitXY), y0.magnitude <= UInt64(limitXY), t0.magnitude <= UInt64(limitT) else {
             throw Failure.invalid("first point out of range")
@@ -179,28 +167,8 @@ public enum PointCodec {
     }
 }
 
-private struct ByteReader {
-    let bytes: [UInt8]
-    var pos = 0
-    mutating func byte() throws -> UInt8 {
-        guard pos < bytes.count else { throw PointCodec.Failure.truncated }
-        defer { pos += 1 }
-        return bytes[pos]
-    }
-    mutating func varint() throws -> UInt64 {
-        var v: UInt64 = 0, shift: UInt64 = 0
-        while true {
-            let b = try byte()
-            guard shift < 64, !(shift == 63 && b > 1) else { throw PointCodec.Failure.invalid("varint too long") }
-            v |= UInt64(b & 0x7f) << shift
-            if b < 0x80 { return v }
-            shift += 7
-        }
-    }
-}
-
 private struct BitWriter {
-    var out: [UInt8]
+    var out: ByteWriter
     var acc: UInt64 = 0
     var used = 0
 
@@ -235,7 +203,7 @@ private struct BitWriter {
 
     mutating func finish() -> [UInt8] {
         if used > 0 { out.append(UInt8((acc << UInt64(8 - used)) & 0xff)); used = 0 }
-        return out
+        return out.bytes
     }
 }
 
@@ -338,7 +306,7 @@ private struct BitReader {
     private mutating func next(_ prev1: Int64, _ prev2: Int64, order: Int, k: Int, limit: Int64, escape: UInt64) throws -> Int64 {
         let u = try rice(k: k, escape: escape)
         let pred = order == 2 ? prev1 &* 2 &- prev2 : prev1
-        let x = pred &+ PointCodec.unzigzag(u)
+        let x = pred &+ ByteReader.unzigzag(u)
         guard x >= -limit && x <= limit else { throw PointCodec.Failure.invalid("value out of range") }
         return x
     }

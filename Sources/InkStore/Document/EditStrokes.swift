@@ -16,57 +16,39 @@ struct EditStrokes: Equatable {
     }
 
     var encoded: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(2 + 3 * (removed.count + added.count))
-        Self.put(UInt64(removed.count), &out)
-        Self.put(UInt64(added.count), &out)
+        var out = ByteWriter(capacity: 2 + 3 * (removed.count + added.count))
+        out.varint(UInt64(removed.count))
+        out.varint(UInt64(added.count))
         var prev: Int64 = 0
         for id in removed + added {
-            let v = Int64(bitPattern: id), d = v &- prev
-            Self.put(UInt64(bitPattern: (d << 1) ^ (d >> 63)), &out)
+            let v = Int64(bitPattern: id)
+            out.signedVarint(v &- prev)
             prev = v
         }
-        return out
+        return out.bytes
     }
 
     /// Decodes and checks a blob from the file: counts that fit the bytes, positive ids, nothing left over.
     init(decoding b: [UInt8]) throws {
-        var i = 0
-        func next() throws -> UInt64 {
-            var v: UInt64 = 0, shift: UInt64 = 0
-            while true {
-                guard i < b.count else { throw Failure(description: "edit strokes end early") }
-                let byte = b[i]; i += 1
-                guard shift < 64, shift < 63 || byte <= 1 else { throw Failure(description: "edit strokes hold a number too large") }
-                v |= UInt64(byte & 0x7f) << shift
-                if byte < 0x80 { return v }
-                shift += 7
-            }
-        }
-        let r = try next(), a = try next()
+        var bytes = ByteReader(b, endsEarly: Failure(description: "edit strokes end early"),
+                               tooLarge: Failure(description: "edit strokes hold a number too large"))
+        let r = try bytes.varint(), a = try bytes.varint()
         // Every id takes at least one byte, which bounds the counts before anything is allocated.
-        guard r <= UInt64(b.count), a <= UInt64(b.count), r + a <= UInt64(b.count - i) else {
+        guard r <= UInt64(b.count), a <= UInt64(b.count), r + a <= UInt64(bytes.remaining) else {
             throw Failure(description: "edit strokes claim \(r) + \(a) ids in \(b.count) bytes")
         }
         var ids: [StrokeID] = []
         ids.reserveCapacity(Int(r + a))
         var prev: Int64 = 0
         for _ in 0..<(r + a) {
-            let z = try next()
-            let d = Int64(bitPattern: z >> 1) ^ -Int64(bitPattern: z & 1)
+            let d = try bytes.signedVarint()
             let (v, overflow) = prev.addingReportingOverflow(d)
             guard !overflow, v > 0 else { throw Failure(description: "edit strokes name stroke id \(overflow ? "out of range" : String(v))") }
             ids.append(StrokeID(v))
             prev = v
         }
-        guard i == b.count else { throw Failure(description: "edit strokes have \(b.count - i) bytes left over") }
+        guard bytes.atEnd else { throw Failure(description: "edit strokes have \(bytes.remaining) bytes left over") }
         removed = Array(ids[..<Int(r)]); added = Array(ids[Int(r)...])
-    }
-
-    private static func put(_ v: UInt64, _ out: inout [UInt8]) {
-        var v = v
-        while v >= 0x80 { out.append(UInt8(v & 0x7f) | 0x80); v >>= 7 }
-        out.append(UInt8(v))
     }
 
     /// Format 2 → 3: moves every edit from `edits`/`edit_strokes` into `history`, same stacks, same order.
