@@ -16,7 +16,7 @@ public final class Editor {
     /// Index of the page input goes to.
     public private(set) var currentPage = 0
     public private(set) var history: History
-    public private(set) var tracker = TouchTracker()
+    public internal(set) var tracker = TouchTracker()
     public var tool: Tool = .pen
     /// Colour and width remembered per tool, as users expect when switching back and forth.
     /// For the erasers the width is the eraser's diameter.
@@ -25,6 +25,7 @@ public final class Editor {
         .highlighter: StrokeStyle(tool: .highlighter, color: .highlighterYellow, width: PenSize.medium.width(for: .highlighter)),
         .strokeEraser: StrokeStyle(tool: .strokeEraser, color: .black, width: PenSize.medium.width(for: .strokeEraser)),
         .areaEraser: StrokeStyle(tool: .areaEraser, color: .black, width: PenSize.medium.width(for: .areaEraser)),
+        .laser: StrokeStyle(tool: .laser, color: .laserRed, width: PenSize.medium.width(for: .laser)),
     ]
     /// Cost of the erasers' hit tests so far (see `resetHitTestStats`).
     public private(set) var hitTestStats = HitTestStats()
@@ -38,6 +39,15 @@ public final class Editor {
     /// How long (ms, of the samples' `t`) a pointer must rest before its stroke snaps to a shape.
     public static let holdDuration = 500.0
     private var shapeGestures: [PointerID: ShapeGesture] = [:]
+
+    /// The ruler, set square and compass laid on the current page (its coordinates); pen and highlighter strokes
+    /// beginning within `guideRadius` (page units: 20 screen pixels at the current zoom) of one follow it.
+    /// See `Editor+Teaching.swift`.
+    public var guides = Guides()
+    public var guideRadius = 20.0
+    var guided: [PointerID: GuidedStroke] = [:]
+    /// The laser pointer's glowing, fading ink: never in the document or the history.
+    public internal(set) var laser = LaserPointer()
 
     /// The selected strokes of the current page (see `SelectionCommands.swift`). Not part of the history; a
     /// selection lives on one page, so changing pages clears it.
@@ -139,7 +149,7 @@ public final class Editor {
     /// True while an eraser gesture is in progress (its changes are in the drawing but not yet in the history).
     public var isErasing: Bool { erasing != nil }
     /// True when `id` is drawing a live stroke or erasing.
-    public func isLive(_ id: PointerID) -> Bool { tracker.isLive(id) || erasing?.pointers[id] != nil }
+    public func isLive(_ id: PointerID) -> Bool { tracker.isLive(id) || erasing?.pointers[id] != nil || laser.isLive(id) }
 
     public func resetHitTestStats() { hitTestStats = HitTestStats() }
 
@@ -149,6 +159,7 @@ public final class Editor {
         // A pointer already drawing or erasing finishes as it began.
         if tool == .text, !isLive(id) { return .none }
         if let u = select(event) { return u }
+        if let u = teach(event) { return u }
         switch event.phase {
         case .began:
             // A pointer that goes down again without having gone up ends its previous gesture first.
@@ -249,7 +260,7 @@ public final class Editor {
     }
 
     /// Ends the gesture of `id` normally: a live stroke is recorded; the last eraser pointer records the erasing.
-    private func end(_ id: PointerID) -> Update {
+    func end(_ id: PointerID) -> Update {
         if var g = erasing, g.pointers[id] != nil {
             g.pointers[id] = nil
             erasing = g
@@ -273,6 +284,7 @@ public final class Editor {
     public func cancelAll() -> Update {
         var u = cancelErasing()
         selecting = [:]
+        u.merge(cancelTeaching())
         for id in tracker.order {
             if let s = tracker.end(id), let b = s.inkBounds { u.merge(Update(dirty: b)) }
             if let b = shapeGestures.removeValue(forKey: id)?.freehand?.inkBounds { u.merge(Update(dirty: b)) }

@@ -2,12 +2,13 @@
 ///
 ///     {"type":"touch","phase":"began|moved|ended|cancelled","id":INT,"x":NUM,"y":NUM,
 ///      "pressure":0..1?,"device":"touch|pen|mouse"?,"t":MS?}
-///     {"type":"tool","tool":"pen|highlighter|stroke-eraser|area-eraser|line|arrow|rectangle|ellipse|lasso|select-rect",
+///     {"type":"tool","tool":"pen|highlighter|stroke-eraser|area-eraser|line|arrow|rectangle|ellipse|lasso|select-rect|text|laser",
 ///      "color":"#RRGGBB[AA]"?,"width":NUM?,"recognize":BOOL?,"fill":-1..255?,"style":"solid|dash|dashdot|dot|cust: L…"?}
 ///     {"type":"undo"}  {"type":"redo"}  {"type":"clear"}  {"type":"canvas","width":NUM,"height":NUM}
 ///     {"type":"selection","op":"translate|scale|rotate|delete|duplicate|style|front|back|copy|cut|paste|all|none",…}
 ///     {"type":"page","op":"add|delete|next|prev|goto","index":K?,"width":NUM?,"height":NUM?,
 ///      "background":"plain|ruled|lined|graph|dotted"?}
+///     {"type":"ruler|setsquare|compass","op":"place|remove",…}   (see `GuideCommand`)
 ///
 /// Rules, chosen to catch broken logs rather than guess:
 /// - Unknown keys are ignored; a repeated key is an error. `null` for an optional key means "absent".
@@ -31,6 +32,8 @@
 ///   `page` `add` puts a page after the current one (its size and background unless given; `width` with `height`)
 ///   and makes it current; `delete` deletes the current page (or page `index`); `next`, `prev` and `goto` (to
 ///   `index`, 1-based, required) change the current page and stop at either end.
+/// - While a guide is placed, a pen or highlighter stroke whose first sample lies within 20 units of its edge or
+///   circle is drawn exactly along it (`Editor+Teaching.swift`). Laser touches draw no item and leave undo alone.
 /// - Blank lines are skipped. Lines longer than `EventLog.maxLineBytes` are an error.
 public enum LogEvent: Hashable, Sendable {
     case touch(InputEvent)
@@ -42,6 +45,7 @@ public enum LogEvent: Hashable, Sendable {
     case canvas(Size)
     case selection(SelectionOp)
     case page(PageCommand)
+    case guide(GuideCommand)
 }
 
 /// A page operation of an event log (see `LogEvent`). Pages are numbered from 1, as users count them.
@@ -188,6 +192,8 @@ public enum EventLog {
             case "goto": return .page(.goTo(index: try index(required: true)!))
             default: throw LineError("unknown page op {0} (add, delete, next, prev or goto)", quoted(op))
             }
+        case "ruler", "setsquare", "compass":
+            return .guide(try guide(type, fields))
         default:
             throw LineError("unknown type {0}", quoted(type))
         }
@@ -266,7 +272,7 @@ public enum EventLog {
     }
 
     /// Typed access to an object's members with messages that name the key.
-    private struct Fields {
+    struct Fields {
         var members: [(key: String, value: JSONObjectReader.Value)]
 
         func raw(_ key: String) -> JSONObjectReader.Value? {

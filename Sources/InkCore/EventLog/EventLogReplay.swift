@@ -102,6 +102,7 @@ public struct EventLogReplay {
         case .clear: _ = editor.clear()
         case .canvas(let size): editor.setPageSize(size)
         case .selection(let op): try editor.apply(op)
+        case .guide(let command): editor.apply(command)
         case .page(let command):
             switch command {
             case .add(let size, let style):

@@ -7,6 +7,8 @@ public struct RGBA: Hashable, Sendable {
     public static let white = RGBA(r: 255, g: 255, b: 255)
     /// The highlighter's default: a yellow marker at about 40 % opacity.
     public static let highlighterYellow = RGBA(r: 255, g: 230, b: 0, a: 102)
+    /// The laser pointer's glow.
+    public static let laserRed = RGBA(r: 255, g: 40, b: 40, a: 255)
 
     /// Parses `#RRGGBB` or `#RRGGBBAA` (case-insensitive); nil for anything else.
     public init?(hex: String) {

@@ -17,6 +17,8 @@ public enum Tool: String, CaseIterable, Sendable {
     case selectRect = "select-rect"
     /// Text boxes: a click places a box to type in (the app edits it; the editor draws nothing with it).
     case text
+    /// The laser pointer: ink that glows and fades away after the pen lifts; never stored (see `LaserPointer`).
+    case laser
 
     public var isEraser: Bool { self == .strokeEraser || self == .areaEraser }
     public var isShape: Bool { self == .line || self == .arrow || self == .rectangle || self == .ellipse }
