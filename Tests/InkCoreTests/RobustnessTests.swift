@@ -71,9 +71,10 @@ final class RobustnessTests: XCTestCase {
     }
 
     /// One random session; returns the first broken invariant, or nil.
-    static func session(seed: UInt64, steps: Int, ids: Int, hostile: Bool) -> String? {
+    static func session(seed: UInt64, steps: Int, ids: Int, hostile: Bool, guides: Guides = Guides()) -> String? {
         var rng = SeededRandom(seed: seed)
         let editor = Editor()
+        editor.guides = guides
         var mirror = Mirror()
         for step in 0..<steps {
             let r = Int.random(in: 0..<100, using: &rng)
@@ -122,6 +123,16 @@ final class RobustnessTests: XCTestCase {
             events += 600
         }
         print("robustness: \(events) random steps over 60 sessions of 20 pointers, invariants held")
+    }
+
+    /// The same with a ruler, set square and compass laid where the random pointers go: strokes along them and
+    /// laser ink mixed with every other tool keep the same invariants.
+    func testRandomSessionsAlongGuides() {
+        let guides = Guides(ruler: Ruler(origin: Point(100, 100), degrees: 30), setSquare: SetSquare(centre: Point(300, 200), degrees: -15),
+                            compass: Compass(centre: Point(250, 250), radius: 120))
+        for seed in UInt64(3000)...3030 {
+            if let broken = Self.session(seed: seed, steps: 600, ids: 6, hostile: seed % 2 == 0, guides: guides) { return XCTFail(broken) }
+        }
     }
 
     func testHostileNumbersAndRepeatedIds() {

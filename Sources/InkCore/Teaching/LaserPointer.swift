@@ -61,7 +61,9 @@ public struct LaserPointer: Sendable {
     /// The pen lifted at `time`: when no other laser pointer is down, everything shown starts its fade.
     mutating func lift(_ id: PointerID, at time: Double) {
         guard live.removeValue(forKey: id) != nil, live.isEmpty else { return }
-        for i in trails.indices where trails[i].liftedAt == nil { trails[i].liftedAt = time }
+        // A lift without a usable time fades at once rather than never.
+        let t = time.isFinite ? time : -Double.infinity
+        for i in trails.indices where trails[i].liftedAt == nil { trails[i].liftedAt = t }
     }
 
     /// A cancelled laser stroke simply goes; returns the area it covered.
