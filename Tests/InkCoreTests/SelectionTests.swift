@@ -261,19 +261,21 @@ final class SelectionTests: XCTestCase {
     func testCutCopyAndPaste() throws {
         let e = editor([row(1, x0: 0, y: 100), row(2, x0: 0, y: 300)])
         box(e, (-5, 95), (200, 105))
+        var clipboard = try XCTUnwrap(e.clipped(by: .copy))
         try e.apply(.copy)
         XCTAssertEqual(e.history.undoStack.count, 2, "copy is no edit")
-        try e.apply(.paste(at: nil))
+        try e.apply(.paste(at: nil), pasting: clipboard)
         XCTAssertEqual(e.drawing.strokes.last?.points.first?.point, Point(20, 120), "copied place + (20, 20)")
-        try e.apply(.paste(at: Point(500, 500)))
+        try e.apply(.paste(at: Point(500, 500)), pasting: clipboard)
         let placed = try XCTUnwrap(e.drawing.strokes.last)
         XCTAssertEqual(placed.bounds.map { ($0.minX + $0.maxX) / 2 }, 500)
         XCTAssertEqual(placed.bounds.map { ($0.minY + $0.maxY) / 2 }, 500)
         XCTAssertEqual(e.selection, [placed.id])
         box(e, (-5, 295), (200, 305))
+        clipboard = try XCTUnwrap(e.clipped(by: .cut))
         try e.apply(.cut)
         XCTAssertEqual(e.drawing.strokes.count, 3)
-        try e.apply(.paste(at: nil))
+        try e.apply(.paste(at: nil), pasting: clipboard)
         XCTAssertEqual(e.drawing.strokes.last?.points.first?.point, Point(20, 320))
         for _ in 0..<4 { _ = e.undo() }
         XCTAssertEqual(e.drawing.strokes.map(\.id), [1, 2])
@@ -284,10 +286,10 @@ final class SelectionTests: XCTestCase {
     func testASelectionLivesOnOnePageAndPasteGoesToAnother() throws {
         let e = editor([row(1, x0: 0, y: 100)])
         _ = try e.apply(.all)
-        try e.apply(.copy)
+        let clipboard = try XCTUnwrap(e.clipped(by: .copy))
         _ = e.addPage()
         XCTAssertEqual(e.selection, [], "changing pages clears the selection")
-        try e.apply(.paste(at: nil))
+        try e.apply(.paste(at: nil), pasting: clipboard)
         XCTAssertEqual(e.currentPage, 1)
         XCTAssertEqual(e.drawing.strokes.count, 1)
         XCTAssertEqual(e.drawing.strokes[0].page, e.page.id)
@@ -305,7 +307,10 @@ final class SelectionTests: XCTestCase {
         let ops: [SelectionOp] = [.translate(dx: 1, dy: 1), .scale(sx: 2, sy: 2, about: Point(0, 0), keepWidths: nil),
                                   .rotate(degrees: 30, about: Point(0, 0)), .delete, .duplicate(dx: 20, dy: 20),
                                   .style(color: .black, keepsAlpha: false, width: 3), .front, .back, .copy, .cut, .paste(at: nil), .none]
-        for op in ops { try e.apply(op) }
+        for op in ops {
+            XCTAssertNil(e.clipped(by: op), "nothing selected, nothing to copy")
+            try e.apply(op)
+        }
         XCTAssertEqual(e.history.undoStack.count, 1)
         XCTAssertEqual(e.drawing.strokes.map(\.id), [1])
     }

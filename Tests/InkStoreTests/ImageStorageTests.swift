@@ -22,9 +22,8 @@ final class ImageStorageTests: TempDirTestCase {
     private func pasteTimes(_ times: Int, into file: DocumentFile, editor e: Editor) throws {
         for k in 0..<times {
             let h = e.addFile(Self.png)
-            e.clipboard = [imageItem(e, hash: h, at: Double(k) * 40)]
             file.addFiles(e.document.files)
-            try file.commit(try e.apply(.paste(at: Point(x: Double(k) * 40 + 15, y: 20))).changes)
+            try file.commit(try e.paste([imageItem(e, hash: h, at: Double(k) * 40)], at: Point(x: Double(k) * 40 + 15, y: 20)).changes)
         }
     }
 

@@ -34,8 +34,6 @@ public final class Editor {
     public var constrainShapes = false
     /// "Always recognize shapes": every pen or highlighter stroke that fits a shape becomes it on release.
     public var recognizeShapes = false
-    /// How far (page units) a resting pointer may wander and still hold: 3 screen pixels at the current zoom.
-    public var holdRadius = 3.0
     /// How long (ms, of the samples' `t`) a pointer must rest before its stroke snaps to a shape.
     public static let holdDuration = 500.0
     private var shapeGestures: [PointerID: ShapeGesture] = [:]
@@ -58,11 +56,6 @@ public final class Editor {
     public var keepLineWidths = false
     /// A selection gesture adds to the selection instead of replacing it (Shift in the app).
     public var addsToSelection = false
-    /// How far (page units) a pointer may move and still be a tap: 3 screen pixels at the current zoom.
-    public var tapRadius = 3.0
-    /// What copy and cut took, in drawing order with their placements; paste puts copies of these down (on any
-    /// page, and another editor's clipboard may be handed over: paste between documents).
-    public var clipboard: [Stroke] = []
     /// The path of each pointer drawing a selection loop or box.
     var selecting: [PointerID: SelectionGesture] = [:]
     /// Where new stroke ids come from when several threads number strokes of one document (a shared board's
@@ -155,6 +148,8 @@ public final class Editor {
 
     public func handle(_ event: InputEvent) -> Update {
         let id = event.pointer
+        // The tool is picked when a pointer goes down: a stylus's eraser end erases whole strokes whatever is chosen.
+        let tool = event.eraserEnd && event.phase == .began ? Tool.strokeEraser : self.tool
         // The text tool's clicks place or open boxes in the app (`addText`, `changeText`), never ink.
         // A pointer already drawing or erasing finishes as it began.
         if tool == .text, !isLive(id) { return .none }
@@ -165,9 +160,10 @@ public final class Editor {
             // A pointer that goes down again without having gone up ends its previous gesture first.
             var u = end(id)
             if tool.isSelection {
-                selecting[id] = SelectionGesture(tool: tool, path: event.point.point.isFinite ? [event.point.point] : [])
+                selecting[id] = SelectionGesture(tool: tool, path: event.point.point.isFinite ? [event.point.point] : [],
+                                                 tapRadius: event.tapRadius)
             } else if tool.isEraser {
-                u.merge(beginErasing(id, at: event.point.point))
+                u.merge(beginErasing(id, at: event.point.point, tool: tool))
             } else if tool.isShape {
                 // An ordinary pen stroke, traced exactly.
                 var pen = styles[.pen] ?? StrokeStyle(tool: .pen)
@@ -178,7 +174,7 @@ public final class Editor {
                 shapeGestures[id] = ShapeGesture(tool: tool, at: event.point)
                 u.merge(drag(id, to: event.point))
             } else {
-                let s = Stroke(id: makeStrokeID(), style: style, page: page.id)
+                let s = Stroke(id: makeStrokeID(), style: styles[tool] ?? StrokeStyle(tool: tool), page: page.id)
                 tracker.begin(id, stroke: s)
                 shapeGestures[id] = ShapeGesture(at: event.point)
                 u.dirty = union(u.dirty, tracker.append(id, event.point, hasPressure: event.hasPressure))
@@ -208,14 +204,14 @@ public final class Editor {
     // MARK: shapes
 
     /// A sample of a live stroke: a shape tool reshapes; freehand ink grows, and snaps to a shape when the
-    /// pointer has rested within `holdRadius` for `holdDuration` (un-snapping if it then moves on).
+    /// pointer has rested within the event's `holdRadius` for `holdDuration` (un-snapping if it then moves on).
     private func sample(_ id: PointerID, _ event: InputEvent) -> Update {
         guard var g = shapeGestures[id] else { return Update(dirty: tracker.append(id, event.point, hasPressure: event.hasPressure)) }
         if g.tool != nil { return drag(id, to: event.point) }
         let p = event.point
         if let ink = g.freehand {
             // The shape stays while the pointer rests; moving on brings the ink back and continues it.
-            if p.point.distance(to: g.snappedAt) <= holdRadius { return .none }
+            if p.point.distance(to: g.snappedAt) <= event.holdRadius { return .none }
             let shown = tracker.live[id]?.inkBounds
             tracker.replace(id, with: ink)
             g.freehand = nil
@@ -224,7 +220,7 @@ public final class Editor {
         }
         let dirty = tracker.append(id, p, hasPressure: event.hasPressure)
         guard let ink = tracker.live[id],
-              let rest = ShapeGesture.restStart(ink.points, at: p.point, radius: holdRadius),
+              let rest = ShapeGesture.restStart(ink.points, at: p.point, radius: event.holdRadius),
               p.time - rest >= Self.holdDuration, g.triedRest != rest else { return Update(dirty: dirty) }
         g.triedRest = rest
         defer { shapeGestures[id] = g }
@@ -294,10 +290,11 @@ public final class Editor {
 
     // MARK: erasing
 
-    private func beginErasing(_ id: PointerID, at p: Point) -> Update {
+    private func beginErasing(_ id: PointerID, at p: Point, tool: Tool) -> Update {
         guard p.isFinite else { return .none }
         var g = erasing ?? EraseGesture(page: page.id)
-        let radius = Swift.max(style.width.isFinite ? style.width : 0, 0) / 2
+        let width = (styles[tool] ?? StrokeStyle(tool: tool)).width
+        let radius = Swift.max(width.isFinite ? width : 0, 0) / 2
         g.pointers[id] = EraseGesture.Pointer(tool: tool, radius: radius, last: p)
         erasing = g
         return erase(id, to: p)

@@ -6,6 +6,8 @@
 /// discarded, exactly as a cancel would: they were never finished, so they are not part of the drawing.
 public struct EventLogReplay {
     public let editor: Editor
+    /// What the log's copy and cut took (the app keeps its clipboard outside the editor too).
+    private let clipboard = ReplayClipboard()
     /// Lines read so far (the number of the last complete line).
     public private(set) var lineNumber = 0
     /// Events applied so far (blank lines do not count).
@@ -88,7 +90,11 @@ public struct EventLogReplay {
     /// that would leave the page limits (nothing is changed).
     public func apply(_ event: LogEvent) throws {
         switch event {
-        case .touch(let e): _ = editor.handle(e)
+        case .touch(var e):
+            // A log is replayed at 100 %: a hold and a tap are 3 units, as the app's are 3 pixels at its zoom.
+            e.holdRadius = InputEvent.defaultRadius
+            e.tapRadius = InputEvent.defaultRadius
+            _ = editor.handle(e)
         case .tool(let tool, let color, let width, let recognize, let fill, let line):
             // Shape tools draw with the pen's style, so their colour, width, fill and dashes are the pen's.
             editor.tool = tool
@@ -101,7 +107,9 @@ public struct EventLogReplay {
         case .redo: _ = editor.redo()
         case .clear: _ = editor.clear()
         case .canvas(let size): editor.setPageSize(size)
-        case .selection(let op): try editor.apply(op)
+        case .selection(let op):
+            if let taken = editor.clipped(by: op) { clipboard.strokes = taken }
+            try editor.apply(op, pasting: clipboard.strokes)
         case .guide(let command): editor.apply(command)
         case .page(let command):
             switch command {
@@ -123,4 +131,9 @@ public struct EventLogReplay {
             }
         }
     }
+}
+
+/// A replay's clipboard: a reference, so `apply` stays non-mutating as the app's calls are.
+private final class ReplayClipboard {
+    var strokes: [Stroke] = []
 }

@@ -11,7 +11,8 @@ public enum SelectionOp: Hashable, Sendable {
     case style(color: RGBA?, keepsAlpha: Bool, width: Double?)
     case front, back
     case copy, cut
-    /// Nil puts the copies at the copied place + (20, 20); else the centre of their bounds goes to the point.
+    /// Puts down copies of the clipboard's strokes (`Editor.apply(_:pasting:)`): nil at the copied place + (20, 20),
+    /// else the centre of their bounds goes to the point.
     case paste(at: Point?)
     case all, none
 }
@@ -29,6 +30,8 @@ public struct SelectionError: Error, Hashable, Sendable, CustomStringConvertible
 struct SelectionGesture: Sendable {
     var tool: Tool
     var path: [Point]
+    /// The tap radius of the event that began it (3 screen pixels at that zoom).
+    var tapRadius: Double
 }
 
 /// Selecting and the operations on a selection. Each operation that changes ink is one `Edit` through `perform`,
@@ -90,7 +93,7 @@ extension Editor {
     /// nothing clears it.
     private func finishSelecting(_ g: SelectionGesture) {
         guard let first = g.path.first, let last = g.path.last else { return }
-        let isTap = g.path.allSatisfy { $0.distance(to: first) <= tapRadius }
+        let isTap = g.path.allSatisfy { $0.distance(to: first) <= g.tapRadius }
         var picked: [StrokeID] = []
         if isTap {
             if let s = topmostStroke(at: last) { picked = [s.id] }
@@ -118,10 +121,23 @@ extension Editor {
 
     // MARK: operations
 
-    /// Does `op` to the selection. Without a selection every operation but `all` and `paste` does nothing.
-    /// Throws `SelectionError` (and changes nothing) when the result would leave the storable page.
+    /// The strokes `op` takes onto a clipboard (copy and cut: the selection, in drawing order with their
+    /// placements); nil for every other op. The clipboard is the app's (or a replay's), not the editor's, so a
+    /// paste can put another document's strokes down.
+    public func clipped(by op: SelectionOp) -> [Stroke]? {
+        switch op {
+        case .copy, .cut:
+            let strokes = selectedStrokes
+            return strokes.isEmpty ? nil : strokes
+        default: return nil
+        }
+    }
+
+    /// Does `op` to the selection; `paste` puts down copies of `clipboard`. Without a selection every operation
+    /// but `all` and `paste` does nothing. Throws `SelectionError` (and changes nothing) when the result would
+    /// leave the storable page.
     @discardableResult
-    public func apply(_ op: SelectionOp) throws -> Update {
+    public func apply(_ op: SelectionOp, pasting clipboard: [Stroke] = []) throws -> Update {
         selection = Set(selectedStrokes.map(\.id))   // drops ids an undo took away
         switch op {
         case .all:
@@ -131,7 +147,7 @@ extension Editor {
             selection = []
             return .none
         case .paste(let at):
-            return try paste(at: at)
+            return try paste(clipboard, at: at)
         default:
             break
         }
@@ -187,10 +203,8 @@ extension Editor {
             }
             return replaceSelection(strokes, with: moved)
         case .copy:
-            clipboard = strokes
             return .none
         case .cut:
-            clipboard = strokes
             selection = []
             return perform(.remove(strokes))
         case .all, .none, .paste:
@@ -222,7 +236,8 @@ extension Editor {
         }
     }
 
-    private func paste(at place: Point?) throws -> Update {
+    /// Copies of `clipboard` put down as one edit, selected (paste, and how the app inserts a picture).
+    public func paste(_ clipboard: [Stroke], at place: Point?) throws -> Update {
         guard !clipboard.isEmpty, let bounds = Rect.union(of: clipboard.lazy.compactMap(\.bounds)) else { return .none }
         var m = AffineMap.translation(Self.pasteOffset, Self.pasteOffset)
         if let p = place {

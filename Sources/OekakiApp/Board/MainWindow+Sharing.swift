@@ -7,29 +7,14 @@ import Localization
 /// Shared boards: Share… puts this window's drawing on a board, Join Board… opens one in a new window, and the
 /// title bar says whether the board is live or how many changes wait for the network.
 extension MainWindow {
-    /// Shares this window's drawing on `url`: what it holds goes up, what the board holds comes down.
-    func share(_ url: BoardURL) {
-        board?.stop()
-        let numbers = StrokeNumbers(after: canvas.editor.document.nextStrokeID - 1)
-        let pageNumbers = StrokeNumbers(after: canvas.editor.document.nextPageID - 1)
-        canvas.editor.strokeIDs = { numbers.make() }
-        canvas.editor.pageIDs = { pageNumbers.make() }
-        let b = SharedBoard(url: url, autosave: autosave, numbers: numbers, pageNumbers: pageNumbers)
-        b.onApplied = { [weak self] c in
-            self?.canvas.follow(pages: c.pages, shown: c.shown, removed: c.hidden.map(\.id) + c.dropped)
-        }
-        b.onState = { [weak self] state in self?.boardState = state; self?.showBoard() }
-        b.liveSource = { [weak self] in self?.canvas.editor.liveStrokes ?? [] }
-        b.onLive = { [weak self] strokes in self?.canvas.showOthersLive(strokes) }
-        b.onPeople = { [weak self] names in self?.boardPeople = names; self?.showBoard() }
-        board = b
-        boardState = .connecting
-        showBoard()
-        b.start()
-    }
+    /// Shares this window's drawing on `url` (the session links the board): what it holds goes up, what the
+    /// board holds comes down.
+    func share(_ url: BoardURL) { session.share(url) }
 
+    /// Live or offline, and who is here, in the title bar.
     func showBoard() {
-        guard let board else { return }
+        guard let board = session.board else { return }
+        let boardState = session.boardState, boardPeople = session.boardPeople
         let text: String
         switch boardState {
         case .connecting: text = localized("connecting to {0}…", board.url.description)

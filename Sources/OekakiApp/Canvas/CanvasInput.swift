@@ -10,23 +10,17 @@ enum TouchMode: String, CaseIterable {
     case navigate
 }
 
-/// Receives what the input means: strokes in page coordinates, or view navigation.
-protocol CanvasInputTarget: AnyObject {
-    func toPage(_ view: Point) -> Point
-    /// `eraserEnd`: the stylus is used upside down, so the stroke erases whatever tool is chosen.
-    func input(_ event: InputEvent, eraserEnd: Bool)
+/// What moves the view: pans, zooms, and where a mouse or pen hovers (for the eraser's outline). The canvas.
+protocol CanvasNavigation: AnyObject {
     func pan(byView delta: Point)
     func zoom(by factor: Double, atView anchor: Point)
-    /// Where a mouse or pen points (nil when it leaves), for the eraser's outline; `eraserEnd` when it is a
-    /// stylus held upside down.
+    /// Where a mouse or pen points (nil when it leaves); `eraserEnd` when it is a stylus held upside down.
     func hover(atView point: Point?, eraserEnd: Bool)
-    /// Shift is held (shape tools make squares and circles, lines turn in 15° steps).
-    func constrain(_ on: Bool)
-    /// A right-click (or a long-press) at this view point.
-    func contextMenu(atView point: Point)
 }
 
-/// Turns raw GDK events of the drawing area into `InputEvent`s and navigation.
+/// Turns raw GDK events of the drawing area into `InputEvent`s for the session, and navigation for the canvas.
+/// A sample is placed in view space through the viewport's transform, and carries what it means: the stylus's
+/// eraser end, and the hold and tap radii (3 screen pixels at the zoom it was made at).
 /// One `GtkEventControllerLegacy` sees every event once, dispatching on event type and device source,
 /// so a pen stroke is never reported twice (as a drag gesture and a stylus gesture would).
 final class CanvasInput {
@@ -37,7 +31,11 @@ final class CanvasInput {
     private static let penPointer: PointerID = -2
 
     private let area: Widget
-    weak var target: CanvasInputTarget?
+    private let viewport: Viewport
+    private weak var sink: InputSink?
+    weak var navigation: CanvasNavigation?
+    /// Shift held at the last pointer event (shapes constrained, selections added to).
+    private var shift = false
     var touchMode: TouchMode = .draw {
         didSet { fingers.reset() }
     }
@@ -65,8 +63,10 @@ final class CanvasInput {
     private var holdTimer: UInt32 = 0
     private var lastSample: (point: InkPoint, clock: Double)?
 
-    init(area: Widget) {
+    init(area: Widget, viewport: Viewport, sink: InputSink) {
         self.area = area
+        self.viewport = viewport
+        self.sink = sink
         let controller = gtk_event_controller_legacy_new()!
         connectLegacyEvent(controller) { [weak self] event in
             self?.handle(event) ?? false
@@ -105,7 +105,7 @@ final class CanvasInput {
             lastPointer = viewPosition(event)
             return false
         case GDK_LEAVE_NOTIFY, GDK_PROXIMITY_OUT:
-            target?.hover(atView: nil, eraserEnd: false)
+            navigation?.hover(atView: nil, eraserEnd: false)
             return false
         case GDK_GRAB_BROKEN:
             finishPointer(at: nil, time: 0, cancelled: true)
@@ -131,18 +131,33 @@ final class CanvasInput {
 
     // MARK: mouse and pen
 
+    /// Hands a sample to the session with what it carries; a press takes the keyboard focus to the canvas.
+    private func send(_ e: InputEvent, eraserEnd: Bool = false) {
+        var e = e
+        let view = viewport.transform
+        // A hold and a tap are 3 pixels on screen, whatever the zoom.
+        e.holdRadius = 3 / max(view.zoom, 1e-6)
+        e.tapRadius = 3 / max(view.zoom, 1e-6)
+        e.eraserEnd = eraserEnd
+        if e.phase == .began { gtk_widget_grab_focus(area) }
+        sink?.input(e, view: view, shift: shift)
+    }
+
+    /// A widget point in view space (where the pages are laid out).
+    private func toView(_ v: Point) -> Point { viewport.transform.pagePoint(fromView: v) }
+
     private func pointer(_ event: OpaquePointer, type: GdkEventType, pen: Bool) -> Bool {
-        guard let target, let v = viewPosition(event) else { return false }
+        guard let v = viewPosition(event) else { return false }
         let time = Double(gdk_event_get_time(event))
         let device: InputEvent.Device = pen ? .pen : .mouse
         lastPointer = v
-        target.hover(atView: v, eraserEnd: pen && isEraserEnd(event))
-        target.constrain(gdk_event_get_modifier_state(event).rawValue & GDK_SHIFT_MASK.rawValue != 0)
+        navigation?.hover(atView: v, eraserEnd: pen && isEraserEnd(event))
+        shift = gdk_event_get_modifier_state(event).rawValue & GDK_SHIFT_MASK.rawValue != 0
         switch type {
         case GDK_BUTTON_PRESS:
             let button = gdk_button_event_get_button(event)
             if button == 3 {
-                target.contextMenu(atView: v)
+                sink?.contextMenu(atView: v, view: viewport.transform)
                 return true
             }
             if button == 2 || (button == 1 && spaceHeld) {
@@ -158,13 +173,13 @@ final class CanvasInput {
             penPressure = PenPressure()
             // A pen whose first sample has no pressure yet begins with its first motion.
             if real, penPressure.down(first, hasPressure: true) == nil { return true }
-            target.input(InputEvent(pointer: id, phase: .began, point: first, device: device, hasPressure: real),
-                         eraserEnd: drawing?.eraserEnd ?? false)
+            send(InputEvent(pointer: id, phase: .began, point: first, device: device, hasPressure: real),
+                 eraserEnd: drawing?.eraserEnd ?? false)
             armHold(first)
             return true
         case GDK_MOTION_NOTIFY:
             if let from = panFrom {
-                target.pan(byView: v - from)
+                navigation?.pan(byView: v - from)
                 panFrom = v
                 return true
             }
@@ -177,14 +192,14 @@ final class CanvasInput {
             if d.realPressure {
                 let fixed = penPressure.move(samples)
                 if let began = fixed.began {
-                    target.input(InputEvent(pointer: d.id, phase: .began, point: began, device: d.device, hasPressure: true), eraserEnd: d.eraserEnd)
+                    send(InputEvent(pointer: d.id, phase: .began, point: began, device: d.device, hasPressure: true), eraserEnd: d.eraserEnd)
                 }
                 // Still waiting for the pen's first real pressure: nothing to draw yet.
                 if penPressure.heldDown != nil { return true }
                 points = fixed.moved
             }
             for p in points {
-                target.input(InputEvent(pointer: d.id, phase: .moved, point: p, device: d.device, hasPressure: d.realPressure), eraserEnd: false)
+                send(InputEvent(pointer: d.id, phase: .moved, point: p, device: d.device, hasPressure: d.realPressure))
             }
             if let last = points.last { armHold(last) }
             return true
@@ -222,10 +237,10 @@ final class CanvasInput {
 
     /// The pointer has not moved: its last sample again, as late as it is now (the event log's hold).
     private func repeatRestingSample() {
-        guard let d = drawing, let target, let (p, clock) = lastSample, penPressure.heldDown == nil else { return }
+        guard let d = drawing, let (p, clock) = lastSample, penPressure.heldDown == nil else { return }
         var q = p
         q.time = p.time + (Self.clockMs() - clock)
-        target.input(InputEvent(pointer: d.id, phase: .moved, point: q, device: d.device, hasPressure: d.realPressure), eraserEnd: false)
+        send(InputEvent(pointer: d.id, phase: .moved, point: q, device: d.device, hasPressure: d.realPressure))
     }
 
     private static func clockMs() -> Double { Double(g_get_monotonic_time()) / 1000 }
@@ -233,13 +248,13 @@ final class CanvasInput {
     private func finishPointer(at point: InkPoint?, time: Double, cancelled: Bool, reported: Bool = false) {
         disarmHold()
         panFrom = nil
-        guard let d = drawing, let target else { drawing = nil; return }
+        guard let d = drawing else { return }
         drawing = nil
         let held = d.realPressure && penPressure.heldDown != nil
         if cancelled || point == nil {
             // A pen-down still waiting for pressure was never reported: nothing to cancel.
             if !held {
-                target.input(InputEvent(pointer: d.id, phase: .cancelled, point: point ?? InkPoint(x: 0, y: 0), device: d.device), eraserEnd: false)
+                send(InputEvent(pointer: d.id, phase: .cancelled, point: point ?? InkPoint(x: 0, y: 0), device: d.device))
             }
             penPressure = PenPressure()
         } else if let point {
@@ -247,16 +262,16 @@ final class CanvasInput {
             if d.realPressure {
                 let fixed = penPressure.up(point, hasPressure: reported)
                 if let began = fixed.began {
-                    target.input(InputEvent(pointer: d.id, phase: .began, point: began, device: d.device, hasPressure: true), eraserEnd: d.eraserEnd)
+                    send(InputEvent(pointer: d.id, phase: .began, point: began, device: d.device, hasPressure: true), eraserEnd: d.eraserEnd)
                 }
                 end = fixed.ended
             }
-            target.input(InputEvent(pointer: d.id, phase: .ended, point: end, device: d.device, hasPressure: d.realPressure), eraserEnd: false)
+            send(InputEvent(pointer: d.id, phase: .ended, point: end, device: d.device, hasPressure: d.realPressure))
         }
     }
 
     private func sample(_ v: Point, event: OpaquePointer, time: Double, pen: Bool) -> InkPoint {
-        let p = target?.toPage(v) ?? v
+        let p = toView(v)
         let pressure = pen ? (self.pressure(of: event) ?? 0.5) : 0.5
         return InkPoint(x: p.x, y: p.y, pressure: pressure, time: time)
     }
@@ -272,7 +287,7 @@ final class CanvasInput {
         var count: guint = 0
         guard let coords = gdk_event_get_history(event, &count), count > 0 else { return [] }
         defer { g_free(coords) }
-        guard let offset = surfaceOffset(), let target else { return [] }
+        guard let offset = surfaceOffset() else { return [] }
         var out: [(point: InkPoint, hasPressure: Bool)] = []
         out.reserveCapacity(Int(count))
         for i in 0..<Int(count) {
@@ -284,7 +299,7 @@ final class CanvasInput {
             guard x.isFinite, y.isFinite else { continue }
             let hasPressure = flags & GDK_AXIS_FLAG_PRESSURE.rawValue != 0 && axes[Int(GDK_AXIS_PRESSURE.rawValue)].isFinite
             let pressure = hasPressure ? min(max(axes[Int(GDK_AXIS_PRESSURE.rawValue)], 0), 1) : 0.5
-            let page = target.toPage(Point(x - offset.x, y - offset.y))
+            let page = toView(Point(x - offset.x, y - offset.y))
             out.append((InkPoint(x: page.x, y: page.y, pressure: pressure, time: Double(c.time)), hasPressure))
         }
         return out
@@ -293,7 +308,6 @@ final class CanvasInput {
     // MARK: touch
 
     private func touch(_ event: OpaquePointer, type: GdkEventType) -> Bool {
-        guard let target else { return false }
         let seq = gdk_event_get_event_sequence(event)
         let id = PointerID(Int(bitPattern: seq.map { UnsafeRawPointer($0) }))
         let time = Double(gdk_event_get_time(event))
@@ -306,8 +320,8 @@ final class CanvasInput {
                 if let v { fingers.down(id, at: v) }
             case GDK_TOUCH_UPDATE:
                 guard let v, let step = fingers.move(id, to: v) else { return true }
-                target.pan(byView: step.pan)
-                if step.zoom != 1 { target.zoom(by: step.zoom, atView: step.anchor) }
+                navigation?.pan(byView: step.pan)
+                if step.zoom != 1 { navigation?.zoom(by: step.zoom, atView: step.anchor) }
             default:
                 fingers.up(id)
             }
@@ -316,23 +330,23 @@ final class CanvasInput {
         if type == GDK_TOUCH_CANCEL || v == nil {
             // Cancelled (the system took the touch, or it cannot be placed): the live stroke is discarded.
             guard drawingFingers.remove(id) != nil else { return true }
-            target.input(InputEvent(pointer: id, phase: .cancelled, point: InkPoint(x: 0, y: 0), device: .touch), eraserEnd: false)
+            send(InputEvent(pointer: id, phase: .cancelled, point: InkPoint(x: 0, y: 0), device: .touch))
             return true
         }
         guard let v else { return true }
-        let page = target.toPage(v)
+        let page = toView(v)
         let point = InkPoint(x: page.x, y: page.y, pressure: 0.5, time: time)
         switch type {
         case GDK_TOUCH_BEGIN:
             drawingFingers.insert(id)
-            target.input(InputEvent(pointer: id, phase: .began, point: point, device: .touch), eraserEnd: false)
+            send(InputEvent(pointer: id, phase: .began, point: point, device: .touch))
         case GDK_TOUCH_UPDATE:
             // No history here: GTK 4.8 keeps it only for motion and scroll events (asking for a touch update's
             // is a Gdk-CRITICAL on every finger move), and it does not compress touch updates, so none is lost.
-            target.input(InputEvent(pointer: id, phase: .moved, point: point, device: .touch), eraserEnd: false)
+            send(InputEvent(pointer: id, phase: .moved, point: point, device: .touch))
         default:
             drawingFingers.remove(id)
-            target.input(InputEvent(pointer: id, phase: .ended, point: point, device: .touch), eraserEnd: false)
+            send(InputEvent(pointer: id, phase: .ended, point: point, device: .touch))
         }
         return true
     }
@@ -343,7 +357,7 @@ final class CanvasInput {
     private var pinchScale = 1.0
 
     private func pinch(_ event: OpaquePointer) -> Bool {
-        guard let target else { return false }
+        guard let navigation else { return false }
         let scale = gdk_touchpad_event_get_pinch_scale(event)
         switch gdk_touchpad_event_get_gesture_phase(event) {
         case GDK_TOUCHPAD_GESTURE_PHASE_BEGIN:
@@ -351,7 +365,7 @@ final class CanvasInput {
         case GDK_TOUCHPAD_GESTURE_PHASE_UPDATE:
             guard scale.isFinite, scale > 0, pinchScale > 0 else { return true }
             let anchor = viewPosition(event) ?? lastPointer ?? Point(0, 0)
-            target.zoom(by: scale / pinchScale, atView: anchor)
+            navigation.zoom(by: scale / pinchScale, atView: anchor)
             pinchScale = scale
         default:
             pinchScale = 1
@@ -362,7 +376,7 @@ final class CanvasInput {
     // MARK: scroll
 
     private func scroll(_ event: OpaquePointer) -> Bool {
-        guard let target else { return false }
+        guard let navigation else { return false }
         let mods = gdk_event_get_modifier_state(event).rawValue
         let control = mods & GDK_CONTROL_MASK.rawValue != 0
         var dx = 0.0, dy = 0.0
@@ -376,11 +390,11 @@ final class CanvasInput {
         if control {
             // X11 scroll events may carry no position: fall back to where the pointer last moved.
             let anchor = viewPosition(event) ?? lastPointer ?? Point(0, 0)
-            target.zoom(by: pow(1.15, -dy), atView: anchor)
+            navigation.zoom(by: pow(1.15, -dy), atView: anchor)
         } else {
             let shift = mods & GDK_SHIFT_MASK.rawValue != 0
             let step = 60.0
-            target.pan(byView: shift ? Point(-dy * step, -dx * step) : Point(-dx * step, -dy * step))
+            navigation.pan(byView: shift ? Point(-dy * step, -dx * step) : Point(-dx * step, -dy * step))
         }
         return true
     }

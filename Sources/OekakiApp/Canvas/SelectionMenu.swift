@@ -18,7 +18,7 @@ extension MainWindow {
             ("edit-delete-symbolic", localized("Delete"), .selection(.delete)),
             ("go-top-symbolic", localized("Bring to front"), .selection(.front)),
             ("go-bottom-symbolic", localized("Send to back"), .selection(.back)),
-            ("applications-graphics-symbolic", localized("Use the pen's colour and width"), .selection(.style(color: canvas.editor.styles[.pen]?.color, keepsAlpha: false, width: canvas.editor.styles[.pen]?.width))),
+            ("applications-graphics-symbolic", localized("Use the pen's colour and width"), .selection(.style(color: session.styles[.pen]?.color, keepsAlpha: false, width: session.styles[.pen]?.width))),
         ]
         for (icon, label, command) in items {
             let b = Widgets.button(icon: icon, label: label, tooltip: label) { [weak self] in

@@ -8,11 +8,6 @@ enum SystemClipboard {
     /// Oekaki's private clipboard type: the strokes as an event log that draws them again.
     static let inkType = "application/x-oekaki-ink"
 
-    /// Strokes copied in this process, shared by all its windows (paste between documents keeps vectors).
-    nonisolated(unsafe) static var strokes: [Stroke] = []
-    /// The bytes of the pictures among `strokes` (a document pasted into may not have them yet).
-    nonisolated(unsafe) static var files: [ContentHash: [UInt8]] = [:]
-
     /// Offers `(mime type, bytes)` pairs on the clipboard of `widget`'s display, replacing what was there.
     static func put(_ offers: [(String, [UInt8])], for widget: Widget) {
         guard let clipboard = gtk_widget_get_clipboard(widget), !offers.isEmpty else { return }

@@ -30,9 +30,8 @@ extension MainWindow {
         return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
     }
 
-    func watch(_ autosave: Autosave) {
-        autosave.onStatus = { [weak self, weak autosave] status in
-            guard let self, let autosave, autosave === self.autosave else { return }
+    /// What the session says about saving: a banner while it fails, with Save As… at hand.
+    func showSaving(_ status: Autosave.Status) {
             switch status {
             case .saved:
                 self.banner.hide()
@@ -49,12 +48,11 @@ extension MainWindow {
                                  action: (localized("Save As…"), { [weak self] in self?.perform(.saveAs) }))
                 if self.retryTimer == 0 {
                     self.retryTimer = every(milliseconds: 5000) { [weak self] in
-                        self?.autosave.retry()
+                        self?.session.retrySaving()
                         return self != nil
                     }
                 }
             }
-        }
     }
 
     /// Writing failed: closing now would lose the last changes, so ask first.
@@ -78,36 +76,14 @@ extension MainWindow {
         }
     }
 
-    /// Flushes the autosave and forgets an untitled drawing that never got any ink.
-    func closeDocument() {
-        board?.stop(); board = nil
-        let unsaved = autosave.close()
-        if document.isUntitled, unsaved.isEmpty, canvas.editor.document.pages.count == 1 && canvas.editor.drawing.strokes.isEmpty,
-           !canvas.editor.history.canUndo, !canvas.editor.history.canRedo {
-            Documents.remove(document.path)
-        }
-    }
+    /// Flushes the file and forgets an untitled drawing that never got any ink.
+    func closeDocument() { session.close() }
 
     func switchTo(_ next: OpenDocument, keepEditor: Bool = false) {
-        closeDocument()
         if retryTimer != 0 { g_source_remove(retryTimer); retryTimer = 0 }
         banner.hide()
-        document = next
-        autosave = Autosave(file: next.file)
-        watch(autosave)
-        if !keepEditor {
-            let editor = Editor(document: next.file.document, history: next.file.history)
-            editor.tool = canvas.editor.tool
-            editor.styles = canvas.editor.styles
-            editor.recognizeShapes = canvas.editor.recognizeShapes
-            editor.selectionRule = canvas.editor.selectionRule
-            editor.keepLineWidths = canvas.editor.keepLineWidths
-            editor.clipboard = canvas.editor.clipboard
-            canvas.show(editor)
-        }
-        showPage()
+        session.replace(with: next, keepEditor: keepEditor)
         showDocument()
-        updateHistoryButtons()
     }
 
     /// Loads a drawing in the background (a big file takes a moment), then shows it; `opened` runs after.
@@ -130,10 +106,9 @@ extension MainWindow {
     }
 
     func saveAs(_ path: String) {
-        canvas.cancelStrokes()
         let old = document
         do {
-            let next = try Documents.saveCopy(of: canvas.editor.document, history: canvas.editor.history, to: path)
+            let next = try session.saveCopy(to: path)
             switchTo(next, keepEditor: true)
             // A named copy exists now, so the untitled original is no longer something to recover.
             if old.isUntitled, old.path != next.path { Documents.remove(old.path) }
@@ -147,11 +122,11 @@ extension MainWindow {
         let isXopp = (path as NSString).pathExtension.lowercased() == "xopp"
         let target = ExportFormat(path: path) == nil && !isXopp ? path + ".png" : path
         let format = ExportFormat(path: target)
-        let drawing = MainLoopHandoff(value: canvas.editor.drawing)
+        let drawing = MainLoopHandoff(value: session.drawing)
         // A document on a PDF: the PDF export holds every page with the original under the ink, PNG and SVG the
         // current page over its PDF page.
-        let onPDF = canvas.editor.document.pages.contains { $0.background.pdf != nil }
-        let document = MainLoopHandoff(value: (canvas.editor.document, canvas.editor.page))
+        let onPDF = session.document.pages.contains { $0.background.pdf != nil }
+        let document = MainLoopHandoff(value: (session.document, session.page))
         banner.show(.info, localized("Exporting {0}…", (target as NSString).lastPathComponent), action: nil)
         backgroundQueue.async { [weak self] in
             var failure: String?

@@ -55,7 +55,7 @@ extension MainWindow {
             banner.show(.warning, localized("{0} cannot be inserted: {1}", name, Self.oneLine(error)), action: nil, autoHide: true)
             return
         }
-        if let problem = canvas.insertImage(bytes, header: header, atView: point) {
+        if let problem = session.insertImage(bytes, header: header, visible: canvas.visiblePageRect, centre: point.map(canvas.pagePoint(fromView:))) {
             banner.show(.warning, problem, action: nil, autoHide: true)
             return
         }
@@ -89,26 +89,5 @@ extension MainWindow {
 
     static func oneLine(_ e: Error) -> String {
         "\(e)".split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(e)"
-    }
-}
-
-extension CanvasView {
-    /// Adds the picture as an image item fitted into the visible part of the current page (centred on `point`
-    /// when given, a view point), selected. Nil when done, else why not.
-    func insertImage(_ bytes: [UInt8], header: ImageHeader, atView point: Point?) -> String? {
-        let hash = editor.addFile(bytes)
-        ImagePainter.shared.provide(hash: hash, bytes: bytes)
-        let page = editor.document.pages[editor.currentPage]
-        var visible = pageView.pageRect(fromView: Rect(x: 0, y: 0, width: size.width, height: size.height))
-        if let s = page.format.size, let onPage = visible.intersection(Rect(x: 0, y: 0, width: s.width, height: s.height)) { visible = onPage }
-        let frame = ImagePlacement.frame(pixelWidth: header.width, pixelHeight: header.height, visible: visible,
-                                         centre: point.map(toPage))
-        let item = Stroke(id: 0, content: .image(ImageBox(file: hash, pixelWidth: header.width, pixelHeight: header.height)),
-                          frame: frame, page: page.id)
-        // Pasting is what places copies as one undoable, selected edit; the user's own clipboard stays.
-        let kept = editor.clipboard
-        editor.clipboard = [item]
-        defer { editor.clipboard = kept }
-        return selectionCommand(.paste(at: Point(x: (frame.minX + frame.maxX) / 2, y: (frame.minY + frame.maxY) / 2)))
     }
 }

@@ -8,16 +8,15 @@ extension MainWindow {
     /// A click with the text tool (or a double-click on a box with a selection tool) at page point `p`.
     func textTap(at p: Point) {
         finishText()
-        let e = canvas.editor
-        let session: TextBoxEditor.Session
-        if let s = e.textBox(at: p), let box = s.content.text, let corners = s.shownCorners {
-            session = TextBoxEditor.Session(page: s.page, id: s.id, origin: corners[0], box: box)
+        let typing: TextBoxEditor.Session
+        if let s = session.textBox(at: p), let box = s.content.text, let corners = s.shownCorners {
+            typing = TextBoxEditor.Session(page: s.page, id: s.id, origin: corners[0], box: box)
         } else {
-            if e.tool != .text { return }
-            let box = TextBox(text: "", font: textFont.family, size: textFont.size, color: e.textColor, width: TextBoxEditor.newWidth)
-            session = TextBoxEditor.Session(page: e.page.id, id: nil, origin: p, box: box)
+            if session.tool != .text { return }
+            let box = TextBox(text: "", font: textFont.family, size: textFont.size, color: session.textColor, width: TextBoxEditor.newWidth)
+            typing = TextBoxEditor.Session(page: session.page.id, id: nil, origin: p, box: box)
         }
-        textField.begin(session, canvas: canvas)
+        textField.begin(typing, canvas: canvas)
         canvas.onViewDrawn = { [weak self] in
             guard let self else { return }
             self.textField.place(self.canvas)
@@ -29,17 +28,9 @@ extension MainWindow {
         guard let (s, text) = textField.end() else { return }
         canvas.onViewDrawn = nil
         gtk_widget_grab_focus(canvas.widget)
-        let e = canvas.editor
-        guard e.page.id == s.page || e.document.index(of: s.page) != nil else { return }
-        if e.page.id != s.page, let i = e.document.index(of: s.page) { canvas.showPage(i) }
         var box = s.box
         box.text = TextBox.truncated(text) ?? text
-        let height = TextPainter.measure(box).height
-        if let id = s.id {
-            canvas.apply(e.changeText(id, to: box, height: height))
-        } else {
-            canvas.apply(e.addText(box, at: s.origin, height: height))
-        }
+        session.finishText(page: s.page, id: s.id, box: box, origin: s.origin)
     }
 
     func setTextFont(_ family: String, _ size: Double) {
@@ -49,8 +40,7 @@ extension MainWindow {
     }
 
     func setTextColor(_ color: RGBA) {
-        canvas.editor.textColor = color
+        session.setTextColor(color)
         textField.restyle(color: color, canvas: canvas)
-        showTool()
     }
 }

@@ -6,18 +6,15 @@ import InkRender
 import Localization
 
 /// One window showing one document: title bar with file commands, the tool row, banners and the canvas.
+/// The window talks to its `DocumentSession` (commands in, `SessionUpdate`s back); the canvas only renders.
 final class MainWindow {
     let window: Widget
+    let session: DocumentSession
     let canvas: CanvasView
     let toolbar = Toolbar()
     let pageMenu = PageMenu()
-    var document: OpenDocument
-    var autosave: Autosave
-    /// The board this window's drawing is shared on, if any.
-    var board: SharedBoard?
-    var boardState = SharedBoard.State.connecting
-    /// Who is on the board, this user first.
-    var boardPeople: [String] = []
+    /// The open file and how the window names it.
+    var document: OpenDocument { session.file }
     var preferences = Preferences.load()
 
     let titleLabel = Widgets.label("")
@@ -46,9 +43,8 @@ final class MainWindow {
     var textFont = (family: "Sans", size: 16.0)
 
     init(application: UnsafeMutablePointer<GtkApplication>, document: OpenDocument) {
-        self.document = document
-        autosave = Autosave(file: document.file)
-        canvas = CanvasView(editor: Editor(document: document.file.document, history: document.file.history))
+        session = DocumentSession(document)
+        canvas = CanvasView(session: session)
         banner = Banner()
         recoveryBanner = Banner()
         window = gtk_application_window_new(application)
@@ -70,9 +66,9 @@ final class MainWindow {
 
         wire()
         canvas.touchMode = preferences.touchMode
-        canvas.editor.recognizeShapes = preferences.recognizeShapes
-        canvas.editor.selectionRule = preferences.selectWhollyInside ? .whollyInside : .halfInside
-        canvas.editor.keepLineWidths = preferences.keepLineWidths
+        session.setRecognizeShapes(preferences.recognizeShapes)
+        session.setSelectionRule(preferences.selectWhollyInside ? .whollyInside : .halfInside)
+        session.setKeepLineWidths(preferences.keepLineWidths)
         showDocument()
         showTool()
         showPage()
@@ -171,7 +167,7 @@ final class MainWindow {
             let on = gtk_check_button_get_active(typed(recognize, as: GtkCheckButton.self)) != 0
             self.preferences.recognizeShapes = on
             Preferences.update { $0.recognizeShapes = on }
-            self.canvas.editor.recognizeShapes = on
+            self.session.setRecognizeShapes(on)
         }
         let selectingHeading = Widgets.label(localized("Selecting"))
         gtk_widget_set_halign(selectingHeading, GTK_ALIGN_START)
@@ -183,7 +179,7 @@ final class MainWindow {
             let on = gtk_check_button_get_active(typed(wholly, as: GtkCheckButton.self)) != 0
             self.preferences.selectWhollyInside = on
             Preferences.update { $0.selectWhollyInside = on }
-            self.canvas.editor.selectionRule = on ? .whollyInside : .halfInside
+            self.session.setSelectionRule(on ? .whollyInside : .halfInside)
         }
         let keepWidths = gtk_check_button_new_with_label(localized("Keep line widths when resizing a selection"))!
         gtk_check_button_set_active(typed(keepWidths, as: GtkCheckButton.self), preferences.keepLineWidths ? 1 : 0)
@@ -192,7 +188,7 @@ final class MainWindow {
             let on = gtk_check_button_get_active(typed(keepWidths, as: GtkCheckButton.self)) != 0
             self.preferences.keepLineWidths = on
             Preferences.update { $0.keepLineWidths = on }
-            self.canvas.editor.keepLineWidths = on
+            self.session.setKeepLineWidths(on)
         }
         let hint = Widgets.label(localized("Mouse: left button draws, middle button or Space+drag pans,\nwheel scrolls, Ctrl+wheel zooms."))
         gtk_widget_add_css_class(hint, "dim-label")
@@ -240,36 +236,19 @@ final class MainWindow {
         toolbar.onColor = { [weak self] in self?.setColor($0) }
         toolbar.onTextFont = { [weak self] family, size in self?.setTextFont(family, size) }
         toolbar.onTextColor = { [weak self] c in self?.setTextColor(c) }
-        canvas.onTextTap = { [weak self] p in self?.textTap(at: p) }
         toolbar.onWidth = { [weak self] w in
             guard let self, w.isFinite, w > 0 else { return }
-            self.canvas.editor.style.width = w
-            self.canvas.toolChanged()
-            self.showTool()
+            self.session.setWidth(w)
         }
-        canvas.onChanges = { [weak self] changes in
-            guard let self else { return }
-            // Mid-erase the drawing is ahead of the history, so it is no state to rewrite the file from.
-            let editor = self.canvas.editor
-            let state = editor.isErasing ? nil : Autosave.State(document: editor.document, history: editor.history)
-            self.autosave.commit(changes, state: state)
-        }
-        canvas.onStrokeBegins = { [weak self] in self?.autosave.waitForQueued(timeout: 0.25) }
-        canvas.onEdit = { [weak self] in self?.updateHistoryButtons() }
+        // The session's updates, after the canvas has shown them: the window's own widgets follow.
+        session.follow { [weak self] u in self?.follow(u) }
+        session.onSaveStatus = { [weak self] in self?.showSaving($0) }
+        session.onBoard = { [weak self] in self?.showBoard() }
         canvas.onZoom = { [weak self] in self?.toolbar.show(zoom: $0) }
-        canvas.onPage = { [weak self] _, _ in self?.showPage() }
         pageMenu.onCommand = { [weak self] in self?.perform($0) }
-        pageMenu.onSize = { [weak self] size, all in self?.canvas.pageCommand { $0.setSize(size, allPages: all) } }
-        pageMenu.onBackground = { [weak self] style, all in
-            self?.canvas.pageCommand { e in
-                var b = e.page.background
-                b = Background(style: style, paper: b.paper, line: b.line, spacing: style == b.style ? b.spacing : nil)
-                return e.setBackground(b, allPages: all)
-            }
-        }
+        pageMenu.onSize = { [weak self] size, all in self?.session.setPageSize(size, allPages: all) }
+        pageMenu.onBackground = { [weak self] style, all in self?.session.setPageStyle(style, allPages: all) }
         reportLayout(whenShown: pageMenu.popoverWidget)
-        canvas.onContextMenu = { [weak self] p in self?.showSelectionMenu(at: p) }
-        watch(autosave)
         // The canvas spans the window: its width decides whether the tool names fit beside their icons.
         connectResize(gobject(canvas.widget)) { [weak self] width, _ in
             // After this layout pass, not inside it.
@@ -291,8 +270,8 @@ final class MainWindow {
             if Shortcuts.isSpace(key) { self.canvas.spaceHeld = true; return true }
             guard let c = Shortcuts.command(for: key) else { return false }
             // Arrows, Delete and the like act on a selection; without one they keep their usual meaning.
-            if case .selection(let op) = c, op != .all, self.canvas.editor.selectedStrokes.isEmpty { return false }
-            if c == .copy || c == .cut, self.canvas.editor.selectedStrokes.isEmpty { return false }
+            if case .selection(let op) = c, op != .all, self.session.selectedStrokes.isEmpty { return false }
+            if c == .copy || c == .cut, self.session.selectedStrokes.isEmpty { return false }
             self.perform(c)
             return true
         }, released: { [weak self] key in
@@ -332,7 +311,7 @@ final class MainWindow {
         connectStop(gobject(window), "close-request") { [weak self] in
             guard let self else { return false }
             if self.closeConfirmed { return false }
-            let unsaved = self.autosave.flushNow()
+            let unsaved = self.session.flushNow()
             guard unsaved > 0 else {
                 self.closeDocument()
                 return false
@@ -354,36 +333,27 @@ final class MainWindow {
             }
         }
         switch command {
-        case .undo: canvas.undo()
-        case .redo: canvas.redo()
-        case .clear: canvas.clear()
-        case .cancelStroke: canvas.cancelStrokes()
+        case .undo: session.undo()
+        case .redo: session.redo()
+        case .clear: session.clear()
+        case .cancelStroke: session.cancelStrokes()
         case .zoomIn: canvas.zoom(by: 1.25)
         case .zoomOut: canvas.zoom(by: 0.8)
         case .zoomFit: canvas.zoomToFit()
         case .zoomReset: canvas.resetZoom()
-        case .nextPage: canvas.showPage(by: 1)
-        case .previousPage: canvas.showPage(by: -1)
-        case .firstPage: canvas.showPage(0)
-        case .lastPage: canvas.showPage(canvas.editor.document.pages.count - 1)
-        case .addPage: canvas.pageCommand(scroll: true) { $0.addPage() }
-        case .duplicatePage: canvas.pageCommand(scroll: true) { $0.duplicatePage() }
-        case .deletePage: canvas.pageCommand { $0.deletePage() }
-        case .movePageUp: canvas.pageCommand { $0.movePage(by: -1) }
-        case .movePageDown: canvas.pageCommand { $0.movePage(by: 1) }
-        case .tool(let t):
-            // Drawing again: the selection (and its handles) go away.
-            if !t.isSelection, !canvas.editor.selection.isEmpty { canvas.selectionCommand(.none) }
-            // A stroke in progress keeps its tool (the editor picks it at pointer-down).
-            canvas.editor.tool = t
-            canvas.toolChanged()
-            showTool()
-        case .size(let s):
-            canvas.editor.style.width = s.width(for: canvas.editor.tool)
-            canvas.toolChanged()
-            showTool()
+        case .nextPage: session.showPage(session.currentPage + 1)
+        case .previousPage: session.showPage(session.currentPage - 1)
+        case .firstPage: session.showPage(0)
+        case .lastPage: session.showPage(session.document.pages.count - 1)
+        case .addPage: session.addPage()
+        case .duplicatePage: session.duplicatePage()
+        case .deletePage: session.deletePage()
+        case .movePageUp: session.movePage(by: -1)
+        case .movePageDown: session.movePage(by: 1)
+        case .tool(let t): session.setTool(t)
+        case .size(let s): session.setSize(s)
         case .customColor:
-            FileDialogs.chooseColor(parent: window, initial: canvas.editor.style.color) { [weak self] in self?.setColor($0) }
+            FileDialogs.chooseColor(parent: window, initial: session.style.color) { [weak self] in self?.setColor($0) }
             showTool()
         case .newWindow:
             OekakiApplication.newWindow(from: self)
@@ -397,16 +367,12 @@ final class MainWindow {
             let suggested = document.isUntitled ? "Drawing.oekaki" : document.name
             FileDialogs.choose(.saveAs, parent: window, folder: dialogFolder, suggestedName: suggested) { [weak self] path in self?.saveAs(path) }
         case .selection(let op):
-            if let problem = canvas.selectionCommand(op) { banner.show(.warning, problem, action: nil, autoHide: true) }
+            if let problem = session.selectionCommand(op) { banner.show(.warning, problem, action: nil, autoHide: true) }
             grabSelection()
         case .copy, .cut:
-            let strokes = canvas.editor.selectedStrokes
+            let strokes = session.selectedStrokes
             guard !strokes.isEmpty else { return }
-            canvas.selectionCommand(command == .cut ? .cut : .copy)
-            SystemClipboard.strokes = strokes
-            // The pictures' bytes travel with them, so a paste into another window's document can store them.
-            let files = canvas.editor.document.files
-            SystemClipboard.files = Dictionary(uniqueKeysWithValues: Set(strokes.compactMap(\.content.image?.file)).compactMap { h in files[h].map { (h, $0) } })
+            session.selectionCommand(command == .cut ? .cut : .copy)
             SystemClipboard.put(ClipboardOffers.offers(for: strokes), for: canvas.widget)
         case .paste:
             // Ink copied in another Oekaki process: read it (asynchronously), then paste it as vectors.
@@ -417,8 +383,8 @@ final class MainWindow {
                         self.banner.show(.warning, localized("The ink on the clipboard could not be read."), action: nil, autoHide: true)
                         return
                     }
-                    self.canvas.editor.clipboard = strokes
-                    if let problem = self.canvas.selectionCommand(.paste(at: nil)) { self.banner.show(.warning, problem, action: nil, autoHide: true) }
+                    self.session.takeClipboard(strokes)
+                    if let problem = self.session.selectionCommand(.paste(at: nil)) { self.banner.show(.warning, problem, action: nil, autoHide: true) }
                     self.grabSelection()
                 }
                 return
@@ -428,11 +394,7 @@ final class MainWindow {
                 pasteForeignImage()
                 return
             }
-            if !SystemClipboard.strokes.isEmpty {
-                canvas.editor.clipboard = SystemClipboard.strokes
-                for bytes in SystemClipboard.files.values { ImagePainter.shared.provide(hash: canvas.editor.addFile(bytes), bytes: bytes) }
-            }
-            if let problem = canvas.selectionCommand(.paste(at: nil)) { banner.show(.warning, problem, action: nil, autoHide: true) }
+            if let problem = session.selectionCommand(.paste(at: nil)) { banner.show(.warning, problem, action: nil, autoHide: true) }
             grabSelection()
         case .export:
             let stem = (document.name as NSString).deletingPathExtension
@@ -443,7 +405,7 @@ final class MainWindow {
     /// Ctrl+A, a paste or a duplicate made a selection while a drawing tool is chosen: the lasso takes over, so
     /// the selection's handles answer the pointer.
     func grabSelection() {
-        guard !canvas.editor.selection.isEmpty, !canvas.editor.tool.isSelection else { return }
+        guard !session.selection.isEmpty, !session.tool.isSelection else { return }
         perform(.tool(.lasso))
     }
 
@@ -527,26 +489,31 @@ final class MainWindow {
     }
 
     private func setColor(_ color: RGBA) {
-        if canvas.editor.tool == .text { return setTextColor(color) }
-        var c = color
-        // The highlighter keeps its translucency whatever colour is picked.
-        if canvas.editor.tool == .highlighter { c.a = RGBA.highlighterYellow.a }
-        canvas.editor.style.color = c
-        showTool()
+        if session.tool == .text { return setTextColor(color) }
+        session.setColor(color)
+    }
+
+    /// What the window shows of a session update (the canvas has shown it already).
+    private func follow(_ u: SessionUpdate) {
+        if u.documentReplaced || u.pageChanged { showPage() }
+        if u.historyChanged || u.documentReplaced { updateHistoryButtons() }
+        if u.toolChanged { canvas.toolChanged(); showTool() }
+        if let p = u.textTap { textTap(at: p) }
+        if let p = u.contextMenu { showSelectionMenu(at: p) }
     }
 
     /// "Page 3 of 12" and the paper previews follow the current page.
     func showPage() {
-        let e = canvas.editor
-        pageMenu.show(page: e.currentPage, of: e.document.pages.count, paper: e.page.background, size: e.page.size)
+        let page = session.page
+        pageMenu.show(page: session.currentPage, of: session.document.pages.count, paper: page.background, size: page.size)
     }
 
     func showTool() {
-        toolbar.show(tool: canvas.editor.tool, style: canvas.editor.style)
+        toolbar.show(tool: session.tool, style: session.style)
     }
 
     func updateHistoryButtons() {
-        gtk_widget_set_sensitive(undoButton, canvas.editor.history.canUndo ? 1 : 0)
-        gtk_widget_set_sensitive(redoButton, canvas.editor.history.canRedo ? 1 : 0)
+        gtk_widget_set_sensitive(undoButton, session.history.canUndo ? 1 : 0)
+        gtk_widget_set_sensitive(redoButton, session.history.canRedo ? 1 : 0)
     }
 }
