@@ -32,27 +32,27 @@ extension MainWindow {
 
     /// What the session says about saving: a banner while it fails, with Save As… at hand.
     func showSaving(_ status: Autosave.Status) {
-            switch status {
-            case .saved:
-                self.banner.hide()
-                if self.retryTimer != 0 { g_source_remove(self.retryTimer); self.retryTimer = 0 }
-            case .refused(let reason):
-                // Waiting cannot help here; the next change brings a new state to rewrite the file from.
-                if self.retryTimer != 0 { g_source_remove(self.retryTimer); self.retryTimer = 0 }
-                self.banner.show(.warning,
-                                 localized("Cannot save to {0}: {1}. Your drawing is safe in memory; saving is tried again with your next change, or use Save As.", self.document.name, reason),
-                                 action: (localized("Save As…"), { [weak self] in self?.perform(.saveAs) }))
-            case .failing(let reason):
-                self.banner.show(.warning,
-                                 localized("Cannot save to {0}: {1}. Your drawing is safe in memory; retrying every 5 seconds.", self.document.name, reason),
-                                 action: (localized("Save As…"), { [weak self] in self?.perform(.saveAs) }))
-                if self.retryTimer == 0 {
-                    self.retryTimer = every(milliseconds: 5000) { [weak self] in
-                        self?.session.retrySaving()
-                        return self != nil
-                    }
+        switch status {
+        case .saved:
+            self.banner.hide()
+            if self.retryTimer != 0 { g_source_remove(self.retryTimer); self.retryTimer = 0 }
+        case .refused(let reason):
+            // Waiting cannot help here; the next change brings a new state to rewrite the file from.
+            if self.retryTimer != 0 { g_source_remove(self.retryTimer); self.retryTimer = 0 }
+            self.banner.show(.warning,
+                             localized("Cannot save to {0}: {1}. Your drawing is safe in memory; saving is tried again with your next change, or use Save As.", self.document.name, reason),
+                             action: (localized("Save As…"), { [weak self] in self?.perform(.saveAs) }))
+        case .failing(let reason):
+            self.banner.show(.warning,
+                             localized("Cannot save to {0}: {1}. Your drawing is safe in memory; retrying every 5 seconds.", self.document.name, reason),
+                             action: (localized("Save As…"), { [weak self] in self?.perform(.saveAs) }))
+            if self.retryTimer == 0 {
+                self.retryTimer = every(milliseconds: 5000) { [weak self] in
+                    self?.session.retrySaving()
+                    return self != nil
                 }
             }
+        }
     }
 
     /// Writing failed: closing now would lose the last changes, so ask first.
