@@ -12,7 +12,8 @@ extension Editor {
         }
         if laser.isLive(id) { return laserEvent(event) }
         if guided[id] != nil { return guidedEvent(event) }
-        guard event.phase == .began, event.point.point.isFinite else { return nil }
+        // A stylus's eraser end erases whatever tool is chosen (`handle` picks the stroke eraser for it).
+        guard event.phase == .began, !event.eraserEnd, event.point.point.isFinite else { return nil }
         if tool == .laser {
             var u = end(id)
             var p = event.point
