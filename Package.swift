@@ -38,11 +38,13 @@ let package = Package(
         .target(name: "InkStore", dependencies: ["InkCore", "InkPDF", "CSQLite", "CZlib", "CDeflate", "Localization"], swiftSettings: swift5),
         .target(name: "InkSync", dependencies: ["InkCore", "InkStore", "CNats"], swiftSettings: swift5),
         .target(name: "OekakiApp", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "Localization", "CGtk", "CCairo"], swiftSettings: swift5),
-        .target(name: "Thumbnailer", dependencies: ["InkCore", "InkRender", "InkStore", "Localization"], swiftSettings: swift5),
-        .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "OekakiApp", "Localization", "Thumbnailer"], swiftSettings: swift5),
+        // The command line's one argument parser and failure type, for `oekaki` and `oekaki-thumbnailer`.
+        .target(name: "Commands", dependencies: ["Localization"], swiftSettings: swift5),
+        .target(name: "Thumbnailer", dependencies: ["InkCore", "InkRender", "InkStore", "Localization", "Commands"], swiftSettings: swift5),
+        .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "OekakiApp", "Localization", "Thumbnailer", "Commands"], swiftSettings: swift5),
         // What a file manager runs for every thumbnail: no GTK, and the Swift runtime linked in, so starting it
         // costs a few milliseconds of dynamic linking instead of tens (see BENCHMARKS.md, thumbnail_ms_1m).
-        .executableTarget(name: "oekaki-thumbnailer", dependencies: ["Thumbnailer", "Localization"], swiftSettings: swift5,
+        .executableTarget(name: "oekaki-thumbnailer", dependencies: ["Thumbnailer", "Localization", "Commands"], swiftSettings: swift5,
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])] + staticFoundation),
         .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "Thumbnailer"], swiftSettings: swift5),
 

@@ -1,4 +1,5 @@
 import Foundation
+import Commands
 import Localization
 import InkCore
 import InkRender
@@ -8,45 +9,24 @@ import InkStore
 /// transparent outside the page. A `.oekaki` is streamed, never loaded whole. Shared by `oekaki thumbnail` and
 /// `oekaki-thumbnailer` (what the desktop's thumbnailer entry runs: the same command without GTK to link).
 public enum ThumbnailCommand {
-    /// Why it failed; decides the exit code as in the `oekaki` command.
-    public enum Failure: Error {
-        /// Wrong arguments: exit 2 with the usage.
-        case usage(String)
-        /// Bad input file: exit 1 with one line.
-        case input(String)
-    }
+    /// The arguments after the command's name (`oekaki thumbnail` or `oekaki-thumbnailer`).
+    public static let syntax = "IN OUT.png [--size N]"
+    public static var usage: Usage { Usage("oekaki thumbnail " + syntax, localized("the first page fitted into N×N pixels (default 256)")) }
 
     public static func run(_ args: [String]) throws {
-        var files: [String] = []
-        var size: Int?
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            switch a {
-            case "--size":
-                guard i + 1 < args.count else { throw Failure.usage(localized("thumbnail: --size needs a number of pixels")) }
-                guard size == nil else { throw Failure.usage(localized("thumbnail: --size given twice")) }
-                guard let n = Int(args[i + 1]), (1...Thumbnail.maxSize).contains(n) else {
-                    throw Failure.usage(localized("thumbnail: --size needs a whole number of pixels from 1 to {0}, not '{1}'", Thumbnail.maxSize, args[i + 1]))
-                }
-                size = n
-                i += 2
-            default:
-                if a.hasPrefix("-") && a.count > 1 { throw Failure.usage(localized("thumbnail: unknown option '{0}'", a)) }
-                files.append(a)
-                i += 1
-            }
+        let a = try Arguments(args, command: "thumbnail", options: [.value("--size", missing: localized("thumbnail: --size needs a number of pixels"))])
+        let size = try a.value("--size", { Int($0).flatMap { (1...Thumbnail.maxSize).contains($0) ? $0 : nil } }) {
+            localized("thumbnail: --size needs a whole number of pixels from 1 to {0}, not '{1}'", Thumbnail.maxSize, $0)
         }
-        guard files.count >= 2 else { throw Failure.usage(localized("thumbnail: needs IN and OUT.png")) }
-        guard files.count == 2 else { throw Failure.usage(localized("thumbnail: unexpected argument '{0}'", files[2])) }
+        let files = try a.files(2, missing: localized("thumbnail: needs IN and OUT.png"))
         let (input, output) = (files[0], files[1])
         // Thumbnailers often name the output without an extension (GNOME's is a temporary file): any name is PNG.
         do {
             try write(input, to: output, size: size ?? Thumbnail.defaultSize)
         } catch let e as RenderError {
-            throw Failure.input(e.description)
+            throw CommandFailure.input(e.description)
         } catch let e as StoreError {
-            throw Failure.input(e.description)
+            throw CommandFailure.input(e.description)
         }
     }
 

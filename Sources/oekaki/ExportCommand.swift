@@ -1,4 +1,5 @@
 import Foundation
+import Commands
 import Localization
 import InkCore
 import InkRender
@@ -25,42 +26,20 @@ enum ExportCommand {
         }
     }
 
+    static let usage = Usage([("oekaki export IN OUT [--scale S] [--transparent] [--page K] [--annotations-only]", ""),
+                              ("", localized("IN: .oekaki, .xopp or .pdf; OUT: .png .svg .pdf .oekaki .xopp"))])
+
     static func run(_ args: [String]) throws {
-        var files: [String] = []
-        var scale: Double?
-        var transparent = false
-        var page: Int?
-        var annotationsOnly = false
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            switch a {
-            case "--scale":
-                guard i + 1 < args.count else { throw CommandFailure.usage(localized("export: --scale needs a number")) }
-                guard scale == nil else { throw CommandFailure.usage(localized("export: --scale given twice")) }
-                guard let s = Double(args[i + 1]), s.isFinite, s > 0 else {
-                    throw CommandFailure.usage(localized("export: --scale needs a positive number, not '{0}'", args[i + 1]))
-                }
-                scale = s
-                i += 2
-            case "--transparent":
-                transparent = true
-                i += 1
-            case "--annotations-only":
-                annotationsOnly = true
-                i += 1
-            case "--page":
-                guard page == nil else { throw CommandFailure.usage(localized("export: --page given twice")) }
-                page = try DocumentArguments.page(args, at: i, command: "export")
-                i += 2
-            default:
-                if a.hasPrefix("-") && a.count > 1 { throw CommandFailure.usage(localized("export: unknown option '{0}'", a)) }
-                files.append(a)
-                i += 1
-            }
+        let a = try Arguments(args, command: "export", options: [
+            .value("--scale", missing: localized("export: --scale needs a number")), .flag("--transparent"),
+            .flag("--annotations-only"), Arguments.pageOption("export"),
+        ])
+        let scale = try a.value("--scale", { Double($0).flatMap { $0.isFinite && $0 > 0 ? $0 : nil } }) {
+            localized("export: --scale needs a positive number, not '{0}'", $0)
         }
-        guard files.count >= 2 else { throw CommandFailure.usage(localized("export: needs IN and OUT")) }
-        guard files.count == 2 else { throw CommandFailure.usage(localized("export: unexpected argument '{0}'", files[2])) }
+        let transparent = a.has("--transparent"), annotationsOnly = a.has("--annotations-only")
+        let page = try a.page()
+        let files = try a.files(2, missing: localized("export: needs IN and OUT"))
         let (input, output) = (files[0], files[1])
         let target = try target(output)
         switch target {

@@ -1,4 +1,5 @@
 import Foundation
+import Commands
 import Localization
 import InkCore
 import InkStore
@@ -6,25 +7,12 @@ import InkStore
 /// `oekaki replay LOG [-o OUT.oekaki]`: replays a JSON Lines event log through an `Editor` (the app's path)
 /// and prints the drawing's summary as one line of JSON. `LOG` may be `-` for standard input.
 enum ReplayCommand {
+    static let usage = Usage("oekaki replay LOG [-o OUT.oekaki]", localized("replay a JSON Lines event log, print the summary"))
+
     static func run(_ args: [String]) throws {
-        var log: String?
-        var out: String?
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            if a == "-o" || a == "--output" {
-                guard i + 1 < args.count else { throw CommandFailure.usage(localized("replay: {0} needs a file name", a)) }
-                guard out == nil else { throw CommandFailure.usage(localized("replay: {0} given twice", a)) }
-                out = args[i + 1]
-                i += 2
-                continue
-            }
-            if a.hasPrefix("-") && a != "-" { throw CommandFailure.usage(localized("replay: unknown option '{0}'", a)) }
-            guard log == nil else { throw CommandFailure.usage(localized("replay: unexpected argument '{0}'", a)) }
-            log = a
-            i += 1
-        }
-        guard let log else { throw CommandFailure.usage(localized("replay: missing LOG")) }
+        let a = try Arguments(args, command: "replay", options: [.value("-o", "--output") { localized("replay: {0} needs a file name", $0) }])
+        let log = try a.files(1, missing: localized("replay: missing LOG"))[0]
+        let out = a.value("-o")
 
         let editor = try replay(log)
         if let out {

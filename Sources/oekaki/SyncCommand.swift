@@ -1,4 +1,6 @@
 import Foundation
+import Commands
+import Localization
 import InkCore
 import InkStore
 import InkSync
@@ -7,16 +9,14 @@ import InkSync
 /// URL. Publishes what FILE holds that the board lacks and applies what the board holds that FILE lacks; with
 /// `--once` it stops when both are caught up, otherwise it keeps going, one line per batch applied.
 enum SyncCommand {
+    static let usage = Usage([("oekaki sync FILE URL [--once]", localized("keep the replica FILE in step with the board at URL")),
+                              ("", "URL: nats://[user:password@]host:port/BOARD")])
+
     static func run(_ args: [String]) throws {
-        var once = false
-        var positional: [String] = []
-        for a in args {
-            if a == "--once" { once = true; continue }
-            if a.hasPrefix("-") && a.count > 1 { throw CommandFailure.usage("sync: unknown option '\(a)'") }
-            positional.append(a)
-        }
-        guard positional.count == 2 else { throw CommandFailure.usage("sync: needs FILE and URL") }
-        let (file, text) = (positional[0], positional[1])
+        let a = try Arguments(args, command: "sync", options: [.flag("--once")])
+        let once = a.has("--once")
+        let files = try a.files(2, missing: "sync: needs FILE and URL")
+        let (file, text) = (files[0], files[1])
         let url: BoardURL
         do { url = try BoardURL(text) } catch { throw CommandFailure.input("\(error)") }
 
