@@ -1,4 +1,5 @@
 import CGtk
+import InkRender
 import Foundation
 
 /// `OEKAKI_FLOOR=1`: instead of the drawing window, a bare GtkDrawingArea of the same size that takes the
@@ -16,8 +17,8 @@ enum FloorWindow {
         gtk_widget_set_vexpand(area, 1)
         setDrawFunction(area) { cr, _, _ in
             Trace.measure("frame") {
-                cairo_set_source_rgb(cr, 1, 1, 1)
-                cairo_paint(cr)
+                cr.setSource(red: 1, green: 1, blue: 1)
+                cr.paint()
             }
         }
         let controller = gtk_event_controller_legacy_new()!

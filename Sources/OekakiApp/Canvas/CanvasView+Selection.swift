@@ -31,56 +31,56 @@ extension CanvasView {
     }
 
     /// The dragged layer, the loop or box being drawn, and the selection's box and handles.
-    func drawSelection(_ cr: OpaquePointer) {
-        let ctx = CairoContext(borrowing: cr)
+    func drawSelection(_ cr: CairoContext) {
+        let ctx = cr
         let drag = session.drag
         if let d = drag, let layer = dragLayer {
             layer.draw(into: ctx, map: d.frame.viewMap(d.map))
         }
-        cairo_save(cr)
-        cairo_set_line_width(cr, 1)
+        cr.save()
+        cr.setLineWidth(1)
         let path = session.selectionPath
         if path.count > 1 {
             let pts = path.map(pageView.viewPoint(fromPage:))
             if session.tool == .selectRect, let a = pts.first, let b = pts.last {
-                cairo_rectangle(cr, min(a.x, b.x), min(a.y, b.y), abs(b.x - a.x), abs(b.y - a.y))
+                cr.rectangle(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y))
             } else {
-                cairo_move_to(cr, pts[0].x, pts[0].y)
-                for q in pts.dropFirst() { cairo_line_to(cr, q.x, q.y) }
-                cairo_close_path(cr)
+                cr.move(to: pts[0].x, pts[0].y)
+                for q in pts.dropFirst() { cr.line(to: q.x, q.y) }
+                cr.closePath()
             }
             dashed(cr)
         }
         if let frame = selectionFrame {
             var box = frame.viewBox
             if let d = drag { box = d.frame.viewMap(d.map).apply(box) }
-            cairo_rectangle(cr, box.minX, box.minY, box.width, box.height)
+            cr.rectangle(x: box.minX, y: box.minY, width: box.width, height: box.height)
             dashed(cr)
             if drag == nil {
                 let m = SelectionFrame.handleMark
                 for h in frame.handles {
                     if h.grip == .rotate {
-                        cairo_move_to(cr, h.at.x, box.minY); cairo_line_to(cr, h.at.x, h.at.y + m / 2)
-                        cairo_set_source_rgba(cr, 0.11, 0.44, 0.85, 1); cairo_stroke(cr)
-                        cairo_arc(cr, h.at.x, h.at.y, m / 2 + 1, 0, 2 * .pi)
+                        cr.move(to: h.at.x, box.minY); cr.line(to: h.at.x, h.at.y + m / 2)
+                        cr.setSource(red: 0.11, green: 0.44, blue: 0.85, alpha: 1); cr.stroke()
+                        cr.arc(Point(h.at.x, h.at.y), radius: m / 2 + 1)
                     } else {
-                        cairo_rectangle(cr, h.at.x - m / 2, h.at.y - m / 2, m, m)
+                        cr.rectangle(x: h.at.x - m / 2, y: h.at.y - m / 2, width: m, height: m)
                     }
-                    cairo_set_source_rgba(cr, 1, 1, 1, 1); cairo_fill_preserve(cr)
-                    cairo_set_source_rgba(cr, 0.11, 0.44, 0.85, 1); cairo_stroke(cr)
+                    cr.setSource(red: 1, green: 1, blue: 1, alpha: 1); cr.fill(keepPath: true)
+                    cr.setSource(red: 0.11, green: 0.44, blue: 0.85, alpha: 1); cr.stroke()
                 }
             }
         }
-        cairo_restore(cr)
+        cr.restore()
     }
 
-    private func dashed(_ cr: OpaquePointer) {
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
-        cairo_set_dash(cr, nil, 0, 0)
-        cairo_stroke_preserve(cr)
-        cairo_set_dash(cr, [4, 4], 2, 0)
-        cairo_set_source_rgba(cr, 0.11, 0.44, 0.85, 1)
-        cairo_stroke(cr)
-        cairo_set_dash(cr, nil, 0, 0)
+    private func dashed(_ cr: CairoContext) {
+        cr.setSource(red: 1, green: 1, blue: 1, alpha: 0.9)
+        cr.setDash([])
+        cr.stroke(keepPath: true)
+        cr.setDash([4, 4], offset: 0)
+        cr.setSource(red: 0.11, green: 0.44, blue: 0.85, alpha: 1)
+        cr.stroke()
+        cr.setDash([])
     }
 }

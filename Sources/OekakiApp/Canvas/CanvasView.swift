@@ -201,7 +201,7 @@ final class CanvasView: CanvasNavigation {
 
     // MARK: drawing
 
-    private func draw(_ cr: OpaquePointer, width: Int, height: Int) {
+    private func draw(_ cr: CairoContext, width: Int, height: Int) {
         let f0 = zoomTraceStart.map { Trace.wallMs() - $0 }
         Trace.measure("frame") { drawFrame(cr, width: width, height: height) }
         if let f0, let t0 = zoomTraceStart { Trace.write("zoom detail frame=\(f0)..\(Trace.wallMs() - t0)") }
@@ -225,7 +225,7 @@ final class CanvasView: CanvasNavigation {
         }
     }
 
-    private func drawFrame(_ cr: OpaquePointer, width: Int, height: Int) {
+    private func drawFrame(_ cr: CairoContext, width: Int, height: Int) {
         size = Size(width: Double(width), height: Double(height))
         transform.deviceScale = Double(max(gtk_widget_get_scale_factor(widget), 1))
         if centrePending { centrePageAcross() }
@@ -233,55 +233,55 @@ final class CanvasView: CanvasNavigation {
 
         // Grey around the page (darker with a dark style), the page's own colour on it; the cache adds the ink.
         let desk = dark ? 0.2 : 0.82
-        cairo_set_source_rgb(cr, desk, desk, desk + 0.01)
-        cairo_paint(cr)
+        cr.setSource(red: desk, green: desk, blue: desk + 0.01)
+        cr.paint()
         // Paper under the raster too, so an area still rendering looks like blank paper: everywhere for an
         // endless page, else on each page in view.
         let layout = session.layout, document = session.document
         if layout.isCanvas {
             let bg = session.page.background.paper.unit
-            cairo_set_source_rgb(cr, bg.r, bg.g, bg.b)
-            cairo_paint(cr)
+            cr.setSource(red: bg.r, green: bg.g, blue: bg.b)
+            cr.paint()
         } else {
             let view = transform.pageRect(fromView: Rect(x: 0, y: 0, width: size.width, height: size.height))
             for i in layout.visible(view) {
                 guard let f = layout.frame(ofPage: i), document.pages.indices.contains(i) else { continue }
                 let bg = document.pages[i].background.paper.unit
                 let r = transform.viewRect(fromPage: f)
-                cairo_set_source_rgb(cr, bg.r, bg.g, bg.b)
-                cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
-                cairo_fill(cr)
+                cr.setSource(red: bg.r, green: bg.g, blue: bg.b)
+                cr.rectangle(x: r.minX, y: r.minY, width: r.width, height: r.height)
+                cr.fill()
             }
         }
 
         guard let cache else { return }
-        cairo_save(cr)
+        cr.save()
         if cache.transform.zoom != transform.zoom || cache.transform.offset != transform.offset {
             // A new view is still rendering: show the old raster moved and scaled to where it belongs.
             let k = transform.zoom / cache.transform.zoom
-            cairo_translate(cr, transform.offset.x - cache.transform.offset.x * k, transform.offset.y - cache.transform.offset.y * k)
-            cairo_scale(cr, k, k)
+            cr.translate(transform.offset.x - cache.transform.offset.x * k, transform.offset.y - cache.transform.offset.y * k)
+            cr.scale(k, k)
         }
-        cache.draw(into: CairoContext(borrowing: cr))
-        cairo_restore(cr)
+        cache.draw(into: cr)
+        cr.restore()
         drawSelection(cr)
         drawEraserOutline(cr)
     }
 
     /// A thin circle the size of the eraser, so the user sees what it will touch.
-    private func drawEraserOutline(_ cr: OpaquePointer) {
+    private func drawEraserOutline(_ cr: CairoContext) {
         guard session.tool.isEraser || hoverEraserEnd, let p = hoverPoint else { return }
         let width = hoverEraserEnd ? session.styles[.strokeEraser]?.width ?? session.style.width : session.style.width
         let r = max(width * transform.zoom / 2, 1.5)
-        cairo_save(cr)
-        cairo_set_line_width(cr, 1)
-        cairo_arc(cr, p.x, p.y, r, 0, 2 * Double.pi)
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
-        cairo_stroke_preserve(cr)
-        cairo_set_dash(cr, [3, 3], 2, 0)
-        cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, 0.9)
-        cairo_stroke(cr)
-        cairo_restore(cr)
+        cr.save()
+        cr.setLineWidth(1)
+        cr.arc(Point(p.x, p.y), radius: r)
+        cr.setSource(red: 1, green: 1, blue: 1, alpha: 0.9)
+        cr.stroke(keepPath: true)
+        cr.setDash([3, 3], offset: 0)
+        cr.setSource(red: 0.1, green: 0.1, blue: 0.1, alpha: 0.9)
+        cr.stroke()
+        cr.restore()
     }
 
     // MARK: CanvasNavigation

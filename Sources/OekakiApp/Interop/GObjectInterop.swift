@@ -1,4 +1,5 @@
 import CGtk
+import InkRender
 
 // The one place where Swift closures cross into GLib: signal handlers, idle and timeout callbacks.
 // Each closure is boxed, retained while GLib holds it and released by GLib's destroy notify, so the
@@ -168,11 +169,12 @@ func connectKeys(_ controller: OpaquePointer, pressed: @escaping (KeyPress) -> B
 // MARK: drawing
 
 /// Installs the draw function of a GtkDrawingArea; `cr` is GTK's context: never destroy it.
-func setDrawFunction(_ area: Widget, _ body: @escaping (OpaquePointer, Int32, Int32) -> Void) {
-    typealias F = (OpaquePointer, Int32, Int32) -> Void
+func setDrawFunction(_ area: Widget, _ body: @escaping (CairoContext, Int32, Int32) -> Void) {
+    typealias F = (CairoContext, Int32, Int32) -> Void
     let thunk: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, data in
         guard let cr else { return }
-        unbox(data, as: F.self)?(cr, w, h)
+        // GTK's `cairo_t` is only borrowed for this frame; the app draws through InkRender's wrapper.
+        unbox(data, as: F.self)?(CairoContext(borrowing: cr), w, h)
     }
     gtk_drawing_area_set_draw_func(typed(area, as: GtkDrawingArea.self), thunk, retained(body as F), releaseDestroy)
 }

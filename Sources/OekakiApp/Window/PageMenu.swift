@@ -119,13 +119,13 @@ final class PageMenu {
     var popoverWidget: Widget { popover }
 
     /// A patch of endless paper in `style`, drawn by the screen cache like the canvas (two units per pixel).
-    private func paintSwatch(_ style: Background.Style, _ cr: OpaquePointer, width: Int, height: Int) {
+    private func paintSwatch(_ style: Background.Style, _ cr: CairoContext, width: Int, height: Int) {
         let bg = Background(style: style, paper: paper.paper, line: paper.line,
                             spacing: style == paper.style ? paper.spacing : nil)
         let t = ViewTransform(zoom: 0.5, offset: Point(0, 0), deviceScale: 1)
         guard let cache = try? ScreenCache(viewSize: Size(width: Double(width), height: Double(height)), transform: t) else { return }
         cache.render(Scene(sheets: [Sheet(drawing: Drawing(), paperArea: nil, paper: bg.paper, background: bg, endless: true)]))
-        cache.draw(into: CairoContext(borrowing: cr))
+        cache.draw(into: cr)
     }
 
     private static func heading(_ text: String) -> Widget {

@@ -1,4 +1,5 @@
 import CGtk
+import InkRender
 import Localization
 import InkCore
 
@@ -156,11 +157,11 @@ final class Toolbar {
         let custom = Widgets.drawnToggle(size: 18, tooltip: localized("Custom colour…"), group: firstSwatch, paint: { [weak self] cr, w, h in
             Faces.swatch(self?.customColor ?? .black)(cr, w, h)
             // A small plus marks the chooser.
-            cairo_set_source_rgb(cr, 1, 1, 1)
-            cairo_set_line_width(cr, 2)
-            cairo_move_to(cr, w / 2 - 4, h / 2); cairo_line_to(cr, w / 2 + 4, h / 2)
-            cairo_move_to(cr, w / 2, h / 2 - 4); cairo_line_to(cr, w / 2, h / 2 + 4)
-            cairo_stroke(cr)
+            cr.setSource(red: 1, green: 1, blue: 1)
+            cr.setLineWidth(2)
+            cr.move(to: w / 2 - 4, h / 2); cr.line(to: w / 2 + 4, h / 2)
+            cr.move(to: w / 2, h / 2 - 4); cr.line(to: w / 2, h / 2 + 4)
+            cr.stroke()
         }) { }
         // The custom swatch opens the chooser on every click, not only when it becomes active.
         connect(gobject(custom.button), "clicked") { [weak self] in

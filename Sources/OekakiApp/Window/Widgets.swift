@@ -1,4 +1,5 @@
 import CGtk
+import InkRender
 import InkCore
 
 // Small builders for the widgets the window uses, so layout code reads as a list of controls.
@@ -34,7 +35,7 @@ enum Widgets {
     }
 
     /// A toggle button whose face is drawn by `paint` (colour swatches, size dots).
-    static func drawnToggle(size: Int32, tooltip: String, group: Widget?, paint: @escaping (OpaquePointer, Double, Double) -> Void,
+    static func drawnToggle(size: Int32, tooltip: String, group: Widget?, paint: @escaping (CairoContext, Double, Double) -> Void,
                             action: @escaping () -> Void) -> (button: Widget, face: Widget) {
         let face = gtk_drawing_area_new()!
         gtk_drawing_area_set_content_width(typed(face, as: GtkDrawingArea.self), size)
@@ -99,7 +100,7 @@ enum Widgets {
     }
 
     /// A drawn 16 px face for buttons whose tool has no icon in the theme (the highlighter).
-    static func face(_ paint: @escaping (OpaquePointer, Double, Double) -> Void) -> Widget {
+    static func face(_ paint: @escaping (CairoContext, Double, Double) -> Void) -> Widget {
         let face = gtk_drawing_area_new()!
         gtk_drawing_area_set_content_width(typed(face, as: GtkDrawingArea.self), 16)
         gtk_drawing_area_set_content_height(typed(face, as: GtkDrawingArea.self), 16)
@@ -138,104 +139,6 @@ enum Widgets {
         gtk_css_provider_load_from_data(provider, css, -1)
         if let display = gdk_display_get_default() {
             gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
-        }
-    }
-}
-
-/// Cairo painting of small control faces.
-enum Faces {
-    static func swatch(_ color: RGBA) -> (OpaquePointer, Double, Double) -> Void {
-        { cr, w, h in
-            let r = min(w, h) / 2 - 1
-            cairo_arc(cr, w / 2, h / 2, r, 0, 2 * Double.pi)
-            let c = color.unit
-            cairo_set_source_rgba(cr, c.r, c.g, c.b, max(c.a, 0.6))
-            cairo_fill_preserve(cr)
-            cairo_set_source_rgba(cr, 0, 0, 0, 0.35)
-            cairo_set_line_width(cr, 1)
-            cairo_stroke(cr)
-        }
-    }
-
-    /// A serif capital T: the text tool.
-    static func text(_ cr: OpaquePointer, _ w: Double, _ h: Double) {
-        cairo_set_source_rgb(cr, 0.15, 0.15, 0.15)
-        cairo_rectangle(cr, w * 0.15, h * 0.12, w * 0.7, h * 0.14)
-        cairo_rectangle(cr, w * 0.43, h * 0.12, w * 0.14, h * 0.76)
-        cairo_rectangle(cr, w * 0.32, h * 0.8, w * 0.36, h * 0.1)
-        cairo_fill(cr)
-    }
-
-    /// A chisel-tip marker laying down a translucent yellow band.
-    static func highlighter(_ cr: OpaquePointer, _ w: Double, _ h: Double) {
-        cairo_save(cr)
-        cairo_set_source_rgba(cr, 0.96, 0.83, 0.0, 0.75)
-        cairo_rectangle(cr, 0, h * 0.72, w * 0.62, h * 0.26)
-        cairo_fill(cr)
-        // The marker body, slanted, its tip resting on the band's right end.
-        cairo_translate(cr, w * 0.62, h * 0.72)
-        cairo_rotate(cr, -Double.pi / 4)
-        cairo_set_source_rgb(cr, 0.2, 0.2, 0.22)
-        cairo_rectangle(cr, 0, -h * 0.16, w * 0.72, h * 0.32)
-        cairo_fill(cr)
-        cairo_move_to(cr, 0, -h * 0.16); cairo_line_to(cr, -w * 0.18, -h * 0.08)
-        cairo_line_to(cr, -w * 0.18, h * 0.08); cairo_line_to(cr, 0, h * 0.16)
-        cairo_close_path(cr)
-        cairo_fill(cr)
-        cairo_restore(cr)
-    }
-
-    /// A shape tool's icon: the shape itself, in ink.
-    static func shape(_ tool: Tool) -> (OpaquePointer, Double, Double) -> Void {
-        { cr, w, h in
-            let m = 3.0
-            cairo_set_source_rgb(cr, 0.15, 0.15, 0.15)
-            cairo_set_line_width(cr, 1.6)
-            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-            switch tool {
-            case .line:
-                cairo_move_to(cr, m, h - m); cairo_line_to(cr, w - m, m)
-            case .arrow:
-                cairo_move_to(cr, m, h - m); cairo_line_to(cr, w - m, m)
-                cairo_move_to(cr, w - m - 6, m); cairo_line_to(cr, w - m, m); cairo_line_to(cr, w - m, m + 6)
-            case .ellipse:
-                cairo_save(cr)
-                cairo_translate(cr, w / 2, h / 2)
-                cairo_scale(cr, (w - 2 * m) / 2, (h - 2 * m) / 2.6)
-                cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
-                cairo_restore(cr)
-            case .lasso:
-                // A dashed loop with its tail: what the lasso draws.
-                cairo_save(cr)
-                cairo_translate(cr, w / 2, h / 2 - 1)
-                cairo_scale(cr, (w - 2 * m) / 2, (h - 2 * m) / 3)
-                cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
-                cairo_restore(cr)
-                cairo_set_dash(cr, [2.5, 2], 2, 0)
-                cairo_stroke(cr)
-                cairo_set_dash(cr, nil, 0, 0)
-                cairo_move_to(cr, w / 2 - 2, h / 2 + (h - 2 * m) / 3 - 1); cairo_line_to(cr, w / 2 - 4, h - m)
-            case .selectRect:
-                cairo_rectangle(cr, m, m + 2, w - 2 * m, h - 2 * m - 4)
-                cairo_set_dash(cr, [2.5, 2], 2, 0)
-                cairo_stroke(cr)
-                cairo_set_dash(cr, nil, 0, 0)
-            case .text:
-                text(cr, w, h)
-                return
-            default:
-                cairo_rectangle(cr, m, m + 2, w - 2 * m, h - 2 * m - 4)
-            }
-            cairo_stroke(cr)
-        }
-    }
-
-    static func dot(diameter: Double) -> (OpaquePointer, Double, Double) -> Void {
-        { cr, w, h in
-            cairo_arc(cr, w / 2, h / 2, min(diameter, min(w, h)) / 2, 0, 2 * Double.pi)
-            cairo_set_source_rgb(cr, 0.15, 0.15, 0.15)
-            cairo_fill(cr)
         }
     }
 }
