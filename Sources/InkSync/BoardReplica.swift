@@ -16,9 +16,13 @@ public struct BoardReplica: Sendable {
     /// A page deleted here (by this user or by the board) that the board knows: kept with its strokes so a
     /// restore brings it back as the board has it.
     public struct ParkedPage: Sendable {
-        public var format: PageFormat
-        public var drawing: Drawing
-        public init(format: PageFormat, drawing: Drawing) { self.format = format; self.drawing = drawing }
+        /// The page as it was, its layers and items included.
+        public var page: Page
+        public var format: PageFormat {
+            get { page.format }
+            set { page.format = newValue }
+        }
+        public init(_ page: Page) { self.page = page }
     }
 
     public let client: UInt64
@@ -36,7 +40,7 @@ public struct BoardReplica: Sendable {
     public private(set) var notes: [String] = []
 
     /// The first page's strokes (a one-page board, and the tests).
-    public var drawing: Drawing { document.pages[0].drawing }
+    public var drawing: Drawing { document.pages[0].flattened }
 
     /// Drawing order on a board: an `add` at sequence s draws at s << sequenceShift; the pieces cut from it take
     /// the free slots above (in the order the log confirms them), so they keep the original's place and every
@@ -95,7 +99,7 @@ public struct BoardReplica: Sendable {
             keys[e.local] = e.key
             // A page the board knows that this file lost entirely: an empty page, parked.
             if self.document.index(of: e.local) == nil && self.parked[e.local] == nil {
-                self.parked[e.local] = ParkedPage(format: e.format, drawing: Drawing())
+                self.parked[e.local] = ParkedPage(Page(id: e.local, format: e.format))
                 notes.append("page \(gid) was missing here; kept empty")
             }
         }
@@ -110,7 +114,7 @@ public struct BoardReplica: Sendable {
             if let s = self.hidden[e.local] { missing.append(s) }
         }
         if !missing.isEmpty {
-            for p in self.document.pages { for s in p.drawing.strokes where self.ledger.globalID(local: s.id) == nil { fresh.append(s) } }
+            for p in self.document.pages { for s in p.strokes where self.ledger.globalID(local: s.id) == nil { fresh.append(s) } }
             adoptCopies(removed: missing, added: fresh)
         }
         // A local undo puts my strokes back with the order they had when the edit was made; the board's order wins.
@@ -134,19 +138,19 @@ public struct BoardReplica: Sendable {
 
     // MARK: pages and strokes wherever they are
 
-    /// The strokes of a local page, shown or parked.
-    public func drawing(of page: PageID) -> Drawing? {
-        if let i = document.index(of: page) { return document.pages[i].drawing }
-        return parked[page]?.drawing
+    /// A local page, shown or parked.
+    public func page(_ page: PageID) -> Page? {
+        if let i = document.index(of: page) { return document.pages[i] }
+        return parked[page]?.page
     }
 
-    public func stroke(_ id: StrokeID, page: PageID) -> Stroke? { drawing(of: page)?.stroke(id) }
+    public func stroke(_ id: StrokeID, page: PageID) -> Stroke? { self.page(page)?.stroke(id) }
 
     @discardableResult
-    private mutating func withDrawing<T>(_ page: PageID, _ body: (inout Drawing) -> T) -> T? {
-        if let i = document.index(of: page) { return document.withDrawing(ofPage: i, body) }
+    private mutating func withDrawing<T>(_ page: PageID, _ body: (inout Page) -> T) -> T? {
+        if let i = document.index(of: page) { return document.withPage(i, body) }
         guard parked[page] != nil else { return nil }
-        return body(&parked[page]!.drawing)
+        return body(&parked[page]!.page)
     }
 
     /// A page's format, shown or parked.
@@ -206,7 +210,7 @@ public struct BoardReplica: Sendable {
     public mutating func perform(_ edit: Edit) {
         switch edit {
         case .add, .remove, .replace, .clear:
-            guard let page = edit.strokePage, let d = drawing(of: page) else { return }
+            guard let page = edit.strokePage, let d = self.page(page) else { return }
             let gone: [Stroke]
             if case .clear = edit { gone = d.strokes } else { gone = edit.removed.compactMap { d.stroke($0.id) } }
             for s in edit.added { reserve(through: s.id) }
@@ -225,19 +229,25 @@ public struct BoardReplica: Sendable {
             guard document.index(of: p.id) == nil else { return }
             parked[p.id] = nil
             document.apply(edit)
-            for s in p.drawing.strokes { hidden[s.id] = nil; touched.insert(s.id) }
+            for s in p.strokes { hidden[s.id] = nil; touched.insert(s.id) }
             fixKeys()
             pagesTouched = true
         case .deletePage(let p, _):
             guard let i = document.index(of: p.id), document.pages.count > 1 else { return }
             let page = document.pages[i]
             document.apply(edit)
-            parked[p.id] = ParkedPage(format: page.format, drawing: page.drawing)
+            parked[p.id] = ParkedPage(page)
             pagesTouched = true
         case .movePage:
             document.apply(edit)
             fixKeys()
             pagesTouched = true
+        case .layers:
+            // The items a layer edit takes away or brings back travel as strokes; the layers themselves are not
+            // shared yet.
+            document.apply(edit)
+            for s in edit.removed { hidden[s.id] = s; touched.insert(s.id) }
+            for s in edit.added { hidden[s.id] = nil; touched.insert(s.id) }
         case .setFormat(let changes):
             document.apply(edit)
             for c in changes where parked[c.page] != nil { parked[c.page]!.format = c.to }
@@ -392,7 +402,7 @@ public struct BoardReplica: Sendable {
                 guard !own, format(of: e.local) == old else { continue }
                 if let i = document.index(of: e.local) {
                     var pages = document.pages
-                    pages[i] = Page(id: e.local, format: f, drawing: pages[i].drawing)
+                    pages[i] = Page(id: e.local, format: f, layers: pages[i].layers)
                     document.follow(pages: pages)
                 } else {
                     parked[e.local]?.format = f
@@ -521,7 +531,7 @@ public struct BoardReplica: Sendable {
             // My page: already here (or deleted here since, an edit still to publish).
             let local = p.id.number
             ledger[page: p.id] = .init(local: local, visible: true, key: p.key, format: p.format)
-            if document.index(of: local) == nil && parked[local] == nil { parked[local] = ParkedPage(format: p.format, drawing: Drawing()) }
+            if document.index(of: local) == nil && parked[local] == nil { parked[local] = ParkedPage(Page(id: local, format: p.format)) }
             if keys[local] == nil { keys[local] = p.key }
             return
         }
@@ -555,16 +565,16 @@ public struct BoardReplica: Sendable {
         guard here == before else { return }
         if visible {
             guard let p = parked.removeValue(forKey: e.local) else { return }
-            document.follow(pages: document.pages + [Page(id: e.local, format: p.format, drawing: p.drawing)])
-            touched.formUnion(p.drawing.strokes.map(\.id))
+            document.follow(pages: document.pages + [Page(id: e.local, format: p.format, layers: p.page.layers)])
+            touched.formUnion(p.page.strokes.map(\.id))
             arrange()
         } else if let i = document.index(of: e.local) {
             // A document always has a page: the last one stays, and going out again it brings the page back.
             guard document.pages.count > 1 else { notes.append("page \(id) is the last page here; kept"); return }
             var pages = document.pages
             let p = pages.remove(at: i)
-            parked[e.local] = ParkedPage(format: p.format, drawing: p.drawing)
-            touched.formUnion(p.drawing.strokes.map(\.id))
+            parked[e.local] = ParkedPage(p)
+            touched.formUnion(p.strokes.map(\.id))
             document.follow(pages: pages)
         }
     }
@@ -603,7 +613,7 @@ public struct BoardReplica: Sendable {
         var reorders: [BoardStrokeID: UInt64] = [:]
         var gone: [UInt64: BoardStrokeID] = [:]   // board order → confirmed stroke no longer drawn here
         for (gid, e) in ledger.entries {
-            let s = shownAt[e.page].map { document.pages[$0].drawing.stroke(e.local) } ?? parked[e.page]?.drawing.stroke(e.local)
+            let s = shownAt[e.page].map { document.pages[$0].stroke(e.local) } ?? parked[e.page]?.page.stroke(e.local)
             let here = s != nil
             if e.visible && !here { removes.append(gid) }
             if !e.visible && here { strokeRestores.append(gid) }
@@ -624,7 +634,7 @@ public struct BoardReplica: Sendable {
         var pieces: [BoardStrokeID: [BoardStroke]] = [:]
         for p in document.pages {
             let page = boardPageID(p.id)
-            for s in p.drawing.strokes where ledger.globalID(local: s.id) == nil {
+            for s in p.strokes where ledger.globalID(local: s.id) == nil {
                 let gid = BoardStrokeID(client: client, number: s.id)
                 let board = BoardStroke(id: gid, page: page, style: s.style, points: s.drawnPoints, transform: s.transform, shape: s.shape, content: s.content)
                 // A piece of a stroke the board knows: its order is that stroke's board order.

@@ -55,9 +55,9 @@ public final class BoardSync {
                 guard let key = PageKey(digits: p.key) else { throw Failure.document("\(document.path): a board page has no valid key") }
                 ledger[page: BoardPageID(client: p.client, number: p.number)] = .init(local: p.local, visible: p.visible, key: key, format: p.format)
             }
-            for p in r.parkedPages { parked[p.id] = .init(format: p.format, drawing: Drawing()) }
+            for p in r.parkedPages { parked[p.id] = .init(Page(id: p.id, format: p.format)) }
             var strokes: [StrokeID: Stroke] = [:]
-            for p in document.document.pages { for s in p.drawing.strokes { strokes[s.id] = s } }
+            for p in document.document.pages { for s in p.strokes { strokes[s.id] = s } }
             for s in r.hidden { strokes[s.id] = s }
             var visible = Set<StrokeID>()
             for e in r.entries {
@@ -71,7 +71,7 @@ public final class BoardSync {
             }
             for s in r.hidden {
                 // On a page deleted here, a stroke the board shows is in that page's drawing; otherwise it is hidden.
-                if parked[s.page] != nil && visible.contains(s.id) { parked[s.page]!.drawing.insert(s) } else { hidden[s.id] = s }
+                if parked[s.page] != nil && visible.contains(s.id) { parked[s.page]!.page.insert(s) } else { hidden[s.id] = s }
             }
         }
         replica = BoardReplica(client: client, document: document.document, parked: parked, hidden: hidden, ledger: ledger)
@@ -199,7 +199,7 @@ public final class BoardSync {
             let page = entry?.page
             if let page, let s = replica.stroke(id, page: page) {
                 if shownPage.contains(page) { c.shown.append(s) } else { c.hidden.append(s) }
-            } else if let s = replica.document.pages.lazy.compactMap({ $0.drawing.stroke(id) }).first {
+            } else if let s = replica.document.pages.lazy.compactMap({ $0.stroke(id) }).first {
                 c.shown.append(s)
             } else if let s = replica.hidden[id], gid != nil {
                 c.hidden.append(s)

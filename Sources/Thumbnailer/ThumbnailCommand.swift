@@ -54,7 +54,7 @@ public enum ThumbnailCommand {
                 try stream.forEachStroke { strokes.append($0) }
                 let page = Page(format: stream.format, drawing: Drawing(strokes: strokes))
                 try Thumbnail.writePNG(frame: page.frame, background: page.format.background.paper,
-                                       runs: LayeredExport.runs(of: page.drawing, count: 2), size: n, to: output)
+                                       runs: LayeredExport.runs(of: page.shownStrokes, count: 2), size: n, to: output)
             }
             return
         }
@@ -63,6 +63,6 @@ public enum ThumbnailCommand {
         let page = doc.document.pages[0]
         ImagePainter.shared.provide(doc.document.files)
         try Thumbnail.writePNG(frame: page.frame, background: page.format.background.paper, backdrop: PDFBackdrop.of(page, in: doc.document),
-                               runs: LayeredExport.runs(of: page.drawing, count: 2), size: n, to: output)
+                               runs: LayeredExport.runs(of: page.shownStrokes, count: 2), size: n, to: output)
     }
 }

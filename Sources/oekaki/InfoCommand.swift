@@ -14,7 +14,7 @@ enum InfoCommand {
         let page = try a.page()
         let file = try a.files(1, missing: localized("info: missing FILE"))[0]
         let doc = try DocumentArguments.load(file, page: page)
-        let summary = page.map { DrawingSummary(doc.document.pages[$0 - 1].drawing) } ?? DrawingSummary(doc.document)
+        let summary = page.map { DrawingSummary(doc.document.pages[$0 - 1]) } ?? DrawingSummary(doc.document)
         print(summary.json(extra: [("format", JSONText.string(doc.format)), ("version", String(doc.version))]))
     }
 }

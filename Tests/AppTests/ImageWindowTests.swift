@@ -57,7 +57,7 @@ final class ImageWindowTests: WindowTestCase {
         usleep(800_000)   // autosave
         quit()
         let stored = try DocumentFile.open(path: file, readOnly: true)
-        let items = stored.document.pages[0].drawing.strokes
+        let items = stored.document.pages[0].strokes
         XCTAssertEqual(items.count, 1)
         XCTAssertEqual(items.first?.content.image?.pixelWidth, 200)
         XCTAssertEqual(items.first?.content.image?.pixelHeight, 100)
@@ -97,7 +97,7 @@ final class ImageWindowTests: WindowTestCase {
         usleep(1_200_000)
         quit()
         let stored = try DocumentFile.open(path: file, readOnly: true)
-        XCTAssertEqual(stored.document.pages[0].drawing.strokes.compactMap(\.content.image).count, 2)
+        XCTAssertEqual(stored.document.pages[0].strokes.compactMap(\.content.image).count, 2)
         XCTAssertEqual(stored.document.files.count, 1, "pasted twice, stored once")
         stored.close()
     }
@@ -137,7 +137,7 @@ final class ImageWindowTests: WindowTestCase {
         usleep(800_000)
         quit()
         let stored = try DocumentFile.open(path: file, readOnly: true)
-        XCTAssertEqual(stored.document.pages[0].drawing.strokes.compactMap(\.content.image).count, 1, "in the document that was open")
+        XCTAssertEqual(stored.document.pages[0].strokes.compactMap(\.content.image).count, 1, "in the document that was open")
         stored.close()
     }
 

@@ -43,7 +43,7 @@ final class PDFWindowTests: WindowTestCase {
         let pages = stored.document.pages
         stored.close()
         XCTAssertEqual(pages.count, 3)
-        XCTAssertEqual(pages.map { $0.drawing.strokes.count }, [0, 1, 0])
+        XCTAssertEqual(pages.map { $0.strokes.count }, [0, 1, 0])
         XCTAssertEqual(pages.map { $0.background.pdf?.index }, [0, 1, 2])
 
         // Exported: the original's text (real text, not pixels) and, on page 2, the ink over the band's page.

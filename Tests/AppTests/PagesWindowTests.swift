@@ -62,9 +62,9 @@ final class PagesWindowTests: WindowTestCase {
         let doc = stored.document
         stored.close()
         XCTAssertEqual(doc.pages.count, 2)
-        XCTAssertEqual(doc.pages.first?.drawing.strokes.count, 2)
-        XCTAssertEqual(doc.pages.last?.drawing.strokes.count, 1)
-        if let b = doc.pages.last?.drawing.strokes.first?.bounds {
+        XCTAssertEqual(doc.pages.first?.strokes.count, 2)
+        XCTAssertEqual(doc.pages.last?.strokes.count, 1)
+        if let b = doc.pages.last?.strokes.first?.bounds {
             XCTAssertEqual(b.minY, 100, accuracy: 3, "page 2's stroke is in page 2's coordinates")
         }
 

@@ -50,7 +50,7 @@ final class SelectionWindowTests: WindowTestCase {
         usleep(700_000)   // autosave
         quit()
         let stored = try DocumentFile.open(path: file, readOnly: true)
-        let strokes = stored.document.pages[0].drawing.strokes
+        let strokes = stored.document.pages[0].strokes
         let history = stored.history
         stored.close()
         XCTAssertEqual(strokes.count, 1)
@@ -102,7 +102,7 @@ final class SelectionWindowTests: WindowTestCase {
         usleep(700_000)
         quit()
         let stored = try DocumentFile.open(path: file, readOnly: true)
-        XCTAssertEqual(stored.document.pages[0].drawing.strokes.count, 2)
+        XCTAssertEqual(stored.document.pages[0].strokes.count, 2)
         stored.close()
     }
 }

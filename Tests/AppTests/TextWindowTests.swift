@@ -59,7 +59,7 @@ final class TextWindowTests: WindowTestCase {
         usleep(500_000)
         quit()
         let stored = try DocumentFile.open(path: file, readOnly: true)
-        let items = stored.document.pages[0].drawing.strokes
+        let items = stored.document.pages[0].strokes
         stored.close()
         XCTAssertEqual(items.compactMap(\.content.text?.text), ["Wombat wins"])
         if let b = items.first?.drawnBox {
@@ -99,8 +99,8 @@ final class TextWindowTests: WindowTestCase {
         let stored = try DocumentFile.open(path: doc, readOnly: true)
         let pages = stored.document.pages
         stored.close()
-        XCTAssertEqual(pages.map { $0.drawing.strokes.count }, [0, 2, 0])
-        XCTAssertEqual(pages[1].drawing.strokes.compactMap(\.content.text?.text), ["Quokka"])
+        XCTAssertEqual(pages.map { $0.strokes.count }, [0, 2, 0])
+        XCTAssertEqual(pages[1].strokes.compactMap(\.content.text?.text), ["Quokka"])
         let out = home.appendingPathComponent("out.pdf").path
         let export = try run(try AppWindowTests.oekakiBinary(), ["export", doc, out])
         XCTAssertEqual(export.status, 0, export.output)

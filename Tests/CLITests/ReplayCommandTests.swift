@@ -22,29 +22,29 @@ final class ReplayCommandTests: XCTestCase {
     }
 
     func testThreeInterleavedFingers() throws {
-        XCTAssertEqual(try summary("three-fingers.jsonl"), ##"{"strokes":3,"points":12,"texts":0,"images":0,"bounds":[10,10,40,32],"items":[{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":4,"bounds":[10,10,40,12],"page":1},{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":4,"bounds":[10,20,40,22],"page":1},{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":4,"bounds":[10,30,40,32],"page":1}],"pages":[{"width":null,"height":null,"background":"plain","strokes":3,"texts":0,"images":0}],"selected":0}"##)
+        XCTAssertEqual(try summary("three-fingers.jsonl"), ##"{"strokes":3,"points":12,"texts":0,"images":0,"bounds":[10,10,40,32],"items":[{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":4,"bounds":[10,10,40,12],"page":1,"layer":1},{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":4,"bounds":[10,20,40,22],"page":1,"layer":1},{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":4,"bounds":[10,30,40,32],"page":1,"layer":1}],"pages":[{"width":null,"height":null,"background":"plain","strokes":3,"texts":0,"images":0,"layers":[{"name":"Layer 1","visible":true,"strokes":3}]}],"selected":0}"##)
     }
 
     func testTapIsAOnePointStroke() throws {
-        XCTAssertEqual(try summary("tap.jsonl"), ##"{"strokes":1,"points":1,"texts":0,"images":0,"bounds":[100.5,200.25,100.5,200.25],"items":[{"kind":"stroke","tool":"pen","color":"#1e90ffff","width":8,"points":1,"bounds":[100.5,200.25,100.5,200.25],"page":1}],"pages":[{"width":null,"height":null,"background":"plain","strokes":1,"texts":0,"images":0}],"selected":0}"##)
+        XCTAssertEqual(try summary("tap.jsonl"), ##"{"strokes":1,"points":1,"texts":0,"images":0,"bounds":[100.5,200.25,100.5,200.25],"items":[{"kind":"stroke","tool":"pen","color":"#1e90ffff","width":8,"points":1,"bounds":[100.5,200.25,100.5,200.25],"page":1,"layer":1}],"pages":[{"width":null,"height":null,"background":"plain","strokes":1,"texts":0,"images":0,"layers":[{"name":"Layer 1","visible":true,"strokes":1}]}],"selected":0}"##)
     }
 
     func testCancelledTouchLeavesNothingAndUnknownIdsAreIgnored() throws {
-        XCTAssertEqual(try summary("cancel.jsonl"), ##"{"strokes":1,"points":2,"texts":0,"images":0,"bounds":[10,100,20,100],"items":[{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":2,"bounds":[10,100,20,100],"page":1}],"pages":[{"width":null,"height":null,"background":"plain","strokes":1,"texts":0,"images":0}],"selected":0}"##)
+        XCTAssertEqual(try summary("cancel.jsonl"), ##"{"strokes":1,"points":2,"texts":0,"images":0,"bounds":[10,100,20,100],"items":[{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":2,"bounds":[10,100,20,100],"page":1,"layer":1}],"pages":[{"width":null,"height":null,"background":"plain","strokes":1,"texts":0,"images":0,"layers":[{"name":"Layer 1","visible":true,"strokes":1}]}],"selected":0}"##)
     }
 
     func testUndoRedoClear() throws {
         // Three lines; undo, undo, redo; clear; undo; a new line empties redo, so the last redo does nothing.
-        XCTAssertEqual(try summary("undo-redo.jsonl"), ##"{"strokes":3,"points":6,"texts":0,"images":0,"bounds":[0,0,10,30],"items":[{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":2,"bounds":[0,0,10,0],"page":1},{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":2,"bounds":[0,10,10,10],"page":1},{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":2,"bounds":[0,30,10,30],"page":1}],"pages":[{"width":800,"height":600,"background":"plain","strokes":3,"texts":0,"images":0}],"selected":0}"##)
+        XCTAssertEqual(try summary("undo-redo.jsonl"), ##"{"strokes":3,"points":6,"texts":0,"images":0,"bounds":[0,0,10,30],"items":[{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":2,"bounds":[0,0,10,0],"page":1,"layer":1},{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":2,"bounds":[0,10,10,10],"page":1,"layer":1},{"kind":"stroke","tool":"pen","color":"#000000ff","width":3,"points":2,"bounds":[0,30,10,30],"page":1,"layer":1}],"pages":[{"width":800,"height":600,"background":"plain","strokes":3,"texts":0,"images":0,"layers":[{"name":"Layer 1","visible":true,"strokes":3}]}],"selected":0}"##)
     }
 
     func testStrokeEraserUsesTheInkNotTheBoundingBox() throws {
         // The last eraser tap is inside the bottom line's bounding box but outside its ink: that line stays.
-        XCTAssertEqual(try summary("stroke-eraser.jsonl"), ##"{"strokes":1,"points":2,"texts":0,"images":0,"bounds":[0,100,100,100],"items":[{"kind":"stroke","tool":"pen","color":"#000000ff","width":4,"points":2,"bounds":[0,100,100,100],"page":1}],"pages":[{"width":null,"height":null,"background":"plain","strokes":1,"texts":0,"images":0}],"selected":0}"##)
+        XCTAssertEqual(try summary("stroke-eraser.jsonl"), ##"{"strokes":1,"points":2,"texts":0,"images":0,"bounds":[0,100,100,100],"items":[{"kind":"stroke","tool":"pen","color":"#000000ff","width":4,"points":2,"bounds":[0,100,100,100],"page":1,"layer":1}],"pages":[{"width":null,"height":null,"background":"plain","strokes":1,"texts":0,"images":0,"layers":[{"name":"Layer 1","visible":true,"strokes":1}]}],"selected":0}"##)
     }
 
     func testAreaEraserCutsTheLineInTwo() throws {
-        XCTAssertEqual(try summary("area-eraser.jsonl"), ##"{"strokes":2,"points":6,"texts":0,"images":0,"bounds":[0,0,100,0],"items":[{"kind":"stroke","tool":"highlighter","color":"#ff000080","width":10,"points":3,"bounds":[0,0,40,0],"page":1},{"kind":"stroke","tool":"highlighter","color":"#ff000080","width":10,"points":3,"bounds":[60,0,100,0],"page":1}],"pages":[{"width":null,"height":null,"background":"plain","strokes":2,"texts":0,"images":0}],"selected":0}"##)
+        XCTAssertEqual(try summary("area-eraser.jsonl"), ##"{"strokes":2,"points":6,"texts":0,"images":0,"bounds":[0,0,100,0],"items":[{"kind":"stroke","tool":"highlighter","color":"#ff000080","width":10,"points":3,"bounds":[0,0,40,0],"page":1,"layer":1},{"kind":"stroke","tool":"highlighter","color":"#ff000080","width":10,"points":3,"bounds":[60,0,100,0],"page":1,"layer":1}],"pages":[{"width":null,"height":null,"background":"plain","strokes":2,"texts":0,"images":0,"layers":[{"name":"Layer 1","visible":true,"strokes":2}]}],"selected":0}"##)
     }
 
     func testMalformedLinesExitOneWithFileAndLine() throws {

@@ -6,7 +6,7 @@ final class PageTests: XCTestCase {
     private let a4 = PageFormat.fixed(PagePreset.a4.size, Background(style: .ruled))
 
     /// Ids of the pages in order and, per page, the ids of its strokes.
-    private func layout(_ e: Editor) -> [[StrokeID]] { e.document.pages.map { $0.drawing.strokes.map(\.id) } }
+    private func layout(_ e: Editor) -> [[StrokeID]] { e.document.pages.map { $0.strokes.map(\.id) } }
     private func pageIDs(_ e: Editor) -> [PageID] { e.document.pages.map(\.id) }
 
     /// Undoes everything, checks each state going back, redoes everything and checks each state going forward.
@@ -104,7 +104,7 @@ final class PageTests: XCTestCase {
         XCTAssertEqual(original.last?.points, e.drawing.strokes.last?.points)
         _ = e.duplicatePage()
         XCTAssertEqual(e.currentPage, 1)
-        let copy = e.document.pages[1].drawing.strokes
+        let copy = e.document.pages[1].strokes
         XCTAssertEqual(copy.map(\.points), original.map(\.points), "same ink, same drawing order")
         XCTAssertEqual(copy.map(\.style), original.map(\.style))
         XCTAssertTrue(Set(copy.map(\.id)).isDisjoint(with: original.map(\.id)))
@@ -189,7 +189,7 @@ final class PageTests: XCTestCase {
         _ = e.setSize(PagePreset.letter.size, allPages: true)
         XCTAssertEqual(e.document.pages.map(\.size), Array(repeating: PagePreset.letter.size, count: 3))
         XCTAssertEqual(e.document.pages.map(\.background.style), [.plain, .graph, .plain], "size only: backgrounds kept")
-        XCTAssertEqual(e.document.pages[1].drawing.background, graph.paper, "renderers read the paper colour from the drawing")
+        XCTAssertEqual(e.document.pages[1].layers[0].drawing.background, graph.paper, "renderers read the paper colour from the drawing")
         _ = e.setFormat(a4, allPages: true)
         XCTAssertEqual(e.document.pages.map(\.format), [a4, a4, a4])
         XCTAssertTrue(e.setFormat(a4, allPages: true).changes.isEmpty, "no change, no edit")

@@ -295,7 +295,7 @@ final class SelectionTests: XCTestCase {
         XCTAssertEqual(e.drawing.strokes[0].page, e.page.id)
         try e.apply(.translate(dx: 10, dy: 0))
         XCTAssertEqual(e.drawing.strokes[0].points[0].point, Point(30, 120))
-        XCTAssertEqual(e.document.pages[0].drawing.strokes[0].points[0].point, Point(0, 100), "the first page's stroke stayed")
+        XCTAssertEqual(e.document.pages[0].strokes[0].points[0].point, Point(0, 100), "the first page's stroke stayed")
         _ = e.undo(); _ = e.undo()
         XCTAssertEqual(e.drawing.strokes.count, 0)
         _ = e.redo(); _ = e.redo()

@@ -74,7 +74,7 @@ final class TextRenderTests: XCTestCase {
         let p = page([tall], size: Size(width: 400, height: 600))
         let banded = try Exporter.render(p, scale: 1.5)
         let screen = try ScreenCache(viewSize: Size(width: 600, height: 900), transform: ViewTransform(zoom: 1.5, offset: Point(0, 0)))
-        screen.render(p.drawing)
+        screen.render(p.flattened)
         var diff = 0, inkedRows = Set<Int>()
         for y in 0..<banded.height { for x in 0..<banded.width {
             let a = banded.pixel(x: x, y: y), b = screen.pixel(x: x, y: y)

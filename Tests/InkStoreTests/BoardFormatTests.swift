@@ -29,7 +29,7 @@ final class BoardFormatTests: TempDirTestCase {
                      BoardRecord.Entry(local: 3, client: 7, number: 2, visible: true, order: 2 << 20)]
         try doc.commitBoard(c)
         XCTAssertEqual(doc.document.pages.map(\.id), [2, 1], "the open document follows the board's pages")
-        XCTAssertEqual(doc.document.pages.map { $0.drawing.strokes.map(\.id) }, [[2], [1]])
+        XCTAssertEqual(doc.document.pages.map { $0.strokes.map(\.id) }, [[2], [1]])
         doc.close()
 
         let back = try DocumentFile.open(path: file)

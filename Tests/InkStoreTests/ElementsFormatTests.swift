@@ -16,7 +16,7 @@ final class ElementsFormatTests: TempDirTestCase {
 
     /// What the file must agree on with the editor: every item's content, box and placement per page, and the history.
     private func contents(_ d: Document) -> [[String]] {
-        d.pages.map { p in p.drawing.strokes.map { "\($0.id) \($0.content) \($0.drawnBox.map { "\($0)" } ?? "ink") \($0.transform)" } }
+        d.pages.map { p in p.strokes.map { "\($0.id) \($0.content) \($0.drawnBox.map { "\($0)" } ?? "ink") \($0.transform)" } }
     }
 
     private func assertSame(_ doc: DocumentFile, _ e: Editor, _ what: String, line: UInt = #line) throws {
@@ -64,7 +64,7 @@ final class ElementsFormatTests: TempDirTestCase {
         try commit(e.deletePage(), "delete the PDF page")
         try e.apply(.all)
         try commit(try e.apply(.delete), "delete the items")
-        XCTAssertTrue(e.document.pages[0].drawing.strokes.isEmpty)
+        XCTAssertTrue(e.document.pages[0].strokes.isEmpty)
         let n = e.history.undoStack.count
         for k in 0..<n { try commit(e.undo(), "undo \(k + 1)") }
         for k in 0..<n { try commit(e.redo(), "redo \(k + 1)") }
@@ -76,7 +76,7 @@ final class ElementsFormatTests: TempDirTestCase {
         let again = try DocumentFile.open(path: file)
         XCTAssertEqual(again.document.files, [h: png, p: pdf])
         let e2 = Editor(document: again.document, history: again.history)
-        XCTAssertEqual(e2.document.pages[0].drawing.strokes.compactMap(\.content.text?.text), ["Hello 世界\nsecond line"])
+        XCTAssertEqual(e2.document.pages[0].strokes.compactMap(\.content.text?.text), ["Hello 世界\nsecond line"])
         try again.commit(e2.undo().changes)
         again.close()
         // Save as: a new file from the document and history writes what they name.

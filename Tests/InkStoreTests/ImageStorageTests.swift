@@ -39,7 +39,7 @@ final class ImageStorageTests: TempDirTestCase {
         XCTAssertEqual(try db.integer("SELECT count(*) FROM strokes WHERE content IS NOT NULL"), 10)
         db.close()
         let back = try DocumentFile.open(path: path, readOnly: true)
-        let items = back.document.pages[0].drawing.strokes
+        let items = back.document.pages[0].strokes
         XCTAssertEqual(items.count, 10)
         XCTAssertEqual(back.document.files, [ContentHash(of: Self.png): Self.png])
         XCTAssertEqual(Set(items.compactMap(\.content.image)), [ImageBox(file: ContentHash(of: Self.png), pixelWidth: 3, pixelHeight: 2)])
@@ -59,7 +59,7 @@ final class ImageStorageTests: TempDirTestCase {
         file.close()
 
         let again = try DocumentFile.open(path: path)
-        XCTAssertTrue(again.document.pages[0].drawing.strokes.isEmpty, "deleted")
+        XCTAssertTrue(again.document.pages[0].strokes.isEmpty, "deleted")
         let e2 = Editor(document: again.document, history: again.history)
         try again.commit(e2.undo().changes)
         let back = try XCTUnwrap(e2.drawing.strokes.first)
@@ -92,7 +92,7 @@ final class ImageStorageTests: TempDirTestCase {
         try Deflate.gzip(Array(xml.utf8), level: 3).write(to: src)
         let r = try XoppImport.read(path: src, page: 1)
         XCTAssertTrue(r.notes.isEmpty, "\(r.notes)")
-        let items = r.document.pages[0].drawing.strokes
+        let items = r.document.pages[0].strokes
         XCTAssertEqual(items.count, 3)
         XCTAssertEqual(items.map(\.content.isInk), [true, false, true], "the image keeps its place between the strokes")
         XCTAssertEqual(items[1].content.image, ImageBox(file: ContentHash(of: Self.png), pixelWidth: 3, pixelHeight: 2))
@@ -109,8 +109,8 @@ final class ImageStorageTests: TempDirTestCase {
         let text = String(decoding: try Deflate.inflate(Array(try Data(contentsOf: URL(fileURLWithPath: out))), container: .gzip, limit: 1 << 24), as: UTF8.self)
         XCTAssertTrue(text.contains("<image left=\"100\" top=\"120\" right=\"160\" bottom=\"160\">\(b64)</image>"), text)
         let again = try XoppImport.read(path: out, page: 1)
-        XCTAssertEqual(again.document.pages[0].drawing.strokes.compactMap(\.content.image), [items[1].content.image!])
-        XCTAssertEqual(again.document.pages[0].drawing.strokes.map(\.content.isInk), [true, false, true])
+        XCTAssertEqual(again.document.pages[0].strokes.compactMap(\.content.image), [items[1].content.image!])
+        XCTAssertEqual(again.document.pages[0].strokes.map(\.content.isInk), [true, false, true])
     }
 
     func testXoppImageThatIsNoPictureIsANoteNotAFailure() throws {
@@ -123,7 +123,7 @@ final class ImageStorageTests: TempDirTestCase {
         let src = path("bad.xopp")
         try Array(xml.utf8).write(to: src)
         let r = try XoppImport.read(path: src, page: 1)
-        XCTAssertEqual(r.document.pages[0].drawing.strokes.count, 1, "the ink stays")
+        XCTAssertEqual(r.document.pages[0].strokes.count, 1, "the ink stays")
         XCTAssertEqual(r.notes.count, 1, "\(r.notes)")
         XCTAssertTrue(r.notes[0].contains("2 images"), r.notes[0])
     }

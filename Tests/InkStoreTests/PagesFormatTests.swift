@@ -18,8 +18,8 @@ final class PagesFormatTests: TempDirTestCase {
         var redo: Int
         init(_ d: Document, _ h: History) {
             pages = d.pages.map(\.id); formats = d.pages.map(\.format)
-            strokes = d.pages.map { $0.drawing.strokes.map(\.id) }
-            strokePages = d.pages.map { $0.drawing.strokes.map(\.page) }
+            strokes = d.pages.map { $0.strokes.map(\.id) }
+            strokePages = d.pages.map { $0.strokes.map(\.page) }
             undo = h.undoStack.count; redo = h.redoStack.count
         }
     }
@@ -73,7 +73,7 @@ final class PagesFormatTests: TempDirTestCase {
         try commit(e2.undo(), again, e2, "undo the clear after reopening")
         try commit(e2.undo(), again, e2, "undo the delete after reopening")
         XCTAssertEqual(e2.document.pages.count, 4)
-        XCTAssertEqual(e2.document.pages.map { $0.drawing.strokes.count }, [1, 1, 0, 1], "page 1, page 2, the endless page, the copy")
+        XCTAssertEqual(e2.document.pages.map { $0.strokes.count }, [1, 1, 0, 1], "page 1, page 2, the endless page, the copy")
         XCTAssertEqual(e2.document.pages.map(\.isEndless), [false, false, false, false], "letter everywhere")
         XCTAssertEqual(e2.document.pages.map(\.background.style), [.lined, .lined, .graph, .lined])
     }
@@ -130,7 +130,7 @@ final class PagesFormatTests: TempDirTestCase {
         for d in [ro.document, rw.document] {
             XCTAssertEqual(d.pages.map(\.id), [Page.firstID])
             XCTAssertEqual(d.pages[0].format, .fixed(Size(width: 800, height: 600), Background(paper: RGBA(r: 1, g: 2, b: 3))))
-            XCTAssertEqual(d.pages[0].drawing.strokes.map(\.id), [1])
+            XCTAssertEqual(d.pages[0].strokes.map(\.id), [1])
         }
         let e = Editor(document: rw.document, history: rw.history)
         try rw.commit(e.undo().changes)
@@ -139,7 +139,7 @@ final class PagesFormatTests: TempDirTestCase {
         let back = try DocumentFile.open(path: file, readOnly: true)
         XCTAssertEqual(back.foundVersion, DocumentFile.formatVersion)
         XCTAssertEqual(Shape(back.document, back.history), Shape(e.document, e.history))
-        XCTAssertEqual(back.document.pages.map { $0.drawing.strokes.map(\.id) }, [[1, 2], []])
+        XCTAssertEqual(back.document.pages.map { $0.strokes.map(\.id) }, [[1, 2], []])
         let check = try SQLiteDatabase(path: file, mode: .readOnly)
         defer { check.close() }
         XCTAssertEqual(try check.integer("SELECT count(*) FROM sqlite_schema WHERE name = 'document'"), 0, "the old page table is gone")

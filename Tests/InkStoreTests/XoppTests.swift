@@ -66,7 +66,7 @@ final class XoppTests: TempDirTestCase {
         XCTAssertEqual(d.pages.map(\.size), [Size(width: 100, height: 200), Size(width: 300, height: 400), Size(width: 300, height: 400), Size(width: 300, height: 400)])
         XCTAssertEqual(d.pages.map(\.background.style), [.graph, .lined, .dotted, .plain])
         XCTAssertEqual(d.pages[0].background.margin, 40)
-        XCTAssertEqual(d.pages[0].drawing.strokes.map(\.style.color), [RGBA(r: 255, g: 0, b: 0), RGBA(r: 0, g: 255, b: 0)], "layers in order")
+        XCTAssertEqual(d.pages[0].strokes.map(\.style.color), [RGBA(r: 255, g: 0, b: 0), RGBA(r: 0, g: 255, b: 0)], "layers in order")
         XCTAssertEqual(d.pages[1].background.paper, RGBA(r: 0x20, g: 0x20, b: 0x20))
         XCTAssertEqual(d.pages[1].background.line, RGBA(r: 0x43, g: 0x43, b: 0x43), "dark paper: Xournal++'s dark grey lines")
         XCTAssertEqual(d.pages[2].background.line, RGBA(r: 0xbd, g: 0xbd, b: 0xbd))

@@ -99,7 +99,7 @@ final class ConvergenceTests: XCTestCase {
             var u = users[i]
             let doc = u.replica.document
             let page = pick(doc.pages, &rng)
-            let visible = page.drawing.strokes
+            let visible = page.strokes
             let action = rng.next() % (pagesAndSelections ? 140 : 100)
             switch action {
             case 0..<30:
@@ -208,7 +208,7 @@ final class ConvergenceTests: XCTestCase {
     static func board(_ r: BoardReplica) -> [String] {
         r.document.pages.flatMap { p -> [String] in
             let pid = r.ledger.globalPageID(local: p.id).map(\.description) ?? "unpublished page \(p.id)"
-            return ["\(pid) \(p.format)"] + p.drawing.strokes.map { s in
+            return ["\(pid) \(p.format)"] + p.strokes.map { s in
                 let g = r.ledger.globalID(local: s.id).map(\.description) ?? "unpublished \(s.id)"
                 return "  \(g) \(s.points.count) \(s.style.color) \(s.style.width) \(s.transform)"
             }

@@ -68,7 +68,7 @@ final class EditorOnBoardTests: XCTestCase {
         try settle()
         XCTAssertEqual(b.editor.document.pages.count, 2)
         XCTAssertEqual(b.editor.document.pages[1].background.style, .graph)
-        XCTAssertEqual(b.editor.document.pages[1].drawing.strokes.first?.bounds?.minX, 70, "moved on the other side")
+        XCTAssertEqual(b.editor.document.pages[1].strokes.first?.bounds?.minX, 70, "moved on the other side")
         XCTAssertEqual(b.seen, a.seen)
         XCTAssertEqual(DrawingSummary(b.sync.document.document), b.seen, "B's file holds what B's window shows")
 
@@ -82,8 +82,8 @@ final class EditorOnBoardTests: XCTestCase {
         try settle()
         XCTAssertEqual(a.editor.document.pages.count, 1)
         XCTAssertEqual(a.editor.document.pages[0].background.style, .graph)
-        XCTAssertEqual(a.editor.document.pages[0].drawing.strokes.map(\.style.color), [RGBA(r: 0, g: 0x80, b: 0)])
-        XCTAssertEqual(a.editor.document.pages[0].drawing.strokes.map(\.style.width), [6])
+        XCTAssertEqual(a.editor.document.pages[0].strokes.map(\.style.color), [RGBA(r: 0, g: 0x80, b: 0)])
+        XCTAssertEqual(a.editor.document.pages[0].strokes.map(\.style.width), [6])
         XCTAssertEqual(a.seen, b.seen)
         XCTAssertEqual(DrawingSummary(a.sync.document.document), a.seen)
 
@@ -91,8 +91,8 @@ final class EditorOnBoardTests: XCTestCase {
         try a.run(a.editor.undo())   // the background (a page edit of A's)
         try a.run(a.editor.undo())   // the move
         try settle()
-        XCTAssertEqual(b.editor.document.pages[0].drawing.strokes.first?.bounds?.minX, 20)
-        XCTAssertEqual(b.editor.document.pages[0].drawing.strokes.map(\.style.color), [RGBA(r: 0, g: 0x80, b: 0)], "B's colour stays")
+        XCTAssertEqual(b.editor.document.pages[0].strokes.first?.bounds?.minX, 20)
+        XCTAssertEqual(b.editor.document.pages[0].strokes.map(\.style.color), [RGBA(r: 0, g: 0x80, b: 0)], "B's colour stays")
         XCTAssertEqual(a.seen, b.seen)
         a.sync.disconnect(); b.sync.disconnect()
     }

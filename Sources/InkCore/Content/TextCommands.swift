@@ -12,7 +12,8 @@ extension Editor {
     /// laid-out height. Nothing for empty text.
     public func addText(_ box: TextBox, at origin: Point, height: Double) -> Update {
         guard !box.text.isEmpty, box.problem == nil, origin.isFinite, height.isFinite, height > 0 else { return .none }
-        let s = Stroke(id: makeStrokeID(), content: .text(box), frame: Rect(x: origin.x, y: origin.y, width: box.width, height: height), page: page.id)
+        var s = Stroke(id: makeStrokeID(), content: .text(box), frame: Rect(x: origin.x, y: origin.y, width: box.width, height: height), page: page.id)
+        s.layer = layer.id
         return perform(.add([s]))
     }
 
@@ -20,7 +21,7 @@ extension Editor {
     /// `origin`, its new drawn top-left, is given), placement and drawing order. Empty text deletes the box.
     /// One `replace` edit: undo brings the old box back.
     public func changeText(_ id: StrokeID, to box: TextBox, height: Double, origin: Point? = nil) -> Update {
-        guard let old = drawing.stroke(id), old.content.text != nil, let frame = old.drawnBox else { return .none }
+        guard let old = page.stroke(id), old.content.text != nil, let frame = old.drawnBox else { return .none }
         if box.text.isEmpty {
             selection.remove(id)
             return perform(.remove([old]))
@@ -31,6 +32,7 @@ extension Editor {
         var new = Stroke(id: makeStrokeID(), content: .text(box), frame: Rect(x: at.x, y: at.y, width: box.width, height: height),
                          page: old.page, order: old.order, transform: old.transform)
         new.order = old.order
+        new.layer = old.layer
         let wasSelected = selection.remove(id) != nil
         let u = perform(.replace(removed: [old], added: [new]))
         if wasSelected { selection.insert(new.id) }
@@ -54,6 +56,9 @@ extension Editor {
     /// The topmost text box of the current page whose shown box holds `p`.
     public func textBox(at p: Point) -> Stroke? {
         guard p.isFinite else { return nil }
-        return drawing.strokes(in: Rect(around: p, radius: 0.5)).last { $0.content.text != nil && $0.boxContains(p) }
+        for d in reachedDrawings.reversed() {
+            if let s = d.strokes(in: Rect(around: p, radius: 0.5)).last(where: { $0.content.text != nil && $0.boxContains(p) }) { return s }
+        }
+        return nil
     }
 }

@@ -14,7 +14,11 @@
 public final class Editor {
     public private(set) var document: Document
     /// Index of the page input goes to.
-    public private(set) var currentPage = 0
+    public internal(set) var currentPage = 0
+    /// The layer input goes to, per page (by id); a page not named here draws on its top layer.
+    var currentLayers: [PageID: LayerID] = [:]
+    /// Whether erasers and selection reach the current layer only or every visible layer.
+    public var layerScope = LayerScope.current
     public private(set) var history: History
     public internal(set) var tracker = TouchTracker()
     public var tool: Tool = .pen
@@ -69,7 +73,7 @@ public final class Editor {
     }
 
     func makeStrokeID() -> StrokeID { strokeIDs?() ?? document.makeStrokeID() }
-    private func makePageID() -> PageID {
+    func makePageID() -> PageID {
         guard let id = pageIDs?() else { return document.makePageID() }
         document.reservePageIDs(through: id)
         return id
@@ -91,7 +95,7 @@ public final class Editor {
             let old = Dictionary(document.pages.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             let new = pages.map { p -> Page in
                 guard let o = old[p.id] else { return Page(id: p.id, format: p.format) }
-                return o.format == p.format ? o : Page(id: o.id, format: p.format, drawing: o.drawing)
+                return o.format == p.format ? o : Page(id: o.id, format: p.format, layers: o.layers)
             }
             if new.map(\.id) != document.pages.map(\.id) || zip(new, document.pages).contains(where: { $0.format != $1.format }) {
                 document.follow(pages: new)
@@ -104,16 +108,16 @@ public final class Editor {
         let here = page.id
         for id in removed {
             for i in document.pages.indices {
-                guard let s = document.withDrawing(ofPage: i, { $0.remove(id) }) else { continue }
+                guard let s = document.withPage(i, { $0.remove(id) }) else { continue }
                 if s.page == here, let b = s.inkBounds { dirty.append(b) }
                 break
             }
         }
         for s in shown {
             guard let i = document.index(of: s.page) else { continue }
-            document.withDrawing(ofPage: i) { d in
-                if let b = d.stroke(s.id)?.inkBounds, s.page == here { dirty.append(b) }
-                d.insert(s)
+            document.withPage(i) { p in
+                if let b = p.stroke(s.id)?.inkBounds, s.page == here { dirty.append(b) }
+                p.insert(s)
             }
             if s.page == here, let b = s.inkBounds { dirty.append(b) }
         }
@@ -127,8 +131,8 @@ public final class Editor {
     }
 
     public var page: Page { document.pages[currentPage] }
-    /// The current page's strokes.
-    public var drawing: Drawing { document.pages[currentPage].drawing }
+    /// The current layer's items (all the current page has while it has one layer).
+    public var drawing: Drawing { page.layers[currentLayer].drawing }
 
     /// The style the current tool draws or erases with; shape tools draw in the pen's, so they share it.
     public var style: StrokeStyle {
@@ -170,11 +174,11 @@ public final class Editor {
                 pen.tool = .pen; pen.trace = .polyline
                 // Only closed shapes hold an area to fill.
                 if tool == .line || tool == .arrow { pen.fill = nil }
-                tracker.begin(id, stroke: Stroke(id: makeStrokeID(), style: pen, page: page.id))
+                tracker.begin(id, stroke: Stroke(id: makeStrokeID(), style: pen, page: page.id, layer: layer.id))
                 shapeGestures[id] = ShapeGesture(tool: tool, at: event.point)
                 u.merge(drag(id, to: event.point))
             } else {
-                let s = Stroke(id: makeStrokeID(), style: styles[tool] ?? StrokeStyle(tool: tool), page: page.id)
+                let s = Stroke(id: makeStrokeID(), style: styles[tool] ?? StrokeStyle(tool: tool), page: page.id, layer: layer.id)
                 tracker.begin(id, stroke: s)
                 shapeGestures[id] = ShapeGesture(at: event.point)
                 u.dirty = union(u.dirty, tracker.append(id, event.point, hasPressure: event.hasPressure))
@@ -307,22 +311,25 @@ public final class Editor {
         ptr.last = p
         g.pointers[id] = ptr
         var dirty: [Rect] = []
-        let candidates = document.pages[pi].drawing.strokes(in: capsule.bounds, stats: &hitTestStats)
+        var candidates: [Stroke] = []
+        for l in reachedLayers(of: document.pages[pi]) {
+            candidates += document.pages[pi].layers[l].drawing.strokes(in: capsule.bounds, stats: &hitTestStats)
+        }
         // Erasers take ink only; text boxes and images are deleted through selection.
         for s in candidates where s.content.isInk {
             switch ptr.tool {
             case .strokeEraser:
                 guard StrokeEraser.touches(s, capsule) else { continue }
-                g.remove(s, from: &document.pages[pi].drawing)
+                g.remove(s, from: &document.pages[pi])
                 if let b = s.inkBounds { dirty.append(b) }
                 hitTestStats.hits += 1
             default:
                 guard let pieces = AreaEraser.cut(s, by: capsule) else { continue }
-                g.remove(s, from: &document.pages[pi].drawing)
+                g.remove(s, from: &document.pages[pi])
                 if let b = s.inkBounds { dirty.append(b) }
                 for pts in pieces {
-                    let piece = Stroke(id: makeStrokeID(), style: s.style, points: pts, order: s.order, page: s.page)
-                    g.add(piece, to: &document.pages[pi].drawing)
+                    let piece = Stroke(id: makeStrokeID(), style: s.style, points: pts, order: s.order, page: s.page, layer: s.layer)
+                    g.add(piece, to: &document.pages[pi])
                 }
                 hitTestStats.hits += 1
             }
@@ -334,7 +341,7 @@ public final class Editor {
     private func finishErasing() -> Update {
         guard let g = erasing else { return .none }
         erasing = nil
-        guard let pi = document.index(of: g.page), let edit = g.edit(in: document.pages[pi].drawing) else { return .none }
+        guard let pi = document.index(of: g.page), let edit = g.edit(in: document.pages[pi]) else { return .none }
         // The drawing already shows the edit; only the history and the store still need it.
         history.record(edit)
         return Update(dirty: edit.dirtyRect, changes: [.did(edit)])
@@ -344,7 +351,7 @@ public final class Editor {
         guard let g = erasing else { return .none }
         erasing = nil
         guard let pi = document.index(of: g.page) else { return .none }
-        return Update(dirty: g.restore(&document.pages[pi].drawing))
+        return Update(dirty: g.restore(&document.pages[pi]))
     }
 
     // MARK: commands
@@ -391,7 +398,7 @@ public final class Editor {
         switch e {
         case .add, .remove, .replace, .clear:
             guard let id = e.strokePage, let i = document.index(of: id) else { return false }
-            let d = document.pages[i].drawing
+            let d = document.pages[i]
             let touched = e.removed.count + e.added.count
             return touched > 0 && e.removed.allSatisfy { d.stroke($0.id) == nil } && e.added.allSatisfy { d.stroke($0.id) != nil }
         default:
@@ -410,17 +417,21 @@ public final class Editor {
         case .setFormat(let c): if c.count == 1, let i = document.index(of: c[0].page) { currentPage = i }
         case .add, .remove, .replace, .clear, .transform:
             if let id = e.strokePage, let i = document.index(of: id) { currentPage = i }
+        case .layers(let steps):
+            followLayers(through: steps)
         }
         currentPage = min(currentPage, document.pages.count - 1)
         if page.id != before { selection = [] }
-        return Update(dirty: e.dirtyRect, pagesChanged: e.changesPages || page.id != before, changes: [change])
+        return Update(dirty: e.dirtyRect, pagesChanged: e.changesPages || e.changesLayers || page.id != before, changes: [change])
     }
 
-    /// Removes every stroke of the current page as one undoable edit (live strokes keep drawing).
+    /// Removes every item erasers reach on the current page (the current layer, or every visible layer) as one
+    /// undoable edit (live strokes keep drawing).
     public func clear() -> Update {
         var u = finishErasing()
-        guard !drawing.strokes.isEmpty else { return u }
-        u.merge(perform(.clear(drawing.strokes)))
+        let items = reachedLayers(of: page).flatMap { page.layers[$0].drawing.strokes }
+        guard !items.isEmpty else { return u }
+        u.merge(perform(.clear(items)))
         return u
     }
 
@@ -443,7 +454,8 @@ public final class Editor {
     /// A new empty page after the current one, of the same size and background (or `format`); it becomes current.
     public func addPage(_ format: PageFormat? = nil) -> Update {
         var u = finishErasing()
-        let p = Page(id: makePageID(), format: format ?? page.format, drawing: Drawing(pageSize: drawing.pageSize))
+        let id = makePageID()
+        let p = Page(id: id, format: format ?? page.format, layers: layersForNewPage(id))
         u.merge(perform(.addPage(p, at: currentPage + 1)))
         return u
     }
@@ -452,13 +464,20 @@ public final class Editor {
     public func duplicatePage() -> Update {
         var u = finishErasing()
         let id = makePageID()
-        var copy = Drawing(pageSize: drawing.pageSize)
-        for s in drawing.strokes {
-            var c = s
-            c.id = makeStrokeID(); c.order = c.id; c.page = id
-            copy.insert(c)
+        // Every layer is copied with its look; the first takes the new page's id, as a page's first layer does.
+        var layers: [Layer] = []
+        for (k, l) in page.layers.enumerated() {
+            let lid = k == 0 ? id : makePageID()
+            var copy = Drawing(pageSize: page.pageSize)
+            for s in l.drawing.strokes {
+                var c = s
+                c.id = makeStrokeID(); c.order = c.id; c.page = id; c.layer = lid
+                copy.insert(c)
+            }
+            layers.append(Layer(id: lid, name: l.name, visible: l.visible, everyPage: l.everyPage, drawing: copy))
         }
-        u.merge(perform(.addPage(Page(id: id, format: page.format, drawing: copy), at: currentPage + 1)))
+        currentLayers[id] = layers[currentLayer].id
+        u.merge(perform(.addPage(Page(id: id, format: page.format, layers: layers), at: currentPage + 1)))
         return u
     }
 

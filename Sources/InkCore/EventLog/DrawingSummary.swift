@@ -1,17 +1,20 @@
 /// The summary `oekaki replay` and `oekaki info` print: counts, bounds and one item per stroke in drawing order.
 ///
 ///     {"strokes":N,"points":M,"texts":T,"images":I,"bounds":[x0,y0,x1,y1]|null,
-///      "items":[{"kind":"stroke","tool":"pen","color":"#rrggbbaa","width":W,"points":n,"fill":A?,"style":"dash|dashdot|dot|cust: …"?,"bounds":[x0,y0,x1,y1],"shape":"…"?,"page":K?}
-///              | {"kind":"text","text":"…","font":"…","size":S,"color":"#rrggbbaa","bounds":[…],"page":K?}
-///              | {"kind":"image","width":W,"height":H,"bounds":[…],"page":K?},…],
-///      "pages":[{"width":W|null,"height":H|null,"background":"plain|ruled|lined|graph|dotted","pdf":P?,"strokes":n,"texts":t,"images":i},…]?}
+///      "items":[{"kind":"stroke","tool":"pen","color":"#rrggbbaa","width":W,"points":n,"fill":A?,"style":"dash|dashdot|dot|cust: …"?,"bounds":[x0,y0,x1,y1],"shape":"…"?,"page":K?,"layer":L?}
+///              | {"kind":"text","text":"…","font":"…","size":S,"color":"#rrggbbaa","bounds":[…],"page":K?,"layer":L?}
+///              | {"kind":"image","width":W,"height":H,"bounds":[…],"page":K?,"layer":L?},…],
+///      "pages":[{"width":W|null,"height":H|null,"background":"plain|ruled|lined|graph|dotted","pdf":P?,"strokes":n,"texts":t,"images":i,
+///                "layers":[{"name":"Layer 1","visible":true,"strokes":n},…]},…]?}
 ///
 /// `strokes` counts ink ("texts" and "images" follow "points", so readers of the ink-only summary still find
 /// it as it was); a text box's or image's bounds are its shown box, an image's width and height its pixels.
 /// `shape` (line, arrow, triangle, rectangle, polygon, ellipse) is there only for strokes that are shapes.
 /// A whole document's summary gives every item its page (1-based) and lists the pages (null sizes for an endless
 /// page); one page's summary (`info --page K`) has neither. `pdf` is the 1-based page of the PDF a page shows as
-/// its background, when it has one.
+/// its background, when it has one. Items are listed layer by layer from the bottom; `layer` is the item's layer
+/// (1-based from the bottom of its page), and a page's `layers` are bottom to top with their ink strokes counted.
+/// A summary of a bare drawing (no page) has no `layer`.
 ///
 /// Bounds are the min/max of stored point coordinates (not the ink). Numbers print as integers when whole,
 /// else in the shortest form that reads back to the same Double.
@@ -27,17 +30,19 @@ public struct DrawingSummary: Hashable, Sendable {
         public var shape: ShapeKind? = nil
         /// The page (1-based) in a document's summary; nil in one page's.
         public var page: Int? = nil
+        /// The layer (1-based from the bottom of its page); nil in a bare drawing's summary.
+        public var layer: Int? = nil
         /// What the item is (ink unless a text box or image).
         public var content: StrokeContent = .ink
         /// Xournal++'s fill alpha (a `fill` key only when filled) and dash pattern (a `style` key only when dashed).
         public var fill: UInt8? = nil
         public var line: LineStyle = .solid
 
-        init(_ s: Stroke, page: Int?) {
+        init(_ s: Stroke, page: Int?, layer: Int? = nil) {
             tool = s.style.tool; color = s.style.color; width = s.style.width; points = s.points.count
             fill = s.style.fill; line = s.style.line
             bounds = s.content.isInk ? s.bounds : s.shownCorners.flatMap { Rect(bounding: $0) }
-            shape = s.shape; self.page = page; content = s.content
+            shape = s.shape; self.page = page; self.layer = layer; content = s.content
         }
     }
     public struct PageItem: Hashable, Sendable {
@@ -48,6 +53,13 @@ public struct DrawingSummary: Hashable, Sendable {
         public var images = 0
         /// The 1-based page of the PDF shown as the background.
         public var pdfPage: Int?
+        public var layers: [LayerItem] = []
+    }
+    public struct LayerItem: Hashable, Sendable {
+        public var name: String
+        public var visible: Bool
+        /// Ink strokes on the layer (text boxes and images are not counted, as in a page's `strokes`).
+        public var strokes: Int
     }
     /// Ink strokes, text boxes and images.
     public var strokes: Int
@@ -66,16 +78,40 @@ public struct DrawingSummary: Hashable, Sendable {
         var pages: [PageItem] = []
         for (k, p) in document.pages.enumerated() {
             let first = items.count
-            for s in p.drawing.strokes { items.append(Item(s, page: k + 1)) }
+            let layers = Self.append(p, page: k + 1, to: &items)
             let counts = Self.counts(items[first...])
             pages.append(PageItem(size: p.size, background: p.background.style, strokes: counts.strokes, texts: counts.texts, images: counts.images,
-                                  pdfPage: p.background.pdf.map { $0.index + 1 }))
+                                  pdfPage: p.background.pdf.map { $0.index + 1 }, layers: layers))
         }
         self.items = items
         self.pages = pages
         (strokes, texts, images) = Self.counts(items[...])
         points = document.pointCount
-        bounds = Rect.union(of: document.pages.lazy.compactMap(\.drawing.bounds))
+        bounds = Rect.union(of: document.pages.lazy.compactMap(\.bounds))
+    }
+
+    /// One page (`info --page K`): its items, each naming its layer, and no page list.
+    public init(_ page: Page) {
+        var items: [Item] = []
+        _ = Self.append(page, page: nil, to: &items)
+        self.items = items
+        (strokes, texts, images) = Self.counts(items[...])
+        points = page.pointCount
+        bounds = page.bounds
+    }
+
+    /// Appends the page's items layer by layer; returns its layers' entries.
+    private static func append(_ p: Page, page: Int?, to items: inout [Item]) -> [LayerItem] {
+        var layers: [LayerItem] = []
+        for (i, l) in p.layers.enumerated() {
+            var ink = 0
+            for s in l.drawing.strokes {
+                items.append(Item(s, page: page, layer: i + 1))
+                if s.content.isInk { ink += 1 }
+            }
+            layers.append(LayerItem(name: l.name, visible: l.visible, strokes: ink))
+        }
+        return layers
     }
 
     public init(_ drawing: Drawing) {
@@ -120,6 +156,7 @@ public struct DrawingSummary: Hashable, Sendable {
             out += ",\"bounds\":\(it.bounds.map(JSONText.rect) ?? "null")"
             if let k = it.shape { out += ",\"shape\":\(JSONText.string(k.rawValue))" }
             if let p = it.page { out += ",\"page\":\(p)" }
+            if let l = it.layer { out += ",\"layer\":\(l)" }
             out += "}"
         }
         out += "]"
@@ -130,7 +167,12 @@ public struct DrawingSummary: Hashable, Sendable {
                 out += "{\"width\":\(p.size.map { JSONText.number($0.width) } ?? "null"),\"height\":\(p.size.map { JSONText.number($0.height) } ?? "null")"
                 out += ",\"background\":\(JSONText.string(p.background.rawValue))"
                 if let k = p.pdfPage { out += ",\"pdf\":\(k)" }
-                out += ",\"strokes\":\(p.strokes),\"texts\":\(p.texts),\"images\":\(p.images)}"
+                out += ",\"strokes\":\(p.strokes),\"texts\":\(p.texts),\"images\":\(p.images),\"layers\":["
+                for (j, l) in p.layers.enumerated() {
+                    if j > 0 { out += "," }
+                    out += "{\"name\":\(JSONText.string(l.name)),\"visible\":\(l.visible),\"strokes\":\(l.strokes)}"
+                }
+                out += "]}"
             }
             out += "]"
         }

@@ -9,6 +9,8 @@
 ///     {"type":"page","op":"add|delete|next|prev|goto","index":K?,"width":NUM?,"height":NUM?,
 ///      "background":"plain|ruled|lined|graph|dotted"?}
 ///     {"type":"ruler|setsquare|compass","op":"place|remove",…}   (see `GuideCommand`)
+///     {"type":"layer","op":"add","name":"…"?,"allPages":BOOL?}  {"type":"layer","op":"select","index":K}
+///     {"type":"layer","op":"hide|show|delete|up|down","index":K|"name":"…"}  {"type":"layer","op":"rename","index":K,"name":"…"}
 ///
 /// Rules, chosen to catch broken logs rather than guess:
 /// - Unknown keys are ignored; a repeated key is an error. `null` for an optional key means "absent".
@@ -34,6 +36,11 @@
 ///   `index`, 1-based, required) change the current page and stop at either end.
 /// - While a guide is placed, a pen or highlighter stroke whose first sample lies within 20 units of its edge or
 ///   circle is drawn exactly along it (`Editor+Teaching.swift`). Laser touches draw no item and leave undo alone.
+/// - Layers are numbered from 1 at the bottom of the current page. `add` puts a layer above the current one and
+///   makes it current (`allPages`: a notebook layer, above the current layer of every page and on pages added
+///   later); `select` makes layer `index` current; the others act on the current page's layer `index`, or with
+///   `name` on every page's layers of that name (exactly one of the two). Deleting a page's only layer leaves one
+///   empty layer. A layer that is not there is an error with the line's number.
 /// - Blank lines are skipped. Lines longer than `EventLog.maxLineBytes` are an error.
 public enum LogEvent: Hashable, Sendable {
     case touch(InputEvent)
@@ -46,6 +53,34 @@ public enum LogEvent: Hashable, Sendable {
     case selection(SelectionOp)
     case page(PageCommand)
     case guide(GuideCommand)
+    case layer(LayerCommand)
+}
+
+/// A layer operation of an event log (see `LogEvent`). Layers are numbered from 1 at the bottom, as the layers
+/// list shows them from its bottom.
+public enum LayerCommand: Hashable, Sendable {
+    case add(name: String?, allPages: Bool)
+    case select(index: Int)
+    case hide(LayerRef)
+    case show(LayerRef)
+    case delete(LayerRef)
+    case up(LayerRef)
+    case down(LayerRef)
+    case rename(index: Int, name: String)
+}
+
+/// Layer `index` (1-based) of the current page, or the layers of a name on every page.
+public enum LayerRef: Hashable, Sendable {
+    case index(Int)
+    case name(String)
+
+    /// The editor's target (0-based places).
+    public var target: LayerTarget {
+        switch self {
+        case .index(let k): return .index(k - 1)
+        case .name(let n): return .name(n)
+        }
+    }
 }
 
 /// A page operation of an event log (see `LogEvent`). Pages are numbered from 1, as users count them.
@@ -194,8 +229,46 @@ public enum EventLog {
             }
         case "ruler", "setsquare", "compass":
             return .guide(try guide(type, fields))
+        case "layer": return .layer(try layerCommand(fields))
         default:
             throw LineError("unknown type {0}", quoted(type))
+        }
+    }
+
+    /// The `op` of a `layer` line and its members.
+    private static func layerCommand(_ f: Fields) throws -> LayerCommand {
+        func index() throws -> Int {
+            let k = try f.integer("index")
+            guard k >= 1, k <= 1_000_000 else { throw LineError("\"index\" {0} is not a layer number (1 or more, from the bottom)", k) }
+            return Int(k)
+        }
+        func name() throws -> String {
+            let n = try f.string("name")
+            guard Editor.layerName(n) != nil else { throw LineError("\"name\" is empty") }
+            return n
+        }
+        func ref() throws -> LayerRef {
+            let hasIndex = f.raw("index").map { $0 != .null } ?? false, hasName = f.raw("name").map { $0 != .null } ?? false
+            if hasIndex && hasName { throw LineError("give \"index\" or \"name\", not both") }
+            if hasName { return .name(try name()) }
+            guard hasIndex else { throw LineError("missing \"index\" or \"name\"") }
+            return .index(try index())
+        }
+        let op = try f.string("op")
+        switch op {
+        case "add":
+            let n = try f.optionalString("name")
+            if let n, Editor.layerName(n) == nil { throw LineError("\"name\" is empty") }
+            return .add(name: n, allPages: try f.optionalBool("allPages") ?? false)
+        case "select": return .select(index: try index())
+        case "hide": return .hide(try ref())
+        case "show": return .show(try ref())
+        case "delete": return .delete(try ref())
+        case "up": return .up(try ref())
+        case "down": return .down(try ref())
+        case "rename": return .rename(index: try index(), name: try name())
+        default:
+            throw LineError("unknown layer op {0} (add, select, hide, show, delete, up, down or rename)", quoted(op))
         }
     }
 

@@ -83,11 +83,13 @@ public struct EventLogReplay {
             try apply(event)
         } catch let e as SelectionError {
             throw EventLogError(line: lineNumber, wording: e.wording)
+        } catch let e as LayerError {
+            throw EventLogError(line: lineNumber, wording: e.wording)
         }
     }
 
     /// Applies one event to the editor, as the app would. Throws `SelectionError` for a selection operation
-    /// that would leave the page limits (nothing is changed).
+    /// that would leave the page limits, `LayerError` for a layer that is not there (nothing is changed).
     public func apply(_ event: LogEvent) throws {
         switch event {
         case .touch(var e):
@@ -128,6 +130,21 @@ public struct EventLogReplay {
             case .next: _ = editor.goToPage(editor.currentPage + 1)
             case .previous: _ = editor.goToPage(editor.currentPage - 1)
             case .goTo(let index): _ = editor.goToPage(index - 1)
+            }
+        case .layer(let command):
+            switch command {
+            case .add(let name, let allPages): editor.addLayer(named: name, allPages: allPages)
+            case .select(let index):
+                guard index <= editor.page.layers.count else {
+                    throw LayerError("page {0} has no layer {1} (it has {2})", editor.currentPage + 1, index, editor.page.layers.count)
+                }
+                editor.selectLayer(index - 1)
+            case .hide(let r): try editor.setLayerVisible(r.target, false)
+            case .show(let r): try editor.setLayerVisible(r.target, true)
+            case .delete(let r): try editor.deleteLayer(r.target)
+            case .up(let r): try editor.moveLayer(r.target, by: 1)
+            case .down(let r): try editor.moveLayer(r.target, by: -1)
+            case .rename(let index, let name): try editor.renameLayer(.index(index - 1), to: name)
             }
         }
     }

@@ -20,6 +20,9 @@ public enum Edit: Hashable, Sendable {
     case setFormat([FormatChange])
     /// Strokes of one page moved, resized or rotated (a selection): only their placements change, never their points.
     case transform(StrokeTransform)
+    /// Layers added, deleted, moved, renamed, hidden or shown, or items moved between layers: on one page, or by
+    /// name on every page (a notebook layer), as one undo step.
+    case layers([LayerStep])
 
     /// One page's format before and after.
     public struct FormatChange: Hashable, Sendable {
@@ -34,7 +37,8 @@ public enum Edit: Hashable, Sendable {
         case .add, .addPage, .movePage, .setFormat, .transform: return []
         case .remove(let s), .clear(let s): return s
         case .replace(let r, _): return r
-        case .deletePage(let p, _): return p.drawing.strokes
+        case .deletePage(let p, _): return p.strokes
+        case .layers(let steps): return steps.flatMap { st -> [Stroke] in if case .delete(_, let l, _) = st { return l.drawing.strokes }; return [] }
         }
     }
     public var added: [Stroke] {
@@ -42,7 +46,8 @@ public enum Edit: Hashable, Sendable {
         case .add(let s): return s
         case .remove, .clear, .deletePage, .movePage, .setFormat, .transform: return []
         case .replace(_, let a): return a
-        case .addPage(let p, _): return p.drawing.strokes
+        case .addPage(let p, _): return p.strokes
+        case .layers(let steps): return steps.flatMap { st -> [Stroke] in if case .add(_, let l, _) = st { return l.drawing.strokes }; return [] }
         }
     }
     /// The edit that undoes this one.
@@ -57,18 +62,30 @@ public enum Edit: Hashable, Sendable {
         case .movePage(let f, let t): return .movePage(from: t, to: f)
         case .setFormat(let c): return .setFormat(c.map { FormatChange(page: $0.page, from: $0.to, to: $0.from) })
         case .transform(let t): return .transform(t.inverse)
+        case .layers(let steps): return .layers(steps.reversed().map(\.inverse))
         }
     }
     /// True for edits that add, remove, move or reshape pages (the page layout changes).
     public var changesPages: Bool {
         switch self {
-        case .add, .remove, .replace, .clear, .transform: return false
+        case .add, .remove, .replace, .clear, .transform, .layers: return false
         case .addPage, .deletePage, .movePage, .setFormat: return true
         }
     }
+    /// True for layer edits: what the pages they name show changes (the layout does not).
+    public var changesLayers: Bool {
+        if case .layers = self { return true }
+        return false
+    }
+    /// The pages a layer edit touches, in the order of its steps (none for other edits).
+    public var layerPages: [PageID] {
+        guard case .layers(let steps) = self else { return [] }
+        var seen = Set<PageID>()
+        return steps.map(\.page).filter { seen.insert($0).inserted }
+    }
     /// The page a stroke edit is on; nil for page edits (and a stroke edit without strokes).
     public var strokePage: PageID? {
-        guard !changesPages else { return nil }
+        guard !changesPages, !changesLayers else { return nil }
         if case .transform(let t) = self { return t.page }
         return (removed.first ?? added.first)?.page
     }
@@ -77,6 +94,8 @@ public enum Edit: Hashable, Sendable {
     public var dirtyRect: Rect? {
         guard !changesPages else { return nil }
         if case .transform(let t) = self { return t.area }
+        // A layer edit repaints its pages whole (see `changesLayers`).
+        if changesLayers { return nil }
         return Rect.union(of: (removed + added).lazy.compactMap(\.inkBounds))
     }
     /// Number of stored points this edit holds, the measure of its memory.

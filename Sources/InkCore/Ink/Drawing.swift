@@ -86,10 +86,10 @@ public struct Drawing: Sendable {
         return strokes
     }
 
-    /// Applies a stroke edit forward (page edits are the document's). Removing a missing stroke is ignored so
-    /// replayed edits stay idempotent.
+    /// Applies a stroke edit forward (page and layer edits are the document's). Removing a missing stroke is
+    /// ignored so replayed edits stay idempotent.
     public mutating func apply(_ edit: Edit) {
-        guard !edit.changesPages else { return }
+        guard !edit.changesPages, !edit.changesLayers else { return }
         if case .clear = edit { removeAll(); return }
         if case .transform(let t) = edit { place(t); return }
         for s in edit.removed { remove(s.id) }

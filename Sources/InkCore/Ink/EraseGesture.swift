@@ -17,30 +17,30 @@ struct EraseGesture: Sendable {
     /// Pieces the gesture created that are still in the drawing.
     var pieces: Set<StrokeID> = []
 
-    /// Takes `stroke` out of the drawing for the gesture, remembering it if it predates the gesture.
-    mutating func remove(_ stroke: Stroke, from drawing: inout Drawing) {
-        drawing.remove(stroke.id)
+    /// Takes `stroke` out of the page for the gesture, remembering it if it predates the gesture.
+    mutating func remove(_ stroke: Stroke, from page: inout Page) {
+        page.remove(stroke.id, hint: stroke.layer)
         if pieces.remove(stroke.id) == nil, originals[stroke.id] == nil { originals[stroke.id] = stroke }
     }
 
-    mutating func add(_ stroke: Stroke, to drawing: inout Drawing) {
-        drawing.insert(stroke)
+    mutating func add(_ stroke: Stroke, to page: inout Page) {
+        page.insert(stroke)
         pieces.insert(stroke.id)
     }
 
     /// The single edit the gesture amounts to, nil when it changed nothing.
-    func edit(in drawing: Drawing) -> Edit? {
+    func edit(in page: Page) -> Edit? {
         let removed = originals.values.sorted { $0.id < $1.id }
-        let added = pieces.sorted().compactMap { drawing.stroke($0) }
+        let added = pieces.sorted().compactMap { page.stroke($0) }
         if removed.isEmpty && added.isEmpty { return nil }
         return added.isEmpty ? .remove(removed) : .replace(removed: removed, added: added)
     }
 
-    /// Puts the drawing back as it was before the gesture; returns the area that changed.
-    func restore(_ drawing: inout Drawing) -> Rect? {
+    /// Puts the page back as it was before the gesture; returns the area that changed.
+    func restore(_ page: inout Page) -> Rect? {
         var dirty: [Rect] = []
-        for id in pieces { if let s = drawing.remove(id), let b = s.inkBounds { dirty.append(b) } }
-        for s in originals.values { drawing.insert(s); if let b = s.inkBounds { dirty.append(b) } }
+        for id in pieces { if let s = page.remove(id), let b = s.inkBounds { dirty.append(b) } }
+        for s in originals.values { page.insert(s); if let b = s.inkBounds { dirty.append(b) } }
         return Rect.union(of: dirty)
     }
 }

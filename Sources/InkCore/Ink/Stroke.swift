@@ -18,6 +18,13 @@ public struct Stroke: Hashable, Sendable, Identifiable {
     public var shape: ShapeKind?
     /// The page the stroke is on (its points are in that page's coordinates).
     public var page: PageID
+    /// The layer of its page the item is on. A page's first layer has the page's id, so it is the page unless set
+    /// (nearly always in a one-layer document, where it costs nothing).
+    public var layer: LayerID {
+        get { layerKey ?? page }
+        set { layerKey = newValue == page ? nil : newValue }
+    }
+    private var layerKey: LayerID?
     /// Ink, or a text box or image placed by its two corner points (see `StrokeContent`).
     public var content: StrokeContent = .ink
     /// The points where they are shown: the drawn points under `transform`. Renderers, hit tests and exports
@@ -32,8 +39,9 @@ public struct Stroke: Hashable, Sendable, Identifiable {
     private var drawn: [InkPoint]?
 
     public init(id: StrokeID, style: StrokeStyle, points: [InkPoint] = [], order: StrokeID? = nil, shape: ShapeKind? = nil,
-                page: PageID = Page.firstID, transform: AffineMap = .identity, content: StrokeContent = .ink) {
+                page: PageID = Page.firstID, layer: LayerID? = nil, transform: AffineMap = .identity, content: StrokeContent = .ink) {
         self.id = id; self.style = style; self.points = []; self.shape = shape; self.page = page; self.content = content
+        if let layer, layer != page { layerKey = layer }
         if let order, order != id { orderKey = order }
         self.points.reserveCapacity(points.count)
         for p in points { append(p) }

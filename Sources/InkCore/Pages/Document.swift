@@ -23,8 +23,8 @@ public struct Document: Sendable {
         self.init(pages: [Page(format: f, drawing: drawing)])
     }
 
-    public var strokeCount: Int { pages.reduce(0) { $0 + $1.drawing.strokes.count } }
-    public var pointCount: Int { pages.reduce(0) { $0 + $1.drawing.pointCount } }
+    public var strokeCount: Int { pages.reduce(0) { $0 + $1.strokeCount } }
+    public var pointCount: Int { pages.reduce(0) { $0 + $1.pointCount } }
 
     /// Index of the page with this id (a scan: documents hold hundreds of pages, not millions).
     public func index(of id: PageID) -> Int? { pages.firstIndex { $0.id == id } }
@@ -43,7 +43,7 @@ public struct Document: Sendable {
         var out = Set<ContentHash>()
         for p in pages {
             if let pdf = p.background.pdf { out.insert(pdf.file) }
-            for s in p.drawing.strokes { if let i = s.content.image { out.insert(i.file) } }
+            for s in p.strokes { if let i = s.content.image { out.insert(i.file) } }
         }
         for s in extra { if let i = s.content.image { out.insert(i.file) } }
         return out
@@ -65,12 +65,14 @@ public struct Document: Sendable {
 
     private mutating func reserve(_ p: Page) {
         reservePageIDs(through: p.id)
-        reserveStrokeIDs(through: p.drawing.nextStrokeID - 1)
+        // Layer ids come from the page counter.
+        for l in p.layers { reservePageIDs(through: l.id) }
+        reserveStrokeIDs(through: p.nextStrokeID - 1)
     }
 
-    /// Changes a page's strokes in place, outside the history (a shared board's replica follows the board).
-    public mutating func withDrawing<T>(ofPage index: Int, _ body: (inout Drawing) throws -> T) rethrows -> T {
-        try body(&pages[index].drawing)
+    /// Changes a page's items in place, outside the history (a shared board's replica follows the board).
+    public mutating func withPage<T>(_ index: Int, _ body: (inout Page) throws -> T) rethrows -> T {
+        try body(&pages[index])
     }
 
     /// Replaces the page list outside the history (a shared board's replica follows the board's pages: added,
@@ -88,7 +90,7 @@ public struct Document: Sendable {
         case .add, .remove, .replace, .clear, .transform:
             guard let id = edit.strokePage, let i = index(of: id) else { return }
             for s in edit.added { reserveStrokeIDs(through: s.id) }
-            pages[i].drawing.apply(edit)
+            pages[i].apply(edit)
         case .addPage(let p, let at):
             guard index(of: p.id) == nil else { return }
             pages.insert(p, at: min(max(at, 0), pages.count))
@@ -101,6 +103,15 @@ public struct Document: Sendable {
             pages.insert(pages.remove(at: from), at: to)
         case .setFormat(let changes):
             for c in changes { if let i = index(of: c.page) { pages[i].format = c.to } }
+        case .layers(let steps):
+            for st in steps {
+                guard let i = index(of: st.page) else { continue }
+                if case .add(_, let l, _) = st {
+                    reservePageIDs(through: l.id)
+                    for s in l.drawing.strokes { reserveStrokeIDs(through: s.id) }
+                }
+                pages[i].apply(st)
+            }
         }
     }
 }

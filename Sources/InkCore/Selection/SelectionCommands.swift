@@ -46,7 +46,8 @@ extension Editor {
 
     /// The selected strokes that still exist, in drawing order.
     public var selectedStrokes: [Stroke] {
-        selection.compactMap { drawing.stroke($0) }.sorted { $0.drawsBefore($1) }
+        let p = page
+        return selection.compactMap { p.stroke($0) }.sorted { p.drawsBefore($0, $1) }
     }
 
     /// Bounds of the selected ink, nil when nothing is selected.
@@ -98,11 +99,11 @@ extension Editor {
         if isTap {
             if let s = topmostStroke(at: last) { picked = [s.id] }
         } else if g.tool == .lasso {
-            if let loop = Lasso(g.path) { picked = SelectionArea.loop(loop).strokes(of: drawing, rule: selectionRule).map(\.id) }
+            if let loop = Lasso(g.path) { picked = reachedDrawings.flatMap { SelectionArea.loop(loop).strokes(of: $0, rule: selectionRule).map(\.id) } }
         } else {
             let box = Rect(minX: Swift.min(first.x, last.x), minY: Swift.min(first.y, last.y),
                            maxX: Swift.max(first.x, last.x), maxY: Swift.max(first.y, last.y))
-            picked = SelectionArea.box(box).strokes(of: drawing, rule: selectionRule).map(\.id)
+            picked = reachedDrawings.flatMap { SelectionArea.box(box).strokes(of: $0, rule: selectionRule).map(\.id) }
         }
         if addsToSelection {
             selection.formUnion(picked)
@@ -111,12 +112,18 @@ extension Editor {
         }
     }
 
-    /// The topmost stroke whose ink (by its real, pressure-varying width) covers `p`.
+    /// The drawings of the layers selection reaches (the current one, or every visible one), bottom first.
+    var reachedDrawings: [Drawing] { reachedLayers(of: page).map { page.layers[$0].drawing } }
+
+    /// The topmost stroke (of the layers selection reaches) whose ink (by its real, pressure-varying width) covers `p`.
     public func topmostStroke(at p: Point) -> Stroke? {
         guard p.isFinite else { return nil }
         let dot = Capsule(center: p, radius: 0)
         // A text box or image is hit anywhere inside its box, ink only where it is inked.
-        return drawing.strokes(in: dot.bounds).last { $0.content.isInk ? StrokeEraser.touches($0, dot) : $0.boxContains(p) }
+        for d in reachedDrawings.reversed() {
+            if let s = d.strokes(in: dot.bounds).last(where: { $0.content.isInk ? StrokeEraser.touches($0, dot) : $0.boxContains(p) }) { return s }
+        }
+        return nil
     }
 
     // MARK: operations
@@ -141,7 +148,7 @@ extension Editor {
         selection = Set(selectedStrokes.map(\.id))   // drops ids an undo took away
         switch op {
         case .all:
-            selection = Set(drawing.strokes.map(\.id))
+            selection = Set(reachedDrawings.flatMap { $0.strokes.map(\.id) })
             return .none
         case .none:
             selection = []
@@ -192,7 +199,7 @@ extension Editor {
         case .back:
             // Orders below the bottom stroke's: negative once there is no room above 0 (the order is compared as
             // signed, and 0 is never used).
-            let bottom = drawing.strokes.first?.drawKey ?? 1
+            let bottom = page.layers.compactMap { $0.drawing.strokes.first?.drawKey }.min() ?? 1
             let (below, overflow) = bottom.subtractingReportingOverflow(Int64(strokes.count))
             guard !overflow else { throw SelectionError("the drawing order has no room below the bottom stroke") }
             let start = below <= 0 && bottom > 0 ? -Int64(strokes.count) : below
@@ -212,12 +219,15 @@ extension Editor {
         }
     }
 
-    /// A copy of `s` with a new id, on top of the drawing order of the current page.
-    private func copy(_ s: Stroke) -> Stroke {
+    /// A copy of `s` with a new id, on top of the drawing order of its layer (the current layer when that is on
+    /// another page or gone, or `toCurrentLayer`).
+    private func copy(_ s: Stroke, toCurrentLayer: Bool = false) -> Stroke {
         var c = s
         c.id = newStrokeID()
         c.order = c.id
+        let keeps = !toCurrentLayer && s.page == page.id && page.layerIndex(of: s.layer) != nil
         c.page = page.id
+        c.layer = keeps ? s.layer : layer.id
         return c
     }
 
@@ -227,10 +237,10 @@ extension Editor {
     }
 
     /// Copies of `strokes` with new ids, placed by their transform followed by `m`, on top of the drawing order.
-    private func placedCopies(of strokes: [Stroke], moved m: AffineMap) throws -> [Stroke] {
+    private func placedCopies(of strokes: [Stroke], moved m: AffineMap, toCurrentLayer: Bool = false) throws -> [Stroke] {
         for s in strokes { try check(s, m, width: s.style.width) }
         return strokes.map { s in
-            var c = copy(s)
+            var c = copy(s, toCurrentLayer: toCurrentLayer)
             c.setTransform(s.transform.then(m))
             return c
         }
@@ -243,7 +253,7 @@ extension Editor {
         if let p = place {
             m = .translation(p.x - (bounds.minX + bounds.maxX) / 2, p.y - (bounds.minY + bounds.maxY) / 2)
         }
-        let copies = try placedCopies(of: clipboard, moved: m)
+        let copies = try placedCopies(of: clipboard, moved: m, toCurrentLayer: true)
         selection = Set(copies.map(\.id))
         return perform(.add(copies))
     }

@@ -29,8 +29,13 @@ struct DeviceMapping: Hashable, Sendable {
 enum BandRenderer {
     /// Repaints all of `surface`: transparent, then `background` over `backgroundArea` (device pixels;
     /// nil = everywhere), then the lines or dots of `paper`, then `underlay` (a PDF page rendered for this
-    /// surface, pixel for pixel), then the strokes of `drawing` that are visible.
+    /// surface, pixel for pixel), then the strokes of `layers` (bottom first) that are visible.
     static func render(_ drawing: Drawing, into surface: ImageSurface, mapping: DeviceMapping,
+                       background: RGBA?, backgroundArea: Rect? = nil, paper: Paper? = nil, underlay: ImageSurface? = nil) {
+        render([drawing], into: surface, mapping: mapping, background: background, backgroundArea: backgroundArea, paper: paper, underlay: underlay)
+    }
+
+    static func render(_ layers: [Drawing], into surface: ImageSurface, mapping: DeviceMapping,
                        background: RGBA?, backgroundArea: Rect? = nil, paper: Paper? = nil, underlay: ImageSurface? = nil) {
         let wholeBackground = backgroundArea == nil ? background : nil
         let edges = bandEdges(height: surface.height, mapping: mapping)
@@ -48,8 +53,8 @@ enum BandRenderer {
             if let underlay {
                 ctx.save(); ctx.identity(); ctx.paint(underlay, atX: 0, y: -Double(y0)); ctx.restore()
             }
-            for s in drawing.strokes(in: bandPage) {
-                ItemPainter.draw(s, in: ctx, deviceScale: mapping.scale)
+            for drawing in layers {
+                for s in drawing.strokes(in: bandPage) { ItemPainter.draw(s, in: ctx, deviceScale: mapping.scale) }
             }
         }
         surface.markDirty()

@@ -26,7 +26,7 @@ public enum CairoPDFExport {
                     b.draw(over: Rect(x: 0, y: 0, width: size.width, height: size.height), in: ctx, printing: true)
                 }
             }
-            for s in page.drawing.strokes {
+            for s in page.shownStrokes {
                 ItemPainter.draw(s, in: ctx, deviceScale: nil)
             }
             ctx.restore()

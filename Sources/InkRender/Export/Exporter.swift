@@ -75,7 +75,7 @@ public enum Exporter {
 
     /// Pages the hand-written PDF cannot hold: a PDF background, or an item that is not ink.
     static func needsCairo(_ pages: [Page]) -> Bool {
-        pages.contains { p in p.background.pdf != nil || p.drawing.strokes.contains { !$0.content.isInk } }
+        pages.contains { p in p.background.pdf != nil || p.shownStrokes.contains { !$0.content.isInk } }
     }
 
     /// The exported file's bytes.
@@ -145,7 +145,7 @@ public enum Exporter {
             backdrop.draw(over: Rect(x: 0, y: 0, width: s.width, height: s.height), in: ctx, printing: false)
             underlay = under
         }
-        BandRenderer.render(page.drawing, into: surface, mapping: DeviceMapping(scale: scale, dx: -frame.minX * scale, dy: -frame.minY * scale),
+        BandRenderer.render(page.shownDrawings, into: surface, mapping: DeviceMapping(scale: scale, dx: -frame.minX * scale, dy: -frame.minY * scale),
                             background: transparent ? nil : page.background.paper, paper: transparent ? nil : Paper(page), underlay: underlay)
         return surface
     }
@@ -162,7 +162,7 @@ public enum Exporter {
             try checkPage(Size(width: f.width, height: f.height))
         }
         // Text and images need cairo too (Pango writes real text); ink alone keeps the faster PDFWriter.
-        let hasItems = pages.contains { $0.drawing.strokes.contains { !$0.content.isInk } }
+        let hasItems = pages.contains { $0.shownStrokes.contains { !$0.content.isInk } }
         if let backdrop = backdrop ?? (hasItems ? { _ in nil } : nil) {
             return try CairoPDFExport.document(pages, backdrop: backdrop, transparent: transparent, annotationsOnly: annotationsOnly)
         }

@@ -89,9 +89,11 @@ public enum LayeredExport {
 
     /// `drawing`'s strokes cut into `count` contiguous runs of about the same number of points (for tests, and
     /// for callers that have the drawing in memory anyway).
-    public static func runs(of drawing: Drawing, count: Int) -> [StrokeRun] {
-        let strokes = drawing.strokes
-        let total = max(drawing.pointCount, 1)
+    public static func runs(of drawing: Drawing, count: Int) -> [StrokeRun] { runs(of: drawing.strokes, count: count) }
+
+    /// The same for strokes in drawing order (a page's shown items, layer by layer).
+    public static func runs(of strokes: [Stroke], count: Int) -> [StrokeRun] {
+        let total = max(strokes.reduce(0) { $0 + $1.points.count }, 1)
         var bounds: [Int] = [0]
         var sum = 0
         for (i, s) in strokes.enumerated() where bounds.count < count {

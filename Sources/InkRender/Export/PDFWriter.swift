@@ -10,7 +10,7 @@ enum PDFWriter {
         // Opacities used anywhere, shared by every page's resources.
         var alphas = Set<UInt8>()
         for p in pages {
-            for s in p.drawing.strokes where s.style.color.a > 0 { alphas.insert(s.style.color.a) }
+            for s in p.shownStrokes where s.style.color.a > 0 { alphas.insert(s.style.color.a) }
             if !transparent, p.background.paper.a > 0 { alphas.insert(p.background.paper.a) }
             if !transparent, p.background.style != .plain { alphas.insert(p.background.line.a) }
         }
@@ -84,7 +84,7 @@ enum PDFWriter {
     /// its lines and dots, then the strokes in drawing order.
     private static func content(_ page: Page, transparent: Bool, useAlpha: Bool, parallel: Bool) throws -> [UInt8] {
         let f = page.frame
-        let strokes = page.drawing.strokes
+        let strokes = page.shownStrokes
         let background: RGBA? = !transparent && page.background.paper.a > 0 ? page.background.paper : nil
         var head: [UInt8] = []
         head.append("1 0 0 -1 "); head.appendNumber(-f.minX); head.append(" "); head.appendNumber(f.maxY); head.append(" cm\n")

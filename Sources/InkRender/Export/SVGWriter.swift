@@ -31,7 +31,7 @@ enum SVGWriter {
             SVGImage.append(bytes: png, box: Rect(x: 0, y: 0, width: size.width, height: size.height), transform: .identity, to: &out)
         }
         out.append("<g fill-rule=\"nonzero\" stroke=\"none\">\n")
-        let strokes = page.drawing.strokes
+        let strokes = page.shownStrokes
         let parts = Parallel.map(count: strokes.count, parts: Parallel.cores * 8) { range -> [UInt8] in
             var buf: [UInt8] = []
             buf.reserveCapacity(range.count * 1500)

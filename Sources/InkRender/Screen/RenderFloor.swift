@@ -21,7 +21,7 @@ public struct RenderFloor {
         var out: [(outline: [Point], color: RGBA)] = []
         for sheet in scene.sheets(meeting: m.pageRect(ofDevice: reach)) {
             let pm = m.placed(at: sheet.origin)
-            for s in sheet.drawing.strokes(in: pm.pageRect(ofDevice: reach)) where s.content.isInk && s.style.color.a > 0 {
+            for s in sheet.strokes(in: pm.pageRect(ofDevice: reach)) where s.content.isInk && s.style.color.a > 0 {
                 // Page units moved by the sheet's origin, so one transform serves every sheet.
                 let o = Painter.outline(of: s, deviceScale: pm.scale).map { Point($0.x + sheet.origin.x, $0.y + sheet.origin.y) }
                 out.append((o, s.style.color))

@@ -3,7 +3,10 @@ import InkPDF
 
 /// One page placed in view space, as the screen cache paints it.
 public struct Sheet: Sendable {
-    public var drawing: Drawing
+    /// The drawings of the page's shown layers, bottom to top (hidden layers are not here: they are not drawn).
+    public var layers: [Drawing]
+    /// The page's size (an endless page's starting view).
+    public var pageSize: Size
     /// Where the page's (0,0) lies in view space.
     public var origin: Point
     /// View-space area the page's ink and paper are clipped to; nil = unclipped (an endless page, or a lone
@@ -15,13 +18,25 @@ public struct Sheet: Sendable {
     /// The page's lines or dots, in page coordinates (nil: plain paper).
     public var background: Background?
     public var endless: Bool
-    /// A PDF page drawn over the paper, stretched over the page (0,0…drawing.pageSize), under the ink.
+    /// A PDF page drawn over the paper, stretched over the page (0,0…pageSize), under the ink.
     public var pdf: PDFBackdrop?
 
     public init(drawing: Drawing, origin: Point = Point(0, 0), clip: Rect? = nil, paperArea: Rect?, paper: RGBA,
                 background: Background? = nil, endless: Bool = false, pdf: PDFBackdrop? = nil) {
-        self.drawing = drawing; self.origin = origin; self.clip = clip; self.paperArea = paperArea; self.paper = paper
+        self.init(layers: [drawing], pageSize: drawing.pageSize, origin: origin, clip: clip, paperArea: paperArea, paper: paper,
+                  background: background, endless: endless, pdf: pdf)
+    }
+
+    public init(layers: [Drawing], pageSize: Size, origin: Point = Point(0, 0), clip: Rect? = nil, paperArea: Rect?, paper: RGBA,
+                background: Background? = nil, endless: Bool = false, pdf: PDFBackdrop? = nil) {
+        self.layers = layers; self.pageSize = pageSize; self.origin = origin; self.clip = clip; self.paperArea = paperArea; self.paper = paper
         self.background = background; self.endless = endless; self.pdf = pdf
+    }
+
+    /// The shown items whose ink meets `rect` (page coordinates), bottom layer first, each layer in drawing order.
+    public func strokes(in rect: Rect) -> [Stroke] {
+        if layers.count == 1 { return layers[0].strokes(in: rect) }
+        return layers.flatMap { $0.strokes(in: rect) }
     }
 
     /// The view-space part of `rect` this sheet can paint (nil when none).
@@ -59,7 +74,7 @@ public struct Scene: Sendable {
                 guard doc.pages.indices.contains(i) else { return nil }
                 let p = doc.pages[i]
                 let frame = layout.frame(ofPage: i)
-                return Sheet(drawing: p.drawing, origin: layout.origin(ofPage: i), clip: frame, paperArea: frame,
+                return Sheet(layers: p.shownDrawings, pageSize: p.pageSize, origin: layout.origin(ofPage: i), clip: frame, paperArea: frame,
                              paper: p.background.paper, background: p.background, endless: p.isEndless,
                              pdf: p.background.pdf == nil ? nil : PDFBackdrop.of(p, in: doc))
             }

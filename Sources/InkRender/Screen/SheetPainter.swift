@@ -24,7 +24,7 @@ enum SheetPainter {
         // The strokes first: where the ink lies decides where the bands are cut.
         let sheets = scene.sheets(meeting: mapping.pageRect(ofDevice: reach)).map { sheet in
             let pm = mapping.placed(at: sheet.origin)
-            let strokes = sheet.drawing.strokes(in: pm.pageRect(ofDevice: reach))
+            let strokes = sheet.strokes(in: pm.pageRect(ofDevice: reach))
             return (sheet: sheet, mapping: pm, strokes: strokes, bounds: strokes.map(\.inkBounds))
         }
         var cuts = BandCuts(height: surface.height)
@@ -215,7 +215,7 @@ enum SheetPainter {
         for sheet in scene.sheets(meeting: m.pageRect(ofDevice: reach)) {
             ctx.save()
             guard let (pm, pageArea) = underlay(sheet, in: ctx, mapping: m, reach: reach) else { ctx.restore(); continue }
-            for s in sheet.drawing.strokes(in: pageArea) {
+            for s in sheet.strokes(in: pageArea) {
                 ItemPainter.draw(s, in: ctx, deviceScale: pm.scale)
             }
             ctx.restore()
@@ -239,11 +239,11 @@ enum SheetPainter {
         ctx.setTransform(scale: pm.scale, dx: pm.dx, dy: pm.dy)
         let area = pm.pageRect(ofDevice: reach)
         if let b = sheet.background, b.style != .plain {
-            SheetPattern.paint(b, endless: sheet.endless, drawing: sheet.drawing, in: ctx, visible: area)
+            SheetPattern.paint(b, endless: sheet.endless, pageSize: sheet.pageSize, in: ctx, visible: area)
         }
         if let pdf = sheet.pdf, !sheet.endless {
             // From the rasters cached for this zoom (or a stand-in while the sharp one renders): never waits.
-            PDFPageRasters.shared.paint(pdf, pageSize: sheet.drawing.pageSize, in: ctx, scale: pm.scale, visible: area)
+            PDFPageRasters.shared.paint(pdf, pageSize: sheet.pageSize, in: ctx, scale: pm.scale, visible: area)
         }
         return (pm, area)
     }

@@ -202,15 +202,15 @@ extension DocumentFile {
         if let pages = c.pages {
             let old = Dictionary(document.pages.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             document.follow(pages: pages.map { p in
-                old[p.id].map { Page(id: p.id, format: p.format, drawing: $0.drawing) } ?? Page(id: p.id, format: p.format)
+                old[p.id].map { Page(id: p.id, format: p.format, layers: $0.layers) } ?? Page(id: p.id, format: p.format)
             })
         }
         var index: [PageID: Int] = [:]
         for (i, p) in document.pages.enumerated() { index[p.id] = i }
-        for s in c.hidden { if let i = index[s.page] { document.withDrawing(ofPage: i) { _ = $0.remove(s.id) } } }
+        for s in c.hidden { if let i = index[s.page] { document.withPage(i) { _ = $0.remove(s.id) } } }
         for id in c.dropped {
-            for i in document.pages.indices where document.withDrawing(ofPage: i, { $0.remove(id) }) != nil { break }
+            for i in document.pages.indices where document.withPage(i, { $0.remove(id) }) != nil { break }
         }
-        for s in c.shown { if let i = index[s.page] { document.withDrawing(ofPage: i) { $0.insert(s) } } }
+        for s in c.shown { if let i = index[s.page] { document.withPage(i) { $0.insert(s) } } }
     }
 }

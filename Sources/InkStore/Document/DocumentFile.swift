@@ -12,7 +12,7 @@ public final class DocumentFile {
     public internal(set) var document: Document
     public private(set) var history: History
     /// The first page's strokes: all there is in a one-page document.
-    public var drawing: Drawing { document.pages[0].drawing }
+    public var drawing: Drawing { document.pages[0].flattened }
     public let path: String
     public let isReadOnly: Bool
     /// The format version of the file as it was found (before any migration).
@@ -118,7 +118,7 @@ public final class DocumentFile {
                     var seen = Set<StrokeID>()
                     for (i, p) in document.pages.enumerated() {
                         try w.writePage(p.id, position: i, format: p.format)
-                        for s in p.drawing.strokes { try w.upsert(s, present: true); seen.insert(s.id) }
+                        for s in p.strokes { try w.upsert(s, present: true); seen.insert(s.id) }
                     }
                     // Pages and strokes not in the document (taken away by an edit) are kept for undo.
                     var pagesSeen = Set(document.pages.map(\.id))
@@ -254,7 +254,7 @@ public final class DocumentFile {
         }
         let kept = Set(e.namedIDs)
         let strokes = dropped.compactMap { id, d in
-            (references[id] ?? 0) <= d.count && !kept.contains(id) && document.page(d.page)?.drawing.stroke(id) == nil ? id : nil
+            (references[id] ?? 0) <= d.count && !kept.contains(id) && document.page(d.page)?.stroke(id) == nil ? id : nil
         }.sorted()
         let pages = droppedPages.compactMap { id, n in
             (pageReferences[id] ?? 0) <= n && e.namedPage != id && document.index(of: id) == nil ? id : nil
@@ -350,6 +350,7 @@ extension Edit {
         case .movePage: return .movePage
         case .setFormat: return .setFormat
         case .transform: return .transform
+        case .layers: return .layers
         }
     }
 

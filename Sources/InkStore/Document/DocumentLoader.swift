@@ -7,7 +7,7 @@ import Localization
 public struct LoadedDocument {
     public var document: Document
     /// The first page's strokes (what single-page callers show).
-    public var drawing: Drawing { document.pages[0].drawing }
+    public var drawing: Drawing { document.pages[0].flattened }
     public var history: History
     /// "oekaki", "xopp" or "pdf".
     public var format: String

@@ -223,16 +223,17 @@ enum DocumentRows {
                 case .addPage, .deletePage: row.pages = try text.map(PageEditText.page).map { .page(id: $0.id, at: $0.at, format: $0.format) }
                 case .movePage: row.pages = try text.map(PageEditText.move).map { .move(from: $0.from, to: $0.to) }
                 case .setFormat: row.pages = try text.map(PageEditText.formats).map { .formats($0) }
+                case .layers: throw bad("\(row.name) is a layer edit, which this version cannot read")
                 }
             } catch let e as PageEditText.Failure { throw bad("\(row.name): \(e)") }
             switch kind {
             case .add, .addPage: guard row.strokes.removed.isEmpty else { throw bad("\(row.name) adds strokes but also removes some") }
             case .remove, .clear, .deletePage: guard row.strokes.added.isEmpty else { throw bad("\(row.name) removes strokes but also adds some") }
-            case .replace, .transform: break
+            case .replace, .transform, .layers: break
             case .movePage, .setFormat: guard row.strokes.added.isEmpty, row.strokes.removed.isEmpty else { throw bad("\(row.name) changes pages but names strokes") }
             }
             switch kind {
-            case .add, .remove, .replace, .clear, .transform: guard text == nil else { throw bad("\(row.name) edits strokes but names pages") }
+            case .add, .remove, .replace, .clear, .transform, .layers: guard text == nil else { throw bad("\(row.name) edits strokes but names pages") }
             case .addPage, .deletePage, .movePage, .setFormat: guard row.pages != nil else { throw bad("\(row.name) edits pages but does not say how") }
             }
             try body(row)

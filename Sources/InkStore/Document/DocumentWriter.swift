@@ -157,6 +157,8 @@ struct DocumentWriter {
             }
         case .add, .remove, .replace:
             for s in e.removed { try setPresent(s, false) }
+        case .layers:
+            throw StoreError.unstorable("layers cannot be saved yet")
         }
         for s in e.added {
             if addedAreNew { try upsert(s, present: true) } else { try setPresent(s, true) }

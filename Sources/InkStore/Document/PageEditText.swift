@@ -16,7 +16,7 @@ enum PageEditText {
 
     static func encode(_ e: Edit) -> String? {
         switch e {
-        case .add, .remove, .replace, .clear, .transform: return nil
+        case .add, .remove, .replace, .clear, .transform, .layers: return nil
         case .addPage(let p, let at), .deletePage(let p, let at): return "\(p.id) \(at) \(format(p.format))"
         case .movePage(let from, let to): return "\(from) \(to)"
         case .setFormat(let changes): return changes.map { "\($0.page) \(format($0.from)) \(format($0.to))" }.joined(separator: ";")

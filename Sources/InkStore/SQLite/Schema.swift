@@ -222,7 +222,7 @@ enum Schema {
         }
     }
     enum Role: Int64 { case removed = 0, added = 1 }
-    enum EditKind: Int64 { case add = 0, remove = 1, replace = 2, clear = 3, addPage = 4, deletePage = 5, movePage = 6, setFormat = 7, transform = 8 }
+    enum EditKind: Int64 { case add = 0, remove = 1, replace = 2, clear = 3, addPage = 4, deletePage = 5, movePage = 6, setFormat = 7, transform = 8, layers = 9 }
 
     /// Largest page side we accept, in page units (about 35 m at 72 dpi).
     static let maxPageSide = 100_000.0

@@ -53,7 +53,7 @@ public enum XoppExport {
             if b.style == .graph, b.margin > 0 { x += " config=\"m1=\(exact(b.margin)),rm=1\"" }
             x += "/>\n<layer>\n"
         }
-        for s in page.drawing.strokes where !s.points.isEmpty {
+        for s in page.strokes where !s.points.isEmpty {
             if case .image(let box) = s.content {
                 writeImage(box, of: s, frame: frame, files: files, to: &x)
                 continue

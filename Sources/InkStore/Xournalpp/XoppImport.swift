@@ -34,7 +34,7 @@ public enum XoppImport {
 
         public var pageCount: Int { document.pages.count }
         /// The strokes of the page asked for.
-        public var drawing: Drawing { document.pages[page - 1].drawing }
+        public var drawing: Drawing { document.pages[page - 1].flattened }
     }
 
     static let gzipMagic: [UInt8] = [0x1F, 0x8B]

@@ -59,8 +59,8 @@ extension CanvasView {
         centrePending = false
         let page = session.page
         var r = page.frame
-        if page.isEndless, page.drawing.bounds == nil {
-            r = Rect(x: 0, y: 0, width: page.drawing.pageSize.width, height: page.drawing.pageSize.height)
+        if page.isEndless, page.bounds == nil {
+            r = Rect(x: 0, y: 0, width: page.pageSize.width, height: page.pageSize.height)
         }
         transform = transform.fitting(r.offsetBy(currentOrigin), in: size)
         onZoom?(transform.zoom)

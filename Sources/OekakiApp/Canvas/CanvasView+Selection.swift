@@ -21,12 +21,10 @@ extension CanvasView {
         guard let layer = try? SelectionLayer(strokes: selected, viewSize: size, transform: pageView) else { return }
         dragLayer = layer
         let ids = Set(selected.map(\.id))
-        let drawing = session.drawing
-        let rest = Drawing(pageSize: drawing.pageSize, background: drawing.background,
-                           strokes: drawing.strokes.filter { !ids.contains($0.id) })
         var pages = session.document.pages
         let i = session.currentPage
-        pages[i] = Page(id: pages[i].id, format: pages[i].format, drawing: rest)
+        // The page without the selected items, every layer kept (the selection may span layers).
+        for id in ids { pages[i].remove(id) }
         cache?.invalidate(d.frame.box.offsetBy(currentOrigin), in: Scene(document: Document(pages: pages), layout: session.layout))
     }
 

@@ -1,0 +1,120 @@
+/// A page's items across its layers: what the document, the editor and the store ask of a page as a whole.
+/// Each item is on the layer it names (`Stroke.layer`); one naming a layer the page does not have (an untrusted
+/// file or history) goes to the top layer, so an edit never loses ink.
+extension Page {
+    /// Every item, layer by layer from the bottom, each layer in drawing order (hidden layers included).
+    public var strokes: [Stroke] {
+        if layers.count == 1 { return layers[0].drawing.strokes }
+        return layers.flatMap(\.drawing.strokes)
+    }
+    public var strokeCount: Int { layers.reduce(0) { $0 + $1.drawing.strokes.count } }
+    public var pointCount: Int { layers.reduce(0) { $0 + $1.drawing.pointCount } }
+    /// Bounds of every item's points, hidden layers included (an endless page's frame holds all of them).
+    public var bounds: Rect? { Rect.union(of: layers.lazy.compactMap(\.drawing.bounds)) }
+    /// The drawings of the shown layers, bottom to top: what renderers draw.
+    public var shownDrawings: [Drawing] { layers.filter(\.visible).map(\.drawing) }
+    /// The shown items, bottom layer first, each layer in drawing order.
+    public var shownStrokes: [Stroke] {
+        if layers.count == 1 { return layers[0].visible ? layers[0].drawing.strokes : [] }
+        return layers.filter(\.visible).flatMap(\.drawing.strokes)
+    }
+    /// Shown items whose ink meets `rect`, bottom layer first: the index of each shown layer, never a scan.
+    public func shownStrokes(in rect: Rect) -> [Stroke] {
+        if layers.count == 1 { return layers[0].visible ? layers[0].drawing.strokes(in: rect) : [] }
+        return layers.filter(\.visible).flatMap { $0.drawing.strokes(in: rect) }
+    }
+    /// Every item in one drawing, for callers that count, look up or compare a page's items (one-page files, tests).
+    /// A drawing orders items by their own order, not by layer, so renderers draw `shownDrawings` instead.
+    public var flattened: Drawing {
+        if layers.count == 1 { return layers[0].drawing }
+        let d = layers[0].drawing
+        return Drawing(pageSize: d.pageSize, background: d.background, strokes: strokes)
+    }
+
+    /// The next stroke id the drawings would give (the document keeps numbering past it).
+    var nextStrokeID: StrokeID { layers.reduce(1) { Swift.max($0, $1.drawing.nextStrokeID) } }
+
+    /// Place of the layer with this id, bottom first.
+    public func layerIndex(of id: LayerID) -> Int? { layers.firstIndex { $0.id == id } }
+    public func layer(_ id: LayerID) -> Layer? { layerIndex(of: id).map { layers[$0] } }
+
+    /// The place of the layer holding item `id` (its own layer is looked at first).
+    public func layerIndex(ofItem id: StrokeID, hint: LayerID? = nil) -> Int? {
+        if let hint, let i = layerIndex(of: hint), layers[i].drawing.stroke(id) != nil { return i }
+        return layers.firstIndex { $0.drawing.stroke(id) != nil }
+    }
+
+    public func stroke(_ id: StrokeID) -> Stroke? {
+        if layers.count == 1 { return layers[0].drawing.stroke(id) }
+        for l in layers { if let s = l.drawing.stroke(id) { return s } }
+        return nil
+    }
+
+    /// True when `a` draws before (below) `b` on this page: the lower layer first, then the drawing order.
+    public func drawsBefore(_ a: Stroke, _ b: Stroke) -> Bool {
+        if a.layer != b.layer {
+            let la = layerIndex(of: a.layer) ?? Int.max, lb = layerIndex(of: b.layer) ?? Int.max
+            if la != lb { return la < lb }
+        }
+        return a.drawsBefore(b)
+    }
+
+    /// Puts an item on the layer it names (the top one when that is missing), replacing an item of its id there.
+    public mutating func insert(_ s: Stroke) {
+        var s = s
+        let i = layerIndex(of: s.layer) ?? layers.count - 1
+        if layers[i].id != s.layer { s.layer = layers[i].id }
+        layers[i].drawing.insert(s)
+    }
+
+    @discardableResult
+    public mutating func remove(_ id: StrokeID, hint: LayerID? = nil) -> Stroke? {
+        guard let i = layerIndex(ofItem: id, hint: hint) else { return nil }
+        return layers[i].drawing.remove(id)
+    }
+
+    /// Applies a stroke edit forward (page and layer edits are the document's). Removing a missing item is ignored
+    /// so replayed edits stay idempotent.
+    public mutating func apply(_ edit: Edit) {
+        if case .transform(let t) = edit {
+            for (k, id) in t.ids.enumerated() where k < t.before.count {
+                guard let i = layerIndex(ofItem: id), var s = layers[i].drawing.stroke(id) else { continue }
+                let p = t.target(k)
+                s.setTransform(p.transform)
+                s.style.width = p.width
+                layers[i].drawing.insert(s)
+            }
+            return
+        }
+        for s in edit.removed { remove(s.id, hint: s.layer) }
+        for s in edit.added { insert(s) }
+    }
+
+    /// Applies one layer step to this page. Total: a step naming a missing layer or a place out of range changes
+    /// nothing, and the last layer is never taken away.
+    mutating func apply(_ step: LayerStep) {
+        switch step {
+        case .add(_, var l, let at):
+            guard layerIndex(of: l.id) == nil else { return }
+            l.drawing.pageSize = pageSize
+            layers.insert(l, at: Swift.min(Swift.max(at, 0), layers.count))
+            syncDrawings()
+        case .delete(_, let l, let at):
+            guard layers.count > 1 else { return }
+            if at >= 0, at < layers.count, layers[at].id == l.id { layers.remove(at: at) } else if let i = layerIndex(of: l.id) { layers.remove(at: i) }
+        case .move(_, let from, let to):
+            guard layers.indices.contains(from), layers.indices.contains(to), from != to else { return }
+            layers.insert(layers.remove(at: from), at: to)
+        case .look(_, let id, _, let to):
+            guard let i = layerIndex(of: id) else { return }
+            layers[i].look = to
+        case .moveItems(_, let ids, let from, let to):
+            guard let f = layerIndex(of: from), let t = layerIndex(of: to), f != t else { return }
+            for id in ids {
+                guard var s = layers[f].drawing.remove(id) else { continue }
+                s.layer = to
+                layers[t].drawing.insert(s)
+            }
+        }
+    }
+}
