@@ -25,7 +25,7 @@ extension Editor {
               let line = guides.line(near: event.point.point, within: guideRadius) else { return nil }
         var u = end(id)
         let g = GuidedStroke(line: line, first: event.point)
-        var s = Stroke(id: makeStrokeID(), style: style, page: page.id)
+        var s = Stroke(id: makeStrokeID(), style: style, page: page.id, layer: layer.id)
         s.style.trace = .polyline
         s.setPoints(g.points)
         s.shape = g.shape
