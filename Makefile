@@ -104,8 +104,10 @@ touch-venv: deps
 	  echo "installing selenium into $(TOUCH_VENV)"; \
 	  /usr/bin/python3 -m venv $(TOUCH_VENV) && $(TOUCH_VENV)/bin/pip install -q selenium; }
 
-# XCTest only (no Swift Testing suites exist); the last line is a plain "N passed, N failed" tally.
+# The C boundary first (Tools/check-c-boundary.sh: C calls and raw pointers only in the wrapper files ARCHITECTURE.md
+# lists), then XCTest only (no Swift Testing suites exist); the last line is a plain "N passed, N failed" tally.
 test: build touch-venv
+	@Tools/check-c-boundary.sh
 	@OEKAKI_REQUIRE_TOUCH=1 swift test --disable-swift-testing 2>&1 | grep --line-buffered -v -e '-pthread' -e '-msse' | tee .build/test.log; \
 	status=$${PIPESTATUS[0]}; \
 	line=$$(grep -E 'Executed [0-9]+ tests?, with' .build/test.log | tail -1); \

@@ -1,4 +1,5 @@
 import InkCore
+import InkStore
 
 /// A stroke still being drawn, sent outside the log on the board's core subject every ~30 ms: only the points
 /// added since the last message, then one message when the pen lifts (or the stroke is cancelled). Nothing is
@@ -23,7 +24,7 @@ public struct LiveStroke: Hashable, Sendable {
         OperationCodec.varint(id.client, &out); OperationCodec.varint(id.number, &out)
         out.append(style.tool == .highlighter ? 1 : 0)
         out += [style.color.r, style.color.g, style.color.b, style.color.a]
-        func f32(_ v: Double) { withUnsafeBytes(of: Float(v).bitPattern.littleEndian) { out += $0 } }
+        func f32(_ v: Double) { var w = ByteWriter(); w.littleEndian(Float(v).bitPattern); out += w.bytes }
         f32(style.width)
         let pts = points.prefix(Self.maxPoints)
         OperationCodec.varint(UInt64(pts.count), &out)

@@ -236,7 +236,9 @@ public enum OperationCodec {
     private static func page(_ i: BoardPageID, _ out: inout [UInt8]) { varint(i.client, &out); varint(i.number, &out) }
 
     private static func doubles(_ values: [Double], _ out: inout [UInt8]) {
-        for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
+        var w = ByteWriter()
+        for v in values { w.double(v) }
+        out += w.bytes
     }
 
     private static func key(_ k: PageKey, _ out: inout [UInt8]) {
@@ -271,7 +273,7 @@ public enum OperationCodec {
         default: throw Failure("a \(s.style.tool.rawValue) leaves no stroke")
         }
         out += [s.style.color.r, s.style.color.g, s.style.color.b, s.style.color.a]
-        withUnsafeBytes(of: s.style.width.bitPattern.littleEndian) { out += $0 }
+        doubles([s.style.width], &out)
         // A polyline that is no shape (an import, a cut shape) is named "polyline", so it is not smoothed elsewhere.
         let shape = Array((s.shape?.rawValue ?? (s.style.trace == .polyline ? OperationCodec.polylineName : "")).utf8)
         varint(UInt64(shape.count), &out)

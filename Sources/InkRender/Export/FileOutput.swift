@@ -37,7 +37,7 @@ enum FileOutput {
         var complete = true
         var writeErrno: Int32 = 0
         for bytes in runs where complete {
-            let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, f) }
+            let written = fwrite(bytes, 1, bytes.count, f)
             if written != bytes.count { complete = false; writeErrno = errno }
         }
         let closed = fclose(f)

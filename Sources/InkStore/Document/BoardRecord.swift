@@ -186,14 +186,12 @@ extension DocumentFile {
                     try q.bind(1, Int64(bitPattern: e.local)).bind(2, Int64(bitPattern: e.client)).bind(3, Int64(bitPattern: e.number))
                         .bind(4, Int64(e.visible ? 1 : 0)).bind(5, Int64(bitPattern: e.order))
                     if let l = e.look {
-                        var b: [UInt8] = []
+                        var b = ByteWriter()
                         let t = l.transform
-                        for v in (t.isIdentity ? [] : [t.a, t.b, t.c, t.d, t.tx, t.ty]) + [l.width] {
-                            withUnsafeBytes(of: v.bitPattern.littleEndian) { b += $0 }
-                        }
-                        b += [l.color.r, l.color.g, l.color.b, l.color.a]
-                        if let w = e.was { withUnsafeBytes(of: w.littleEndian) { b += $0 } }
-                        try q.bind(6, b)
+                        for v in (t.isIdentity ? [] : [t.a, t.b, t.c, t.d, t.tx, t.ty]) + [l.width] { b.double(v) }
+                        b.append(contentsOf: [l.color.r, l.color.g, l.color.b, l.color.a])
+                        if let w = e.was { b.littleEndian(w) }
+                        try q.bind(6, b.bytes)
                     }
                     try q.run()
                 }

@@ -136,7 +136,7 @@ final class SharedBoard {
     }
 
     func stop() {
-        if timer != 0 { g_source_remove(timer); timer = 0 }
+        stopTimer(&timer)
         autosave.withFile { [weak self] _ in
             self?.sync?.disconnect()
             self?.autosave.onCommitted = nil

@@ -1,6 +1,6 @@
-import CGtk
 import Foundation
 import InkCore
+import InkRender
 
 /// What fingers do on a touchscreen.
 enum TouchMode: String, CaseIterable {
@@ -67,11 +67,7 @@ final class CanvasInput {
         self.area = area
         self.viewport = viewport
         self.sink = sink
-        let controller = gtk_event_controller_legacy_new()!
-        connectLegacyEvent(controller) { [weak self] event in
-            self?.handle(event) ?? false
-        }
-        gtk_widget_add_controller(area, controller)
+        watchEvents(of: area) { [weak self] event in self?.handle(event) ?? false }
     }
 
     /// Forgets strokes in progress (Escape): the pointer draws again only after it is lifted.
@@ -82,51 +78,35 @@ final class CanvasInput {
         drawingFingers.removeAll()
     }
 
-    private func handle(_ event: OpaquePointer) -> Bool {
-        let type = gdk_event_get_event_type(event)
-        let source = gdk_event_get_device(event).map { gdk_device_get_source($0) } ?? GDK_SOURCE_MOUSE
-        switch type {
-        case GDK_TOUCH_BEGIN, GDK_TOUCH_UPDATE, GDK_TOUCH_END, GDK_TOUCH_CANCEL:
-            return touch(event, type: type)
-        case GDK_BUTTON_PRESS, GDK_BUTTON_RELEASE, GDK_MOTION_NOTIFY:
+    private func handle(_ event: GdkInput) -> Bool {
+        switch event.kind {
+        case .touchBegin, .touchUpdate, .touchEnd, .touchCancel:
+            return touch(event)
+        case .buttonPress, .buttonRelease, .motion:
             // Touchscreens report their own touch events; pointer events they emulate are ignored.
-            if source == GDK_SOURCE_TOUCHSCREEN { return false }
-            let pen = source == GDK_SOURCE_PEN || isStylus(event)
+            if event.fromTouchscreen { return false }
+            let pen = event.fromPen
             if pen, !penSeen {
                 penSeen = true
                 onPenSeen?()
             }
-            return pointer(event, type: type, pen: pen)
-        case GDK_SCROLL:
+            return pointer(event, pen: pen)
+        case .scroll:
             return scroll(event)
-        case GDK_TOUCHPAD_PINCH:
+        case .pinch:
             return pinch(event)
-        case GDK_ENTER_NOTIFY:
-            lastPointer = viewPosition(event)
+        case .enter:
+            lastPointer = event.position
             return false
-        case GDK_LEAVE_NOTIFY, GDK_PROXIMITY_OUT:
+        case .leave:
             navigation?.hover(atView: nil, eraserEnd: false)
             return false
-        case GDK_GRAB_BROKEN:
+        case .grabBroken:
             finishPointer(at: nil, time: 0, cancelled: true)
             return false
-        default:
+        case .other:
             return false
         }
-    }
-
-    /// The upside-down end of a stylus. GTK reports it as a device tool of type ERASER; when a tablet gives no
-    /// tool (no serial numbers), a device named "… eraser" (as X11 drivers name it) is the fallback.
-    private func isEraserEnd(_ event: OpaquePointer) -> Bool {
-        if let tool = gdk_event_get_device_tool(event), gdk_device_tool_get_tool_type(tool) == GDK_DEVICE_TOOL_TYPE_ERASER { return true }
-        guard let device = gdk_event_get_device(event), let name = gdk_device_get_name(device) else { return false }
-        return String(cString: name).lowercased().contains("eraser")
-    }
-
-    private func isStylus(_ event: OpaquePointer) -> Bool {
-        guard let tool = gdk_event_get_device_tool(event) else { return false }
-        let t = gdk_device_tool_get_tool_type(tool)
-        return t != GDK_DEVICE_TOOL_TYPE_UNKNOWN && t != GDK_DEVICE_TOOL_TYPE_MOUSE && t != GDK_DEVICE_TOOL_TYPE_LENS
     }
 
     // MARK: mouse and pen
@@ -139,23 +119,23 @@ final class CanvasInput {
         e.holdRadius = 3 / max(view.zoom, 1e-6)
         e.tapRadius = 3 / max(view.zoom, 1e-6)
         e.eraserEnd = eraserEnd
-        if e.phase == .began { gtk_widget_grab_focus(area) }
+        if e.phase == .began { grabFocus(area) }
         sink?.input(e, view: view, shift: shift)
     }
 
     /// A widget point in view space (where the pages are laid out).
     private func toView(_ v: Point) -> Point { viewport.transform.pagePoint(fromView: v) }
 
-    private func pointer(_ event: OpaquePointer, type: GdkEventType, pen: Bool) -> Bool {
-        guard let v = viewPosition(event) else { return false }
-        let time = Double(gdk_event_get_time(event))
+    private func pointer(_ event: GdkInput, pen: Bool) -> Bool {
+        guard let v = event.position else { return false }
+        let time = event.time
         let device: InputEvent.Device = pen ? .pen : .mouse
         lastPointer = v
-        navigation?.hover(atView: v, eraserEnd: pen && isEraserEnd(event))
-        shift = gdk_event_get_modifier_state(event).rawValue & GDK_SHIFT_MASK.rawValue != 0
-        switch type {
-        case GDK_BUTTON_PRESS:
-            let button = gdk_button_event_get_button(event)
+        navigation?.hover(atView: v, eraserEnd: pen && event.isEraserEnd)
+        shift = event.shift
+        switch event.kind {
+        case .buttonPress:
+            let button = event.button
             if button == 3 {
                 sink?.contextMenu(atView: v, view: viewport.transform)
                 return true
@@ -167,8 +147,8 @@ final class CanvasInput {
             }
             guard button == 1, drawing == nil else { return button == 1 }
             let id = pen ? Self.penPointer : Self.mousePointer
-            let real = pen && pressure(of: event) != nil
-            drawing = (id, device, real, pen && isEraserEnd(event))
+            let real = pen && event.pressure != nil
+            drawing = (id, device, real, pen && event.isEraserEnd)
             let first = sample(v, event: event, time: time, pen: pen)
             penPressure = PenPressure()
             // A pen whose first sample has no pressure yet begins with its first motion.
@@ -177,7 +157,7 @@ final class CanvasInput {
                  eraserEnd: drawing?.eraserEnd ?? false)
             armHold(first)
             return true
-        case GDK_MOTION_NOTIFY:
+        case .motion:
             if let from = panFrom {
                 navigation?.pan(byView: v - from)
                 panFrom = v
@@ -187,7 +167,7 @@ final class CanvasInput {
             guard let d = drawing, d.device == device else { return false }
             // GTK coalesces motion to one event per frame; its history holds the samples in between.
             var samples = history(of: event)
-            samples.append((sample(v, event: event, time: time, pen: pen), pen && pressure(of: event) != nil))
+            samples.append((sample(v, event: event, time: time, pen: pen), pen && event.pressure != nil))
             var points = samples.map(\.point)
             if d.realPressure {
                 let fixed = penPressure.move(samples)
@@ -203,15 +183,15 @@ final class CanvasInput {
             }
             if let last = points.last { armHold(last) }
             return true
-        case GDK_BUTTON_RELEASE:
-            let button = gdk_button_event_get_button(event)
+        case .buttonRelease:
+            let button = event.button
             if panFrom != nil, button == 2 || button == 1 {
                 panFrom = nil
                 return true
             }
             guard button == 1, let d = drawing, d.device == device else { return false }
             finishPointer(at: sample(v, event: event, time: time, pen: pen), time: time, cancelled: false,
-                          reported: pen && pressure(of: event) != nil)
+                          reported: pen && event.pressure != nil)
             return true
         default:
             return false
@@ -231,7 +211,7 @@ final class CanvasInput {
     }
 
     private func disarmHold() {
-        if holdTimer != 0 { g_source_remove(holdTimer); holdTimer = 0 }
+        stopTimer(&holdTimer)
         lastSample = nil
     }
 
@@ -243,7 +223,7 @@ final class CanvasInput {
         send(InputEvent(pointer: d.id, phase: .moved, point: q, device: d.device, hasPressure: d.realPressure))
     }
 
-    private static func clockMs() -> Double { Double(g_get_monotonic_time()) / 1000 }
+    private static func clockMs() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
 
     private func finishPointer(at point: InkPoint?, time: Double, cancelled: Bool, reported: Bool = false) {
         disarmHold()
@@ -270,55 +250,34 @@ final class CanvasInput {
         }
     }
 
-    private func sample(_ v: Point, event: OpaquePointer, time: Double, pen: Bool) -> InkPoint {
+    private func sample(_ v: Point, event: GdkInput, time: Double, pen: Bool) -> InkPoint {
         let p = toView(v)
-        let pressure = pen ? (self.pressure(of: event) ?? 0.5) : 0.5
+        let pressure = pen ? (event.pressure ?? 0.5) : 0.5
         return InkPoint(x: p.x, y: p.y, pressure: pressure, time: time)
     }
 
-    private func pressure(of event: OpaquePointer) -> Double? {
-        var value = 0.0
-        guard gdk_event_get_axis(event, GDK_AXIS_PRESSURE, &value) != 0, value.isFinite else { return nil }
-        return min(max(value, 0), 1)
-    }
-
-    /// The motion samples GTK folded into this event, oldest first, in page coordinates.
-    private func history(of event: OpaquePointer) -> [(point: InkPoint, hasPressure: Bool)] {
-        var count: guint = 0
-        guard let coords = gdk_event_get_history(event, &count), count > 0 else { return [] }
-        defer { g_free(coords) }
-        guard let offset = surfaceOffset() else { return [] }
-        var out: [(point: InkPoint, hasPressure: Bool)] = []
-        out.reserveCapacity(Int(count))
-        for i in 0..<Int(count) {
-            var c = coords[i]
-            let flags = c.flags.rawValue
-            guard flags & GDK_AXIS_FLAG_X.rawValue != 0, flags & GDK_AXIS_FLAG_Y.rawValue != 0 else { continue }
-            let axes = withUnsafeBytes(of: &c.axes) { Array($0.bindMemory(to: Double.self)) }
-            let x = axes[Int(GDK_AXIS_X.rawValue)], y = axes[Int(GDK_AXIS_Y.rawValue)]
-            guard x.isFinite, y.isFinite else { continue }
-            let hasPressure = flags & GDK_AXIS_FLAG_PRESSURE.rawValue != 0 && axes[Int(GDK_AXIS_PRESSURE.rawValue)].isFinite
-            let pressure = hasPressure ? min(max(axes[Int(GDK_AXIS_PRESSURE.rawValue)], 0), 1) : 0.5
-            let page = toView(Point(x - offset.x, y - offset.y))
-            out.append((InkPoint(x: page.x, y: page.y, pressure: pressure, time: Double(c.time)), hasPressure))
+    /// The motion samples GTK folded into this event, oldest first, in view space.
+    private func history(of event: GdkInput) -> [(point: InkPoint, hasPressure: Bool)] {
+        event.history.map { h in
+            let p = toView(h.at)
+            return (InkPoint(x: p.x, y: p.y, pressure: h.pressure ?? 0.5, time: h.time), h.pressure != nil)
         }
-        return out
     }
 
     // MARK: touch
 
-    private func touch(_ event: OpaquePointer, type: GdkEventType) -> Bool {
-        let seq = gdk_event_get_event_sequence(event)
-        let id = PointerID(Int(bitPattern: seq.map { UnsafeRawPointer($0) }))
-        let time = Double(gdk_event_get_time(event))
-        let v = viewPosition(event)
+    private func touch(_ event: GdkInput) -> Bool {
+        let id = PointerID(event.sequence)
+        let time = event.time
+        let v = event.position
+        let kind = event.kind
         // A finger keeps the mode it went down in: switching modes mid-touch never strands a live stroke.
-        let draws = type == GDK_TOUCH_BEGIN ? touchMode == .draw : drawingFingers.contains(id)
+        let draws = kind == .touchBegin ? touchMode == .draw : drawingFingers.contains(id)
         guard draws else {
-            switch type {
-            case GDK_TOUCH_BEGIN:
+            switch kind {
+            case .touchBegin:
                 if let v { fingers.down(id, at: v) }
-            case GDK_TOUCH_UPDATE:
+            case .touchUpdate:
                 guard let v, let step = fingers.move(id, to: v) else { return true }
                 navigation?.pan(byView: step.pan)
                 if step.zoom != 1 { navigation?.zoom(by: step.zoom, atView: step.anchor) }
@@ -327,7 +286,7 @@ final class CanvasInput {
             }
             return true
         }
-        if type == GDK_TOUCH_CANCEL || v == nil {
+        if kind == .touchCancel || v == nil {
             // Cancelled (the system took the touch, or it cannot be placed): the live stroke is discarded.
             guard drawingFingers.remove(id) != nil else { return true }
             send(InputEvent(pointer: id, phase: .cancelled, point: InkPoint(x: 0, y: 0), device: .touch))
@@ -336,11 +295,11 @@ final class CanvasInput {
         guard let v else { return true }
         let page = toView(v)
         let point = InkPoint(x: page.x, y: page.y, pressure: 0.5, time: time)
-        switch type {
-        case GDK_TOUCH_BEGIN:
+        switch kind {
+        case .touchBegin:
             drawingFingers.insert(id)
             send(InputEvent(pointer: id, phase: .began, point: point, device: .touch))
-        case GDK_TOUCH_UPDATE:
+        case .touchUpdate:
             // No history here: GTK 4.8 keeps it only for motion and scroll events (asking for a touch update's
             // is a Gdk-CRITICAL on every finger move), and it does not compress touch updates, so none is lost.
             send(InputEvent(pointer: id, phase: .moved, point: point, device: .touch))
@@ -356,18 +315,18 @@ final class CanvasInput {
     /// Scale of the touchpad pinch so far (it is reported relative to the gesture's start).
     private var pinchScale = 1.0
 
-    private func pinch(_ event: OpaquePointer) -> Bool {
+    private func pinch(_ event: GdkInput) -> Bool {
         guard let navigation else { return false }
-        let scale = gdk_touchpad_event_get_pinch_scale(event)
-        switch gdk_touchpad_event_get_gesture_phase(event) {
-        case GDK_TOUCHPAD_GESTURE_PHASE_BEGIN:
+        let scale = event.pinchScale
+        switch event.pinchPhase {
+        case .begin:
             pinchScale = 1
-        case GDK_TOUCHPAD_GESTURE_PHASE_UPDATE:
+        case .update:
             guard scale.isFinite, scale > 0, pinchScale > 0 else { return true }
-            let anchor = viewPosition(event) ?? lastPointer ?? Point(0, 0)
+            let anchor = event.position ?? lastPointer ?? Point(0, 0)
             navigation.zoom(by: scale / pinchScale, atView: anchor)
             pinchScale = scale
-        default:
+        case .end:
             pinchScale = 1
         }
         return true
@@ -375,46 +334,17 @@ final class CanvasInput {
 
     // MARK: scroll
 
-    private func scroll(_ event: OpaquePointer) -> Bool {
+    private func scroll(_ event: GdkInput) -> Bool {
         guard let navigation else { return false }
-        let mods = gdk_event_get_modifier_state(event).rawValue
-        let control = mods & GDK_CONTROL_MASK.rawValue != 0
-        var dx = 0.0, dy = 0.0
-        switch gdk_scroll_event_get_direction(event) {
-        case GDK_SCROLL_UP: dy = -1
-        case GDK_SCROLL_DOWN: dy = 1
-        case GDK_SCROLL_LEFT: dx = -1
-        case GDK_SCROLL_RIGHT: dx = 1
-        default: gdk_scroll_event_get_deltas(event, &dx, &dy)
-        }
-        if control {
+        let (dx, dy) = event.scrollSteps
+        if event.control {
             // X11 scroll events may carry no position: fall back to where the pointer last moved.
-            let anchor = viewPosition(event) ?? lastPointer ?? Point(0, 0)
+            let anchor = event.position ?? lastPointer ?? Point(0, 0)
             navigation.zoom(by: pow(1.15, -dy), atView: anchor)
         } else {
-            let shift = mods & GDK_SHIFT_MASK.rawValue != 0
             let step = 60.0
-            navigation.pan(byView: shift ? Point(-dy * step, -dx * step) : Point(-dx * step, -dy * step))
+            navigation.pan(byView: event.shift ? Point(-dy * step, -dx * step) : Point(-dx * step, -dy * step))
         }
         return true
-    }
-
-    // MARK: coordinates
-
-    /// Where the drawing area sits in its surface: legacy events come in surface coordinates.
-    private func surfaceOffset() -> Point? {
-        guard let native = gtk_widget_get_native(area) else { return nil }
-        var sx = 0.0, sy = 0.0
-        gtk_native_get_surface_transform(native, &sx, &sy)
-        var ax = 0.0, ay = 0.0
-        guard gtk_widget_translate_coordinates(asWidget(native), area, 0, 0, &ax, &ay) != 0 else { return nil }
-        // A point p in the surface is p − s in the native widget and p − s + a in the area.
-        return Point(sx - ax, sy - ay)
-    }
-
-    private func viewPosition(_ event: OpaquePointer) -> Point? {
-        var x = 0.0, y = 0.0
-        guard gdk_event_get_position(event, &x, &y) != 0, let o = surfaceOffset() else { return nil }
-        return Point(x - o.x, y - o.y)
     }
 }

@@ -124,6 +124,9 @@ final class CanvasView: CanvasNavigation {
 
     func redraw() { gtk_widget_queue_draw(widget) }
 
+    /// Keys go to the canvas (Space, the tool keys) once typing or a dialog is done.
+    func focus() { gtk_widget_grab_focus(widget) }
+
     // MARK: updates
 
     /// Shows what a session call changed: another document from scratch, pages laid out again with the current

@@ -150,6 +150,12 @@ struct KeyPress {
     var control: Bool { modifiers.rawValue & GDK_CONTROL_MASK.rawValue != 0 }
     var shift: Bool { modifiers.rawValue & GDK_SHIFT_MASK.rawValue != 0 }
     var alt: Bool { modifiers.rawValue & GDK_ALT_MASK.rawValue != 0 }
+    /// The key without Shift's case (what the shortcut table lists).
+    var lowercased: Int32 { Int32(bitPattern: gdk_keyval_to_lower(keyval)) }
+    /// GDK's name of a key value ("z", "Page_Up"), for GTK's accelerator syntax.
+    static func name(of keyval: Int32) -> String {
+        gdk_keyval_name(UInt32(bitPattern: keyval)).map { String(cString: $0) } ?? "?"
+    }
 }
 
 /// "key-pressed" (returns handled) and "key-released" of a GtkEventControllerKey.
@@ -194,6 +200,11 @@ func onMainLoop(_ body: @escaping () -> Void) {
 
 /// Calls `body` every `milliseconds` on the GTK thread while it returns true.
 @discardableResult
+/// Stops a timer `every` started (0: none); the id becomes 0.
+func stopTimer(_ id: inout UInt32) {
+    if id != 0 { g_source_remove(id); id = 0 }
+}
+
 func every(milliseconds: UInt32, _ body: @escaping () -> Bool) -> UInt32 {
     typealias F = () -> Bool
     let thunk: @convention(c) (gpointer?) -> gboolean = { data in

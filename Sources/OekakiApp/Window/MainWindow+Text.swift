@@ -27,7 +27,7 @@ extension MainWindow {
     func finishText() {
         guard let (s, text) = textField.end() else { return }
         canvas.onViewDrawn = nil
-        gtk_widget_grab_focus(canvas.widget)
+        canvas.focus()
         var box = s.box
         box.text = TextBox.truncated(text) ?? text
         session.finishText(page: s.page, id: s.id, box: box, origin: s.origin)

@@ -12,7 +12,7 @@ struct ShortcutKey {
 
     /// GTK's accelerator syntax, for the shortcuts window.
     var accelerator: String {
-        let name = gdk_keyval_name(UInt32(bitPattern: keyval)).map { String(cString: $0) } ?? "?"
+        let name = KeyPress.name(of: keyval)
         return (control ? "<Control>" : "") + (shift == true ? "<Shift>" : "") + name
     }
 }
@@ -111,7 +111,7 @@ enum Shortcuts {
     /// The command for a key press, or nil when the key means nothing to Oekaki.
     static func command(for key: KeyPress) -> Command? {
         if key.alt { return nil }
-        let k = Int32(bitPattern: gdk_keyval_to_lower(key.keyval))
+        let k = key.lowercased
         return table.first { entry, _ in
             entry.keyval == k && entry.control == key.control && (entry.shift == nil || entry.shift == key.shift)
         }?.1
