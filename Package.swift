@@ -46,14 +46,16 @@ let package = Package(
         // costs a few milliseconds of dynamic linking instead of tens (see BENCHMARKS.md, thumbnail_ms_1m).
         .executableTarget(name: "oekaki-thumbnailer", dependencies: ["Thumbnailer", "Localization", "Commands"], swiftSettings: swift5,
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])] + staticFoundation),
-        .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "Thumbnailer"], swiftSettings: swift5),
+        // Generated ink, PDFs and Xournal++ files for the bench and the tests; the product never links it.
+        .target(name: "InkSamples", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
+        .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "Thumbnailer", "InkSamples"], swiftSettings: swift5),
 
         .testTarget(name: "InkCoreTests", dependencies: ["InkCore", "TestSupport"], exclude: ["Fixtures"], swiftSettings: swift5),
-        .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender", "InkStore", "InkPDF", "TestSupport"], swiftSettings: swift5),
-        .testTarget(name: "InkStoreTests", dependencies: ["InkCore", "InkStore"], swiftSettings: swift5),
+        .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender", "InkStore", "InkPDF", "TestSupport", "InkSamples"], swiftSettings: swift5),
+        .testTarget(name: "InkStoreTests", dependencies: ["InkCore", "InkStore", "InkSamples"], swiftSettings: swift5),
         .testTarget(name: "InkSyncTests", dependencies: ["InkCore", "InkStore", "InkSync"], swiftSettings: swift5),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swift5),
-        .testTarget(name: "CLITests", dependencies: ["InkCore", "TestSupport"], resources: [.copy("Fixtures")], swiftSettings: swift5),
-        .testTarget(name: "AppTests", dependencies: ["OekakiApp", "InkCore", "InkRender", "InkStore", "CGtk", "TestSupport"], swiftSettings: swift5),
+        .testTarget(name: "CLITests", dependencies: ["InkCore", "TestSupport", "InkSamples"], resources: [.copy("Fixtures")], swiftSettings: swift5),
+        .testTarget(name: "AppTests", dependencies: ["OekakiApp", "InkCore", "InkRender", "InkStore", "CGtk", "TestSupport", "InkSamples"], swiftSettings: swift5),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkSamples
 import InkRender
 
 /// What a zoom step's render of the view costs in process, with no window: the bench window's canvas (1170×681, the

@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkSamples
 import InkRender
 import InkStore
 

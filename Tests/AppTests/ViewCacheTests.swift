@@ -1,4 +1,5 @@
 import InkCore
+import InkSamples
 import InkRender
 @testable import OekakiApp
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import InkSamples
 
 /// The command line takes a PDF wherever it takes a `.xopp`: `info`, `export` to `.oekaki` (the PDF embedded),
 /// PNG of a page over its PDF page, PDF with the original's text kept (`pdftotext`), `--annotations-only`; a
@@ -159,8 +160,8 @@ final class PDFCommandTests: XCTestCase {
         let cases: [(String, [UInt8], String)] = [
             ("garbage.pdf", Array("%PDF-1.4\nthis is not a PDF body at all\n".utf8), "cannot open this PDF"),
             ("truncated.pdf", Array(TestPDF.pages([(100, 100, "x")]).prefix(30)), "cannot open this PDF"),
-            ("encrypted.pdf", TestPDF.encrypted(), "encrypted"),
-            ("many.pdf", TestPDF.emptyPages(100_000), "100000 pages"),
+            ("encrypted.pdf", SamplePDF.encrypted(), "encrypted"),
+            ("many.pdf", SamplePDF.emptyPages(100_000), "100000 pages"),
         ]
         for (name, bytes, message) in cases {
             let path = t(name)
@@ -178,8 +179,8 @@ final class PDFCommandTests: XCTestCase {
     }
 }
 
-/// Hand-written PDFs (the CLI tests link no PDF library): pages with Helvetica text and a blue bar, a file of
-/// many empty pages, one that wants a password.
+/// Hand-written PDFs (the CLI tests draw none themselves): pages of their own sizes with Helvetica text and
+/// `SamplePDF`'s blue band in its place; `SamplePDF` also gives the file of many empty pages and the encrypted one.
 enum TestPDF {
     static func pages(_ pages: [(Double, Double, String)]) -> [UInt8] {
         var objects = ["<< /Type /Catalog /Pages 2 0 R >>"]
@@ -191,35 +192,6 @@ enum TestPDF {
             objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(w) \(h)] /Contents \(objects.count + 2) 0 R /Resources << /Font << /F1 3 0 R >> >> >>")
             objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream")
         }
-        return file(objects)
-    }
-
-    static func emptyPages(_ n: Int) -> [UInt8] {
-        var objects = ["<< /Type /Catalog /Pages 2 0 R >>"]
-        objects.append("<< /Type /Pages /Kids [\((0..<n).map { "\($0 + 3) 0 R" }.joined(separator: " "))] /Count \(n) >>")
-        for _ in 0..<n { objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] >>") }
-        return file(objects)
-    }
-
-    static func encrypted() -> [UInt8] {
-        let junk = "<" + String(repeating: "4f", count: 32) + ">"
-        return file(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                     "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] >>",
-                     "<< /Filter /Standard /V 1 /R 2 /Length 40 /P -4 /O \(junk) /U \(junk) >>"],
-                    trailer: "/Encrypt 4 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>]")
-    }
-
-    static func file(_ objects: [String], trailer: String = "") -> [UInt8] {
-        var out = Array("%PDF-1.4\n".utf8)
-        var offsets: [Int] = []
-        for (i, o) in objects.enumerated() {
-            offsets.append(out.count)
-            out += Array("\(i + 1) 0 obj\n\(o)\nendobj\n".utf8)
-        }
-        let xref = out.count
-        var table = "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for off in offsets { table += String(repeating: "0", count: max(0, 10 - String(off).count)) + String(off) + " 00000 n \n" }
-        table += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R \(trailer) >>\nstartxref\n\(xref)\n%%EOF\n"
-        return out + Array(table.utf8)
+        return SamplePDF.handWritten(objects)
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
 import XCTest
 import TestSupport
+import InkCore
+import InkSamples
 
 /// Imported `.xopp` ink is drawn as written: Xournal++ renders each document, we import and render it, and the
 /// two images must put the same ink in the same places (overlap of ink coverage ≥ 0.9). Covers the shared
-/// corpus and small documents with sharp and obtuse corners and per-segment widths. Skipped where Xournal++,
+/// corpus, small documents with sharp and obtuse corners and per-segment widths, and `XournalppInk`'s generated ink. Skipped where Xournal++,
 /// Xvfb or ImageMagick are missing.
 final class XoppInkFidelityTests: XCTestCase {
     var tmp: URL!
@@ -128,6 +130,10 @@ final class XoppInkFidelityTests: XCTestCase {
             ##"<stroke tool="highlighter" color="#ffff0080" width="12">40 30 120 35 200 25 270 40</stroke>"##,
             ##"<stroke tool="pen" color="#c01c28ff" width="1.5 3 0.8 3 0.8 3">60 120 100 100 140 130 180 95 220 135 260 100 290 140</stroke>"##,
         ])))
+        // The generated Xournal++-shaped ink the benchmarks read (pressure widths per point, `%.8g` numbers).
+        let sample = tmp.appendingPathComponent("xournalpp-ink.xopp")
+        try XournalppInk.write(to: sample.path, strokes: 150, pointsPerStroke: 100, pageSize: Size(width: 500, height: 700), seed: 5)
+        docs.append(("xournalpp-ink", sample))
         let x = try XCTUnwrap(PrivateXvfb.start(width: 800, height: 600), "could not start Xvfb")
         let display = x.display
         defer { PrivateXvfb.stop(x.process) }

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import InkCore
+import InkSamples
 import InkRender
 import XCTest
 

@@ -388,8 +388,8 @@ extension CairoContext {
     public func scale(_ sx: Double, _ sy: Double) { cairo_scale(cr, sx, sy) }
     public func translate(_ dx: Double, _ dy: Double) { cairo_translate(cr, dx, dy) }
 
-    /// Toy-API text (tests and benchmarks make PDFs with known words this way; real text goes through Pango).
-    func showText(_ text: String, at p: Point, size: Double, color: RGBA = .black) {
+    /// Toy-API text (`InkSamples` makes PDFs with known words this way; real text goes through Pango).
+    public func showText(_ text: String, at p: Point, size: Double, color: RGBA = .black) {
         setColor(color)
         cairo_select_font_face(cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, size)

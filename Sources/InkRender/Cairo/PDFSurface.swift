@@ -4,7 +4,7 @@ import InkCore
 
 /// A cairo PDF surface collecting the file's bytes in memory, a page at a time (`CairoPDFExport`).
 /// Vector output: text drawn into it (poppler's, Pango's) stays text, paths stay paths.
-final class PDFSurface {
+public final class PDFSurface {
     /// Receives cairo's output; lives as long as the surface.
     private final class Sink { var bytes: [UInt8] = [] }
     private let sink = Sink()
@@ -12,7 +12,7 @@ final class PDFSurface {
     private var finished = false
 
     /// A surface whose first page is `size` points.
-    init(size: Size) throws {
+    public init(size: Size) throws {
         let write: cairo_write_func_t = { closure, data, length in
             guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
             Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
@@ -34,13 +34,13 @@ final class PDFSurface {
     func setPageSize(_ size: Size) { cairo_pdf_surface_set_size(pointer, size.width, size.height) }
 
     /// A context drawing onto the current page, page units = points, origin top-left.
-    func context() -> CairoContext { CairoContext(vector: pointer) }
+    public func context() -> CairoContext { CairoContext(vector: pointer) }
 
     /// Ends the current page; drawing continues on a new one.
-    func showPage(_ ctx: CairoContext) { cairo_show_page(ctx.cr) }
+    public func showPage(_ ctx: CairoContext) { cairo_show_page(ctx.cr) }
 
     /// Finishes the file and returns its bytes, or why cairo failed.
-    func finish() throws -> [UInt8] {
+    public func finish() throws -> [UInt8] {
         if !finished { cairo_surface_finish(pointer); finished = true }
         let st = cairo_surface_status(pointer)
         guard st == CAIRO_STATUS_SUCCESS else { throw RenderError.pageTooLarge("cannot write the PDF: \(CairoFailure(status: st))") }

@@ -2,7 +2,7 @@ import CDeflate
 import CZlib
 
 /// zlib and libdeflate, wrapped: bounded inflate of gzip / raw deflate data and gzip compression. The only caller of either.
-enum Deflate {
+public enum Deflate {
     enum Container { case gzip, raw }
 
     enum Failure: Error, Equatable {
@@ -74,7 +74,7 @@ enum Deflate {
     }
 
     /// gzip-compresses `input` (what `.xopp` files are).
-    static func gzip(_ input: [UInt8], level: Int32 = 6) throws -> [UInt8] {
+    public static func gzip(_ input: [UInt8], level: Int32 = 6) throws -> [UInt8] {
         var s = z_stream()
         guard deflateInit2_(&s, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
                             Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw Failure.corrupt("zlib could not start") }

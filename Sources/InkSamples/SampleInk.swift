@@ -8,7 +8,7 @@ public enum SampleInk {
     /// The seeded generator every sample drawing is made with.
     public typealias Generator = SeededRandom
 
-    static let palette: [RGBA] = [.black, .black, .black, RGBA(r: 20, g: 60, b: 200), RGBA(r: 200, g: 30, b: 30), RGBA(r: 20, g: 140, b: 60)]
+    public static let palette: [RGBA] = [.black, .black, .black, RGBA(r: 20, g: 60, b: 200), RGBA(r: 200, g: 30, b: 30), RGBA(r: 20, g: 140, b: 60)]
 
     /// `strokes` strokes of `pointsPerStroke` samples on a page of `pageSize`; about 1 in 20 is a highlighter.
     public static func drawing(strokes: Int, pointsPerStroke: Int = 100, pageSize: Size = Drawing.defaultPageSize, seed: UInt64 = 1) -> Drawing {

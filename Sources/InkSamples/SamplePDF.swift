@@ -1,4 +1,5 @@
 import InkCore
+import InkRender
 
 /// PDFs with known content for tests and benchmarks, made with cairo's PDF surface: on every page a blue band
 /// across the top (pixels to look for) and a line of text (words for `pdftotext` to find).
@@ -13,8 +14,10 @@ public enum SamplePDF {
         let surface = try PDFSurface(size: size)
         let ctx = surface.context()
         for k in 0..<pageCount {
-            ctx.setColor(bandColor)
-            ctx.cairoFillRect(band)
+            let u = bandColor.unit
+            ctx.setSource(red: u.r, green: u.g, blue: u.b, alpha: u.a)
+            ctx.rectangle(band)
+            ctx.fill()
             ctx.showText(text(k), at: Point(40, 120), size: 18)
             surface.showPage(ctx)
         }
@@ -45,7 +48,7 @@ extension SamplePDF {
     }
 
     /// Objects 1…n (1 the catalog) with a correct cross-reference table.
-    static func handWritten(_ objects: [String], trailer: String = "") -> [UInt8] {
+    public static func handWritten(_ objects: [String], trailer: String = "") -> [UInt8] {
         var out = Array("%PDF-1.4\n".utf8)
         var offsets: [Int] = []
         for (i, o) in objects.enumerated() {
