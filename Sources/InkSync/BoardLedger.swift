@@ -44,12 +44,24 @@ public struct BoardLedger: Sendable, Equatable {
 
     public init() {}
 
+    /// Board order → the strokes at it (a piece found here names its original by that order).
+    public private(set) var byOrder: [UInt64: [BoardStrokeID]] = [:]
+
     public subscript(id: BoardStrokeID) -> Entry? {
         get { entries[id] }
         set {
-            if let old = entries[id] { globalIDs[old.local] = nil }
+            if let old = entries[id] {
+                globalIDs[old.local] = nil
+                if old.order != newValue?.order {
+                    byOrder[old.order]?.removeAll { $0 == id }
+                    if byOrder[old.order]?.isEmpty == true { byOrder[old.order] = nil }
+                }
+            }
             entries[id] = newValue
-            if let e = newValue { globalIDs[e.local] = id }
+            if let e = newValue {
+                globalIDs[e.local] = id
+                if byOrder[e.order]?.contains(id) != true { byOrder[e.order, default: []].append(id) }
+            }
         }
     }
 

@@ -30,14 +30,23 @@ public struct BoardReplica: Sendable {
     public private(set) var parked: [PageID: ParkedPage]
     public private(set) var hidden: [StrokeID: Stroke]
     /// The key each local page has in the board's page order: the board's, unless moved here and not yet published.
-    public private(set) var keys: [PageID: PageKey] = [:]
+    public internal(set) var keys: [PageID: PageKey] = [:]
     public private(set) var ledger: BoardLedger
     /// Local ids whose stroke, visibility or ledger entry changed since `takeTouched()`: what to store.
     public private(set) var touched: Set<StrokeID> = []
     /// True when pages were added, deleted, moved, reformatted or confirmed since `takeTouched()`.
-    public private(set) var pagesTouched = false
+    public internal(set) var pagesTouched = false
     /// What `receive` skipped, for the log (hostile or stale entries never stop a replica).
     public private(set) var notes: [String] = []
+    /// Edits the board brought about in `document` since `takeFollowed()`, in order: the file and the editor apply
+    /// exactly these with `Document.apply`, so all three documents stay the same.
+    public private(set) var followed: [Edit] = []
+    /// Local strokes (with their page) whose state may differ from the board's: only these are compared when the
+    /// outbox is made, so publishing costs in proportion to the edits, never to the board. Every local edit adds
+    /// what it names; `settle()` drops those the board has caught up with.
+    public internal(set) var pendingStrokes: [StrokeID: PageID] = [:]
+    /// True when a local page edit may not be on the board yet (pages are few: then all of them are compared).
+    public internal(set) var pagesPending = false
 
     /// The first page's strokes (a one-page board, and the tests).
     public var drawing: Drawing { document.pages[0].flattened }
@@ -121,6 +130,9 @@ public struct BoardReplica: Sendable {
         for (g, e) in self.ledger.entries where g.client == client && e.local == g.number {
             if let s = stroke(e.local, page: e.page), s.order == s.id, s.order != e.order { place(e.local, page: e.page, order: e.order) }
         }
+        // The file may have been edited while not linked to its board (opened without sharing, or before the first
+        // share): compared once, in full, here; from now on each edit names what it changed.
+        markAllPending()
     }
 
     private static func topOrder(_ sequence: UInt64) -> UInt64 { sequence << sequenceShift | sequenceMask }
@@ -132,6 +144,7 @@ public struct BoardReplica: Sendable {
 
     public mutating func takeTouched() -> Set<StrokeID> { defer { touched = []; pagesTouched = false }; return touched }
     public mutating func takeNotes() -> [String] { defer { notes = [] }; return notes }
+    public mutating func takeFollowed() -> [Edit] { defer { followed = [] }; return followed }
 
     /// The number the next operation of this client gets.
     public var nextOperationNumber: UInt64 { (ledger.applied[client] ?? 0) + 1 }
@@ -146,62 +159,47 @@ public struct BoardReplica: Sendable {
 
     public func stroke(_ id: StrokeID, page: PageID) -> Stroke? { self.page(page)?.stroke(id) }
 
+    /// Applies a local stroke edit: to the document through `Document.apply` when its page is shown, else to
+    /// the parked page.
+    private mutating func applyLocal(_ edit: Edit, page: PageID) {
+        if document.index(of: page) != nil { document.apply(edit) } else { parked[page]?.page.apply(edit) }
+    }
+
+    /// Shows a stroke the board has (new, restored, moved in the drawing order or restyled): an edit followed,
+    /// applied with `Document.apply` and kept for the file and the editor; on a parked page, into that page.
+    private mutating func show(_ s: Stroke) {
+        if let i = document.index(of: s.page) {
+            let e: Edit = document.pages[i].stroke(s.id).map { .replace(removed: [$0], added: [s]) } ?? .add([s])
+            follow(e)
+        } else {
+            parked[s.page]?.page.insert(s)
+        }
+    }
+
+    /// Takes a stroke out of the drawing (or its parked page); returns it.
     @discardableResult
-    private mutating func withDrawing<T>(_ page: PageID, _ body: (inout Page) -> T) -> T? {
-        if let i = document.index(of: page) { return document.withPage(i, body) }
-        guard parked[page] != nil else { return nil }
-        return body(&parked[page]!.page)
+    private mutating func unshow(_ id: StrokeID, page: PageID) -> Stroke? {
+        if let i = document.index(of: page) {
+            guard let s = document.pages[i].stroke(id) else { return nil }
+            follow(.remove([s]))
+            return s
+        }
+        return parked[page]?.page.remove(id)
+    }
+
+    /// An edit the board brought about: applied to the document as every edit is, and kept (`takeFollowed`) so the
+    /// file and the editor apply exactly the same edits in the same order.
+    mutating func follow(_ e: Edit) {
+        document.apply(e)
+        followed.append(e)
     }
 
     /// A page's format, shown or parked.
     public func format(of page: PageID) -> PageFormat? { document.page(page)?.format ?? parked[page]?.format }
 
     /// The global id a local page has or will have when published.
-    private func boardPageID(_ local: PageID) -> BoardPageID {
+    func boardPageID(_ local: PageID) -> BoardPageID {
         ledger.globalPageID(local: local) ?? BoardPageID(client: client, number: local)
-    }
-
-    /// Puts the shown pages in key order (ties by global id).
-    private mutating func arrange() {
-        let sorted = document.pages.sorted { a, b in
-            (keys[a.id] ?? .first, boardPageID(a.id)) < (keys[b.id] ?? .first, boardPageID(b.id))
-        }
-        if sorted.map(\.id) != document.pages.map(\.id) { document.follow(pages: sorted); pagesTouched = true }
-    }
-
-    /// Gives every shown page a key that fits the local page order, changing as few keys as possible (those not in
-    /// the longest run of keys already in order): a moved page gets a new key, the others keep theirs.
-    private mutating func fixKeys() {
-        let ids = document.pages.map(\.id)
-        var tails: [Int] = []
-        var previous = [Int](repeating: -1, count: ids.count)
-        for (i, id) in ids.enumerated() {
-            guard let k = keys[id] else { continue }
-            var lo = 0, hi = tails.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if keys[ids[tails[mid]]]! < k { lo = mid + 1 } else { hi = mid }
-            }
-            previous[i] = lo > 0 ? tails[lo - 1] : -1
-            if lo == tails.count { tails.append(i) } else { tails[lo] = i }
-        }
-        var kept = Set<Int>()
-        var j = tails.last ?? -1
-        while j >= 0 { kept.insert(j); j = previous[j] }
-        var lower: PageKey?
-        var i = 0
-        while i < ids.count {
-            if kept.contains(i) { lower = keys[ids[i]]; i += 1; continue }
-            var end = i
-            while end < ids.count && !kept.contains(end) { end += 1 }
-            let upper = end < ids.count ? keys[ids[end]] : nil
-            for r in i..<end {
-                let k = PageKey.between(lower, upper)
-                keys[ids[r]] = k
-                lower = k
-            }
-            i = end
-        }
     }
 
     // MARK: local edits (the app's and the simulation's path; the CLI's edits are already in the file)
@@ -214,8 +212,9 @@ public struct BoardReplica: Sendable {
             let gone: [Stroke]
             if case .clear = edit { gone = d.strokes } else { gone = edit.removed.compactMap { d.stroke($0.id) } }
             for s in edit.added { reserve(through: s.id) }
-            withDrawing(page) { $0.apply(edit) }
-            for s in gone { hidden[s.id] = s; touched.insert(s.id) }
+            applyLocal(edit, page: page)
+            for s in gone { hidden[s.id] = s; touched.insert(s.id); pendingStrokes[s.id] = page }
+            for s in edit.added { pendingStrokes[s.id] = page }
             for s in edit.added {
                 hidden[s.id] = nil; touched.insert(s.id)
                 // Back in the drawing at the board's place if the board knows it.
@@ -223,35 +222,37 @@ public struct BoardReplica: Sendable {
             }
             adoptCopies(removed: gone, added: edit.added)
         case .transform(let t):
-            withDrawing(t.page) { $0.apply(edit) }
+            applyLocal(edit, page: t.page)
             touched.formUnion(t.ids)
+            for id in t.ids { pendingStrokes[id] = t.page }
         case .addPage(let p, _):
             guard document.index(of: p.id) == nil else { return }
-            parked[p.id] = nil
+            // The page comes back as the edit holds it: strokes the board put on it meanwhile differ now.
+            for s in parked.removeValue(forKey: p.id)?.page.strokes ?? [] { pendingStrokes[s.id] = p.id }
             document.apply(edit)
-            for s in p.strokes { hidden[s.id] = nil; touched.insert(s.id) }
+            for s in p.strokes { hidden[s.id] = nil; touched.insert(s.id); pendingStrokes[s.id] = p.id }
             fixKeys()
-            pagesTouched = true
+            pagesTouched = true; pagesPending = true
         case .deletePage(let p, _):
             guard let i = document.index(of: p.id), document.pages.count > 1 else { return }
             let page = document.pages[i]
             document.apply(edit)
             parked[p.id] = ParkedPage(page)
-            pagesTouched = true
-        case .movePage:
-            document.apply(edit)
-            fixKeys()
-            pagesTouched = true
+            pagesTouched = true; pagesPending = true
         case .layers:
             // The items a layer edit takes away or brings back travel as strokes; the layers themselves are not
             // shared yet.
             document.apply(edit)
-            for s in edit.removed { hidden[s.id] = s; touched.insert(s.id) }
-            for s in edit.added { hidden[s.id] = nil; touched.insert(s.id) }
+            for s in edit.removed { hidden[s.id] = s; touched.insert(s.id); pendingStrokes[s.id] = s.page }
+            for s in edit.added { hidden[s.id] = nil; touched.insert(s.id); pendingStrokes[s.id] = s.page }
+        case .movePage:
+            document.apply(edit)
+            fixKeys()
+            pagesTouched = true; pagesPending = true
         case .setFormat(let changes):
             document.apply(edit)
             for c in changes where parked[c.page] != nil { parked[c.page]!.format = c.to }
-            pagesTouched = true
+            pagesTouched = true; pagesPending = true
         }
     }
 
@@ -270,6 +271,7 @@ public struct BoardReplica: Sendable {
             ledger[g] = e
             hidden[r.id] = nil
             touched.insert(r.id); touched.insert(copy.id)
+            pendingStrokes[r.id] = r.page; pendingStrokes[copy.id] = copy.page
         }
     }
 
@@ -336,6 +338,9 @@ public struct BoardReplica: Sendable {
         guard op.number > (ledger.applied[op.client] ?? 0) else { notes.append("entry \(sequence): duplicate of operation \(op.messageID), skipped"); return }
         ledger.applied[op.client] = op.number
         let own = op.client == client
+        // My own entry coming back: locally it was taken as done, so whatever it names may differ from the board
+        // now (a cut of a stroke someone else restored meanwhile, say): compared again at the next outbox.
+        if own { defer { markPending(op.change) } }
         switch op.change {
         case .add(let s):
             addConfirmed(s, order: sequence << Self.sequenceShift, own: own)
@@ -356,7 +361,7 @@ public struct BoardReplica: Sendable {
                     addConfirmed(s, order: root | n, own: own)
                 } else if own, s.id.client == client, ledger[s.id] == nil, let page = ledger[page: s.page]?.local {
                     // My piece of a stroke that was gone when my cut reached the board: it does not exist.
-                    if withDrawing(page, { $0.remove(s.id.number) }) != nil { touched.insert(s.id.number) }
+                    if unshow(s.id.number, page: page) != nil { touched.insert(s.id.number) }
                 }
             }
         case .look(let changes):
@@ -400,10 +405,8 @@ public struct BoardReplica: Sendable {
                 ledger[page: id] = e
                 pagesTouched = true
                 guard !own, format(of: e.local) == old else { continue }
-                if let i = document.index(of: e.local) {
-                    var pages = document.pages
-                    pages[i] = Page(id: e.local, format: f, layers: pages[i].layers)
-                    document.follow(pages: pages)
+                if let p = document.page(e.local) {
+                    follow(.setFormat([Edit.FormatChange(page: e.local, from: p.format, to: f)]))
                 } else {
                     parked[e.local]?.format = f
                 }
@@ -438,8 +441,21 @@ public struct BoardReplica: Sendable {
         }
         let local = makeLocalID()
         ledger[s.id] = .init(local: local, visible: true, order: order, page: page, look: look)
-        withDrawing(page) { $0.insert(s.stroke(local: local, page: page, order: order)) }
+        show(s.stroke(local: local, page: page, order: order))
         touched.insert(local)
+    }
+
+    private mutating func markPending(_ c: BoardOperation.Change) {
+        var ids: [BoardStrokeID] = []
+        switch c {
+        case .add(let s): ids = [s.id]
+        case .remove(let x), .restore(let x), .front(let x), .back(let x): ids = x
+        case .replace(let r, let a): ids = r + a.map(\.id)
+        case .look(let l): ids = l.map(\.id)
+        case .reorder(let o): ids = Array(o.keys)
+        case .addPage, .deletePages, .restorePages, .movePages, .formatPages: pagesPending = true
+        }
+        for id in ids { if let e = ledger[id] { pendingStrokes[e.local] = e.page } }
     }
 
     /// Last writer wins: the log's later entry decides. Locally, a stroke follows the board unless this replica
@@ -456,9 +472,9 @@ public struct BoardReplica: Sendable {
         if visible {
             if let s = hidden.removeValue(forKey: e.local) {
                 let shown = withOrder(s, e.order)
-                withDrawing(e.page) { $0.insert(shown) }
+                show(shown)
             }
-        } else if let s = withDrawing(e.page, { $0.remove(e.local) }) ?? nil {
+        } else if let s = unshow(e.local, page: e.page) {
             hidden[e.local] = s
         }
     }
@@ -483,7 +499,7 @@ public struct BoardReplica: Sendable {
         if here.color == old.color { here.color = new.color }
         guard here != StrokeLook(of: s) else { return }
         let changed = here.applied(to: s)
-        if shown != nil { withDrawing(e.page) { $0.insert(changed) } } else { hidden[e.local] = changed }
+        if shown != nil { show(changed) } else { hidden[e.local] = changed }
     }
 
     /// `front` nil: a reorder (back to the previous order).
@@ -518,7 +534,7 @@ public struct BoardReplica: Sendable {
     private mutating func place(_ local: StrokeID, page: PageID, order: UInt64) {
         guard let s = stroke(local, page: page), s.order != order else { return }
         let moved = withOrder(s, order)
-        withDrawing(page) { $0.insert(moved) }
+        show(moved)
         touched.insert(local)
     }
 
@@ -539,14 +555,13 @@ public struct BoardReplica: Sendable {
         ledger[page: p.id] = .init(local: local, visible: true, key: p.key, format: p.format)
         keys[local] = p.key
         // In key order at once (the other pages are in order already).
-        var pages = document.pages
+        let pages = document.pages
         var lo = 0, hi = pages.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if (keys[pages[mid].id] ?? .first, boardPageID(pages[mid].id)) < (p.key, p.id) { lo = mid + 1 } else { hi = mid }
         }
-        pages.insert(Page(id: local, format: p.format), at: lo)
-        document.follow(pages: pages)
+        follow(.addPage(Page(id: local, format: p.format), at: lo))
     }
 
     private mutating func setPageVisible(_ id: BoardPageID, _ visible: Bool, own: Bool) {
@@ -565,117 +580,16 @@ public struct BoardReplica: Sendable {
         guard here == before else { return }
         if visible {
             guard let p = parked.removeValue(forKey: e.local) else { return }
-            document.follow(pages: document.pages + [Page(id: e.local, format: p.format, layers: p.page.layers)])
+            follow(.addPage(Page(id: e.local, format: p.format, layers: p.page.layers), at: document.pages.count))
             touched.formUnion(p.page.strokes.map(\.id))
             arrange()
         } else if let i = document.index(of: e.local) {
             // A document always has a page: the last one stays, and going out again it brings the page back.
             guard document.pages.count > 1 else { notes.append("page \(id) is the last page here; kept"); return }
-            var pages = document.pages
-            let p = pages.remove(at: i)
+            let p = document.pages[i]
             parked[e.local] = ParkedPage(p)
             touched.formUnion(p.strokes.map(\.id))
-            document.follow(pages: pages)
+            follow(.deletePage(p, at: i))
         }
-    }
-
-    // MARK: the outbox
-
-    /// What this replica holds that the board does not: the operations that make the board's state equal the
-    /// local document. New pages first, then page changes, strokes added (in drawing order), cuts as a `replace`
-    /// of the original they came from, erases and clears as a `remove` of exactly the strokes that were visible
-    /// here, changes of look and order, and deleted pages last.
-    public func outbox(chunk: Int = 10_000) -> [BoardOperation.Change] {
-        var out: [BoardOperation.Change] = []
-        // Pages.
-        var shownAt: [PageID: Int] = [:]
-        for (i, p) in document.pages.enumerated() { shownAt[p.id] = i }
-        var deletes: [BoardPageID] = [], restores: [BoardPageID] = []
-        var moves: [BoardPageID: PageKey] = [:], formats: [BoardPageID: PageFormat] = [:]
-        for (gid, e) in ledger.pages {
-            let here = shownAt[e.local] != nil
-            if e.visible && !here { deletes.append(gid) }
-            if !e.visible && here { restores.append(gid) }
-            if let k = keys[e.local], k != e.key, here { moves[gid] = k }
-            if let f = here ? document.pages[shownAt[e.local]!].format : parked[e.local]?.format, f != e.format { formats[gid] = f }
-        }
-        for p in document.pages where ledger.globalPageID(local: p.id) == nil {
-            out.append(.addPage(BoardPage(id: boardPageID(p.id), key: keys[p.id] ?? .first, format: p.format)))
-        }
-        if !restores.isEmpty { out.append(.restorePages(restores.sorted())) }
-        if !moves.isEmpty { out.append(.movePages(moves)) }
-        if !formats.isEmpty { out.append(.formatPages(formats)) }
-
-        // Strokes the board knows.
-        var removes: [BoardStrokeID] = [], strokeRestores: [BoardStrokeID] = []
-        var looks: [LookChange] = []
-        var fronts: [(Stroke, BoardStrokeID)] = [], backs: [(Stroke, BoardStrokeID)] = []
-        var reorders: [BoardStrokeID: UInt64] = [:]
-        var gone: [UInt64: BoardStrokeID] = [:]   // board order → confirmed stroke no longer drawn here
-        for (gid, e) in ledger.entries {
-            let s = shownAt[e.page].map { document.pages[$0].stroke(e.local) } ?? parked[e.page]?.page.stroke(e.local)
-            let here = s != nil
-            if e.visible && !here { removes.append(gid) }
-            if !e.visible && here { strokeRestores.append(gid) }
-            guard let s else { gone[e.order] = gone[e.order].map { Swift.min($0, gid) } ?? gid; continue }
-            let look = StrokeLook(of: s)
-            if look != e.look {
-                looks.append(LookChange(id: gid, transform: look.transform == e.look.transform ? nil : look.transform,
-                                        width: look.width == e.look.width ? nil : look.width,
-                                        color: look.color == e.look.color ? nil : look.color))
-            }
-            if s.order != e.order {
-                // Back where it was before the last front or back (an undo): exactly there.
-                if s.order == e.was { reorders[gid] = s.order } else if s.drawKey > Int64(bitPattern: e.order) { fronts.append((s, gid)) } else { backs.append((s, gid)) }
-            }
-        }
-        // Strokes new here, on shown pages (a parked page's new strokes wait until it is back).
-        var adds: [BoardOperation.Change] = []
-        var pieces: [BoardStrokeID: [BoardStroke]] = [:]
-        for p in document.pages {
-            let page = boardPageID(p.id)
-            for s in p.strokes where ledger.globalID(local: s.id) == nil {
-                let gid = BoardStrokeID(client: client, number: s.id)
-                let board = BoardStroke(id: gid, page: page, style: s.style, points: s.drawnPoints, transform: s.transform, shape: s.shape, content: s.content)
-                // A piece of a stroke the board knows: its order is that stroke's board order.
-                if s.order != s.id, let original = gone[s.order] {
-                    var piece = board
-                    piece.place = original
-                    pieces[original, default: []].append(piece)
-                } else {
-                    adds.append(.add(board))
-                }
-            }
-        }
-        out += adds
-        var cutOriginals = Set<BoardStrokeID>()
-        for original in pieces.keys.sorted() {
-            out.append(.replace(removed: [original], added: pieces[original]!))
-            cutOriginals.insert(original)
-        }
-        removes = removes.filter { !cutOriginals.contains($0) }.sorted()
-        for i in stride(from: 0, to: removes.count, by: chunk) { out.append(.remove(Array(removes[i..<min(i + chunk, removes.count)]))) }
-        strokeRestores.sort()
-        for i in stride(from: 0, to: strokeRestores.count, by: chunk) {
-            out.append(.restore(Array(strokeRestores[i..<min(i + chunk, strokeRestores.count)])))
-        }
-        looks.sort { $0.id < $1.id }
-        for i in stride(from: 0, to: looks.count, by: chunk) { out.append(.look(Array(looks[i..<min(i + chunk, looks.count)]))) }
-        // In drawing order, so strokes moved together keep their order among themselves.
-        let step = min(chunk, OperationCodec.maxReordered)
-        let front = fronts.sorted { $0.0.drawsBefore($1.0) }.map(\.1), back = backs.sorted { $0.0.drawsBefore($1.0) }.map(\.1)
-        for i in stride(from: 0, to: front.count, by: step) { out.append(.front(Array(front[i..<min(i + step, front.count)]))) }
-        // Each back entry goes below the one before: the last group sent is the bottom one.
-        let backGroups = stride(from: 0, to: back.count, by: step).map { Array(back[$0..<min($0 + step, back.count)]) }
-        for g in backGroups.reversed() { out.append(.back(g)) }
-        if !reorders.isEmpty { out.append(.reorder(reorders)) }
-        if !deletes.isEmpty { out.append(.deletePages(deletes.sorted())) }
-        return out
-    }
-
-    /// Numbers outbox changes as this client's next operations.
-    public func operations(_ changes: [BoardOperation.Change]) -> [BoardOperation] {
-        let first = nextOperationNumber
-        return changes.enumerated().map { BoardOperation(client: client, number: first + UInt64($0.offset), change: $0.element) }
     }
 }

@@ -25,6 +25,8 @@ public final class BoardSync {
     private var unsure = false
     /// The page map has been stored since this engine started.
     private var pagesStored = false
+    /// Rows in the document's outbox table (local changes not yet known to be on the board).
+    private var outboxRows = 0
 
     public enum Failure: Error, CustomStringConvertible {
         case unreachable(String), credentials(String), permission(String), document(String), other(String)
@@ -38,7 +40,7 @@ public final class BoardSync {
     public init(document: DocumentFile, url: BoardURL) throws {
         self.url = url; self.document = document
         let record: BoardRecord?
-        do { record = try document.readBoard() } catch { throw Failure.document("\(error)") }
+        do { record = try BoardTables.read(document) } catch { throw Failure.document("\(error)") }
         // The board is known by name: a cluster is reached through any of its servers.
         if let r = record, let known = try? BoardURL(r.url), known.board != url.board {
             throw Failure.document("\(document.path) is a replica of board '\(known.board)', not of '\(url.board)'")
@@ -75,9 +77,29 @@ public final class BoardSync {
             }
         }
         replica = BoardReplica(client: client, document: document.document, parked: parked, hidden: hidden, ledger: ledger)
+        do {
+            let o = try document.rows { try BoardTables.outbox($0) }
+            outboxRows = o.rows
+            for (id, page) in o.strokes { replica.pendingStrokes[id] = page }
+            if o.pages { replica.pagesPending = true }
+        } catch { throw Failure.document("\(error)") }
+        // The one full comparison (the file may have been edited while not linked); from here on each committed
+        // change names what it changed, in the outbox, in the change's own transaction.
+        replica.settle()
+        document.onCommit = { [weak self] change, rows in
+            try BoardTables.create(rows)
+            try BoardTables.append(change, rows)
+            self?.outboxRows += 1
+        }
         // Nothing is written before the first entry arrives: a failed first connect leaves the file as it was.
-        if record != nil && (!replica.touched.isEmpty || replica.pagesTouched) { try persist() }
+        if record != nil && (!replica.touched.isEmpty || replica.pagesTouched || !replica.followed.isEmpty) { try persist() }
     }
+
+    deinit { unlink() }
+
+    /// Stops writing this board's outbox with the document's commits (the window stops sharing; a later link
+    /// compares the file with the board once, in full).
+    public func unlink() { document.onCommit = nil }
 
     // MARK: connecting
 
@@ -180,7 +202,9 @@ public final class BoardSync {
         return n
     }
 
-    /// Stores what the last entries changed, in one transaction with the new log position.
+    /// Stores what the last entries changed, in one transaction with the new log position: the edits the board
+    /// made (the file applies them with `Document.apply`, as the replica did), the strokes and pages kept out of
+    /// the drawing, and the board's state.
     private func persist() throws {
         for line in replica.takeNotes() { note(line) }
         // The page map goes into the file with the first batch too: a later move here must not make another page
@@ -188,40 +212,31 @@ public final class BoardSync {
         let pagesTouched = replica.pagesTouched || !pagesStored
         pagesStored = true
         let touched = replica.takeTouched()
+        let edits = replica.takeFollowed()
         let l = replica.ledger
         // Before the first part of a large entry still incomplete: after a restart the parts are read again.
-        var c = BoardCommit(client: replica.client, url: url.description, lastSequence: replica.resumeSequence, applied: l.applied)
+        var c = BoardCommit(client: replica.client, url: url.description, lastSequence: replica.resumeSequence, applied: l.applied, edits: edits)
         var shownPage = Set<PageID>()
         for p in replica.document.pages { shownPage.insert(p.id) }
         for id in touched.sorted() {
-            let gid = l.globalID(local: id)
-            let entry = gid.flatMap { l[$0] }
-            let page = entry?.page
-            if let page, let s = replica.stroke(id, page: page) {
-                if shownPage.contains(page) { c.shown.append(s) } else { c.hidden.append(s) }
-            } else if let s = replica.document.pages.lazy.compactMap({ $0.stroke(id) }).first {
-                c.shown.append(s)
-            } else if let s = replica.hidden[id], gid != nil {
+            guard let g = l.globalID(local: id), let e = l[g] else { c.unmapped.append(id); continue }
+            // Out of the drawing (hidden, or on a page deleted here): kept as the board has it, for a restore.
+            if !shownPage.contains(e.page), let s = replica.stroke(id, page: e.page) {
                 c.hidden.append(s)
-            } else {
-                c.dropped.append(id)
+            } else if replica.stroke(id, page: e.page) == nil, let s = replica.hidden[id] {
+                c.hidden.append(s)
             }
-            if let g = gid, let e = entry {
-                let look = BoardRecord.Look(transform: e.look.transform, width: e.look.width, color: e.look.color)
-                c.entries.append(.init(local: id, client: g.client, number: g.number, visible: e.visible, order: e.order, look: look, was: e.was))
-            } else {
-                c.unmapped.append(id)
-            }
+            let look = BoardRecord.Look(transform: e.look.transform, width: e.look.width, color: e.look.color)
+            c.entries.append(.init(local: id, client: g.client, number: g.number, visible: e.visible, order: e.order, look: look, was: e.was))
         }
         if pagesTouched {
-            c.pages = replica.document.pages.map { (id: $0.id, format: $0.format) }
             c.parkedPages = replica.parked.map { (id: $0.key, format: $0.value.format) }.sorted { $0.id < $1.id }
             c.pageEntries = l.pages.map { g, e in
                 BoardRecord.PageEntry(local: e.local, client: g.client, number: g.number, visible: e.visible, key: e.key.digits, format: e.format)
             }
         }
-        do { try document.commitBoard(c) } catch { throw Failure.document("\(error)") }
-        if !touched.isEmpty || pagesTouched { onApplied?(c) }
+        do { try BoardTables.commit(c, to: document) } catch { throw Failure.document("\(error)") }
+        if !touched.isEmpty || pagesTouched || !edits.isEmpty { onApplied?(c) }
     }
 
     // MARK: the document → the log
@@ -239,7 +254,8 @@ public final class BoardSync {
     /// Called after each batch of board entries is in the document, with what changed in the drawing.
     public var onApplied: ((BoardCommit) -> Void)?
 
-    /// Local edits someone else already committed to the document (the app's save queue): the replica follows.
+    /// Local edits someone else already committed to the document (the app's save queue; the outbox rows went
+    /// in with them): the replica follows.
     public func didCommit(_ changes: [Change]) {
         for c in changes {
             switch c {
@@ -247,22 +263,22 @@ public final class BoardSync {
             case .undid(let e): replica.perform(e.inverse)
             }
         }
+        // A stroke of mine back at the board's place in the drawing order: the file follows.
+        if !replica.followed.isEmpty { try? persist() }
     }
 
     /// Commits local edits (undo and redo included) to the document; each is its own outbox entry, so an edit
     /// on the board is as durable as one that is not shared.
     public func commit(_ changes: [Change]) throws {
         do { try document.commit(changes) } catch { throw Failure.document("\(error)") }
-        for c in changes {
-            switch c {
-            case .did(let e), .redid(let e): replica.perform(e)
-            case .undid(let e): replica.perform(e.inverse)
-            }
-        }
+        didCommit(changes)
     }
 
-    /// Changes waiting to be published.
-    public var waiting: Int { replica.outbox().count }
+    /// Changes waiting to be published: the outbox's rows (or, after the full comparison at start, the strokes
+    /// that differ from the board). Never a comparison: the title bar asks on every tick while offline.
+    public var waiting: Int {
+        replica.isSettled ? 0 : max(outboxRows, 1)
+    }
 
     /// Publishes the outbox unless an earlier batch has not come back yet. Returns how many entries went out.
     @discardableResult
@@ -273,6 +289,15 @@ public final class BoardSync {
             unsure = false
         }
         guard replica.ledger.lastSequence >= awaiting else { return 0 }
+        // Nothing pending: nothing is looked at (a tick at rest costs the same on any board).
+        replica.settle()
+        if replica.isSettled {
+            if outboxRows > 0 {
+                do { try document.rows { try $0.run("DELETE FROM board_outbox") } } catch { throw Failure.document("\(error)") }
+                outboxRows = 0
+            }
+            return 0
+        }
         var sent = 0
         for op in replica.operations(replica.outbox()) {
             let messages: [(id: String, bytes: [UInt8])]

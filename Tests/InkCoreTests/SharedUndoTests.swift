@@ -15,7 +15,7 @@ final class SharedUndoTests: XCTestCase {
         _ = editor.perform(.add([b]))
         // Someone else's stroke arrives, and someone erases my b.
         let theirs = line(1000, y: 30)
-        XCTAssertNotNil(editor.follow(shown: [theirs], removed: [b.id]).dirty)
+        XCTAssertNotNil(editor.follow([.add([theirs]), .remove([b])]).dirty)
         XCTAssertEqual(editor.drawing.strokes.map(\.id), [a.id, theirs.id])
 
         // One undo: taking b away again would change nothing, so it goes on to a.

@@ -78,7 +78,14 @@ final class ConvergenceTests: XCTestCase {
         func publish(_ u: inout User, rng: inout SeededRandom) {
             // Like the engine: nothing new goes out while an earlier batch has not come back from the log.
             guard u.read > u.awaiting else { return }
-            let ops = u.replica.operations(u.replica.outbox(chunk: 3))
+            // Like the engine: what the board caught up with leaves the pending sets, and the outbox compares only
+            // what local edits named since. It must be exactly what comparing everything gives.
+            u.replica.settle()
+            let changes = u.replica.outbox(chunk: 3)
+            var everything = u.replica
+            everything.markAllPending()
+            XCTAssertEqual(changes, everything.outbox(chunk: 3), "seed \(seed): the outbox of the edits is not the whole difference")
+            let ops = u.replica.operations(changes)
             for op in ops {
                 // Through the codec, as on a real board.
                 let bytes = try! OperationCodec.encode(op)

@@ -31,7 +31,7 @@ final class EditorOnBoardTests: XCTestCase {
             editor.pageIDs = { pageNumbers.make() }
             sync.numbers = numbers
             sync.pageNumbers = pageNumbers
-            sync.onApplied = { [editor] c in _ = editor.follow(pages: c.pages, shown: c.shown, removed: c.hidden.map(\.id) + c.dropped) }
+            sync.onApplied = { [editor] c in _ = editor.follow(c.edits) }
             try sync.connect()
         }
 

@@ -85,41 +85,31 @@ public final class Editor {
     public func addFile(_ bytes: [UInt8]) -> ContentHash { document.addFile(bytes) }
 
     /// Applies what other people changed on a shared board, outside the history: they are not this user's edits,
-    /// so undo never takes them back. `pages` (when the board changed them) is the new page list in order, each
-    /// page's format; pages missing from it go (with their strokes), new ones come empty. Strokes go to the page
-    /// they name. Returns the area of the current page to repaint and whether the pages changed.
-    public func follow(pages: [(id: PageID, format: PageFormat)]? = nil, shown: [Stroke], removed: [StrokeID]) -> Update {
+    /// so undo never takes them back. Each goes through `Document.apply`, the one way an edit changes a document
+    /// (the replica and the file applied the same edits with it). Returns the area of the current page to repaint
+    /// and whether the pages changed; the current page stays the same page wherever it moved.
+    public func follow(_ edits: [Edit]) -> Update {
         var u = Update()
         let current = page.id
-        if let pages, !pages.isEmpty {
-            let old = Dictionary(document.pages.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            let new = pages.map { p -> Page in
-                guard let o = old[p.id] else { return Page(id: p.id, format: p.format) }
-                return o.format == p.format ? o : Page(id: o.id, format: p.format, layers: o.layers)
-            }
-            if new.map(\.id) != document.pages.map(\.id) || zip(new, document.pages).contains(where: { $0.format != $1.format }) {
-                document.follow(pages: new)
-                currentPage = document.index(of: current) ?? min(currentPage, document.pages.count - 1)
-                if page.id != current { selection = [] }
-                u.pagesChanged = true
-            }
-        }
         var dirty: [Rect] = []
-        let here = page.id
-        for id in removed {
-            for i in document.pages.indices {
-                guard let s = document.withPage(i, { $0.remove(id) }) else { continue }
-                if s.page == here, let b = s.inkBounds { dirty.append(b) }
-                break
+        for e in edits {
+            if e.changesPages {
+                document.apply(e)
+                u.pagesChanged = true
+                continue
             }
+            guard e.strokePage == current, let i = document.index(of: current) else { document.apply(e); continue }
+            // What this editor shows of the strokes going (it may hold a newer version than the board's).
+            let p = document.pages[i]
+            for s in e.removed { if let b = p.stroke(s.id)?.inkBounds { dirty.append(b) } }
+            if let b = e.dirtyRect { dirty.append(b) }
+            document.apply(e)
+            let gone = Set(e.removed.map(\.id)).subtracting(e.added.map(\.id))
+            if !gone.isEmpty { selection.subtract(gone) }
         }
-        for s in shown {
-            guard let i = document.index(of: s.page) else { continue }
-            document.withPage(i) { p in
-                if let b = p.stroke(s.id)?.inkBounds, s.page == here { dirty.append(b) }
-                p.insert(s)
-            }
-            if s.page == here, let b = s.inkBounds { dirty.append(b) }
+        if u.pagesChanged {
+            currentPage = document.index(of: current) ?? min(currentPage, document.pages.count - 1)
+            if page.id != current { selection = [] }
         }
         u.dirty = Rect.union(of: dirty)
         return u

@@ -70,20 +70,8 @@ public struct Document: Sendable {
         reserveStrokeIDs(through: p.nextStrokeID - 1)
     }
 
-    /// Changes a page's items in place, outside the history (a shared board's replica follows the board).
-    public mutating func withPage<T>(_ index: Int, _ body: (inout Page) throws -> T) rethrows -> T {
-        try body(&pages[index])
-    }
-
-    /// Replaces the page list outside the history (a shared board's replica follows the board's pages: added,
-    /// deleted, moved or reformatted by other people). An empty list changes nothing: a document always has a page.
-    public mutating func follow(pages new: [Page]) {
-        guard !new.isEmpty else { return }
-        pages = new
-        for p in pages { reserve(p) }
-    }
-
-    /// Applies an edit forward. It is total: an edit naming a page that is not there, or a place out of range,
+    /// Applies an edit forward: the only code that changes a document for an edit. The editor (perform, undo as
+    /// the inverse, redo), the file, a board's replica and the edits followed from a board all call it. It is total: an edit naming a page that is not there, or a place out of range,
     /// changes nothing (a stored history is untrusted), and the last page is never taken away.
     public mutating func apply(_ edit: Edit) {
         switch edit {

@@ -24,6 +24,9 @@ public final class DocumentFile {
     private var references: [StrokeID: Int] = [:]
     /// Likewise for pages that page edits name: a deleted page's row goes when no edit can bring it back.
     private var pageReferences: [PageID: Int] = [:]
+    /// Called inside the transaction of every committed change, after its rows: another module's rows that must
+    /// commit with the change (a shared board's outbox). Throwing rolls the change back.
+    public var onCommit: ((Change, StoreRows) throws -> Void)?
 
     public static var formatVersion: Int { Schema.currentVersion }
 
@@ -198,6 +201,7 @@ public final class DocumentFile {
                     try w.discardRedo(deleting: dropped.strokes, pages: dropped.pages)
                     try w.applyForward(e, addedAreNew: true)
                     try w.push(e, on: .undo)
+                    try onCommit?(change, StoreRows(db: db))
                 }
             case .undid(let e):
                 guard let top = history.undoStack.last, top.sameShape(as: e) else {
@@ -206,6 +210,7 @@ public final class DocumentFile {
                 try db.transaction {
                     try w.move(from: .undo, to: .redo)
                     try w.applyForward(e.inverse, addedAreNew: false)
+                    try onCommit?(change, StoreRows(db: db))
                 }
             case .redid(let e):
                 guard let top = history.redoStack.last, top.sameShape(as: e) else {
@@ -214,6 +219,7 @@ public final class DocumentFile {
                 try db.transaction {
                     try w.move(from: .redo, to: .undo)
                     try w.applyForward(e, addedAreNew: false)
+                    try onCommit?(change, StoreRows(db: db))
                 }
             }
         } catch {
@@ -309,7 +315,8 @@ public final class DocumentFile {
         defer { q.reset() }
         while try q.step() {
             let type = q.text(0) ?? "", name = q.text(1) ?? ""
-            let ok = (type == "table" && Schema.tables.contains(name))
+            // Any table is data (other modules keep theirs here, see `StoreRows`); views and triggers run SQL.
+            let ok = type == "table"
                 || (type == "index" && (Schema.indexes.contains(name) || name.hasPrefix("sqlite_autoindex_")))
             guard ok else { throw StoreError.corrupt(path: path, detail: "unexpected \(type) '\(name)' in the database") }
         }

@@ -394,7 +394,7 @@ final class DocumentSession {
         editor.strokeIDs = { numbers.make() }
         editor.pageIDs = { pageNumbers.make() }
         let b = SharedBoard(url: url, autosave: autosave, numbers: numbers, pageNumbers: pageNumbers)
-        b.onApplied = { [weak self] c in self?.follow(pages: c.pages, shown: c.shown, removed: c.hidden.map(\.id) + c.dropped) }
+        b.onApplied = { [weak self] c in self?.follow(c.edits) }
         b.onState = { [weak self] state in self?.boardState = state; self?.onBoard?() }
         b.liveSource = { [weak self] in self?.editor.liveStrokes ?? [] }
         b.onLive = { [weak self] strokes in self?.showOthersLive(strokes) }
@@ -405,9 +405,10 @@ final class DocumentSession {
         b.start()
     }
 
-    /// Pages and strokes other people changed on the board: shown at once, outside this user's history.
-    private func follow(pages: [(id: PageID, format: PageFormat)]?, shown: [Stroke], removed: [StrokeID]) {
-        var u = SessionUpdate(editor.follow(pages: pages, shown: shown, removed: removed))
+    /// What other people changed on the board, as the edits the replica and the file applied: shown at once,
+    /// outside this user's history.
+    private func follow(_ edits: [Edit]) {
+        var u = SessionUpdate(editor.follow(edits))
         u.drawingChanged = true
         u.historyChanged = true
         publish(u)

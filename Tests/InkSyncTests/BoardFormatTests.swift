@@ -2,10 +2,20 @@ import XCTest
 import Foundation
 @testable import InkCore
 @testable import InkStore
+@testable import InkSync
 
 /// Format step 10: a replica stores the board's pages (global id, visibility, key, format; deleted pages kept
-/// without a place) and each stroke's board look; a replica of format 9 upgrades and reads with neither.
-final class BoardFormatTests: TempDirTestCase {
+/// without a place) and each stroke's board look; a replica of format 9 upgrades and reads with neither. The board's
+/// tables are InkSync's (`BoardTables`), written in the document's transactions through `StoreRows`.
+final class BoardFormatTests: XCTestCase {
+    private var dir: String!
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "board-format-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+    private func path(_ name: String) -> String { dir + "/" + name }
+
     private func line(_ id: StrokeID, page: PageID) -> Stroke {
         Stroke(id: id, style: StrokeStyle(color: RGBA(r: 9, g: 9, b: 9)), points: [InkPoint(x: 1, y: 2), InkPoint(x: 30, y: 40)], page: page)
     }
@@ -15,9 +25,11 @@ final class BoardFormatTests: TempDirTestCase {
         let doc = try DocumentFile.create(path: file, document: Document())
         let ruled = PageFormat.fixed(Size(width: 595, height: 842), Background(style: .ruled))
         let turned = AffineMap.rotation(degrees: 30, about: Point(x: 4, y: 4))
-        var c = BoardCommit(client: 7, url: "nats://h:1/b", lastSequence: 12, applied: [7: 3, 9: 4],
-                            shown: [line(1, page: 1), line(2, page: 2)], hidden: [line(3, page: 3)])
-        c.pages = [(id: 2, format: ruled), (id: 1, format: .endless)]
+        var second = Drawing()
+        second.insert(line(2, page: 2))
+        // The edits the board made, applied with `Document.apply` in the file as in memory.
+        var c = BoardCommit(client: 7, url: "nats://h:1/b", lastSequence: 12, applied: [7: 3, 9: 4], hidden: [line(3, page: 3)],
+                            edits: [.add([line(1, page: 1)]), .addPage(Page(id: 2, format: ruled, drawing: second), at: 0)])
         c.parkedPages = [(id: 3, format: .fixed(Size(width: 100, height: 100)))]
         c.pageEntries = [BoardRecord.PageEntry(local: 1, client: 0, number: 0, visible: true, key: [0x8000], format: .endless),
                          BoardRecord.PageEntry(local: 2, client: 9, number: 5, visible: true, key: [0x7fff, 3], format: ruled),
@@ -27,7 +39,7 @@ final class BoardFormatTests: TempDirTestCase {
                      BoardRecord.Entry(local: 2, client: 9, number: 8, visible: true, order: UInt64(bitPattern: -(5 << 20)),
                                        look: .init(transform: turned, width: 0.5, color: .black), was: 3 << 20),
                      BoardRecord.Entry(local: 3, client: 7, number: 2, visible: true, order: 2 << 20)]
-        try doc.commitBoard(c)
+        try BoardTables.commit(c, to: doc)
         XCTAssertEqual(doc.document.pages.map(\.id), [2, 1], "the open document follows the board's pages")
         XCTAssertEqual(doc.document.pages.map { $0.strokes.map(\.id) }, [[2], [1]])
         doc.close()
@@ -36,7 +48,7 @@ final class BoardFormatTests: TempDirTestCase {
         defer { back.close() }
         XCTAssertEqual(back.document.pages.map(\.id), [2, 1])
         XCTAssertEqual(back.document.pages.map(\.format), [ruled, .endless])
-        let r = try XCTUnwrap(try back.readBoard())
+        let r = try XCTUnwrap(try BoardTables.read(back))
         XCTAssertEqual(r.lastSequence, 12)
         XCTAssertEqual(r.applied, [7: 3, 9: 4])
         XCTAssertEqual(Set(r.pages), Set(c.pageEntries))
@@ -62,7 +74,7 @@ final class BoardFormatTests: TempDirTestCase {
         db.close()
         let doc = try DocumentFile.open(path: file)
         defer { doc.close() }
-        let r = try XCTUnwrap(try doc.readBoard())
+        let r = try XCTUnwrap(try BoardTables.read(doc))
         XCTAssertEqual(r.client, 77)
         XCTAssertEqual(r.entries, [BoardRecord.Entry(local: 5, client: 12, number: 1, visible: true, order: 3 << 20, look: nil)])
         XCTAssertTrue(r.pages.isEmpty)
@@ -74,7 +86,7 @@ final class BoardFormatTests: TempDirTestCase {
         let doc = try DocumentFile.create(path: file, document: Document())
         var c = BoardCommit(client: 1, url: "nats://h:1/b", lastSequence: 1)
         c.pageEntries = [BoardRecord.PageEntry(local: 1, client: 0, number: 0, visible: true, key: [1], format: .endless)]
-        try doc.commitBoard(c)
+        try BoardTables.commit(c, to: doc)
         doc.close()
         for (sql, what) in [("UPDATE board_pages SET key = x'010203'", "key"), ("UPDATE board_pages SET format = 'a b c'", "format"),
                             ("INSERT INTO board_strokes VALUES(9, 1, 1, 1, 1, x'0102')", "look")] {
@@ -82,7 +94,7 @@ final class BoardFormatTests: TempDirTestCase {
             try db.execute(sql)
             db.close()
             let d = try DocumentFile.open(path: file)
-            XCTAssertThrowsError(try d.readBoard()) { XCTAssertTrue("\($0)".contains(what), "\($0)") }
+            XCTAssertThrowsError(try BoardTables.read(d)) { XCTAssertTrue("\($0)".contains(what), "\($0)") }
             d.close()
             let fix = try SQLiteDatabase(path: file, mode: .readWrite(create: false))
             try fix.execute("DELETE FROM board_strokes; UPDATE board_pages SET key = x'0001', format = '- - plain #ffffffff #40a0ffff 24 0 -'")
