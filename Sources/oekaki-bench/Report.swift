@@ -49,6 +49,10 @@ struct Row {
     var statistic: Statistic
     var goal: String? = nil
     var met: Bool? = nil
+    /// What the summary shows beside the value: the ratio a relative goal is judged by ("1.06× empty").
+    var context: String? = nil
+    /// The peers' figures for the same work, where there are peers ("Xournal++ 5251 ms (8.43×)").
+    var peer: String? = nil
 
     var value: Double? {
         switch statistic {
@@ -194,6 +198,34 @@ struct Report {
                 samples: m.pdf.oursPDF, statistic: .median, goal: "faster than Xournal++", met: div(m.pdf.xournalppPDF.median, m.pdf.oursPDF.median).map { $0 >= 1 }),
         ]
 
+        func ms(_ v: Double?) -> String { Format.number(v, unit: "ms") }
+        func times(_ v: Double?) -> String { v.map { " (\(Format.ratio($0)))" } ?? "" }
+        func relative(_ v: Double?, _ what: String) -> String? { v.map { "\(Format.ratio($0)) \(what)" } }
+        let notebookRatio = div(m.notebook.xournalppPDF.median, m.notebook.oursPDF.median)
+        let annotatedRatio = div(m.pdf.xournalppPDF.median, m.pdf.oursPDF.median)
+        let context: [String: String?] = [
+            "input_p99_us_100k": relative(div(largeP99, emptyP99), "empty"),
+            "save_stroke_ms": relative(flat, "empty"),
+            "app_draw_event_ms_1m": relative(drawRatio, "empty"),
+            "app_pan_event_ms_1m": relative(panRatio, "empty"),
+            "app_scroll_event_ms_page500": relative(scrollRatio, "page 1"),
+            "app_zoom_ms_1m": a.zoomPreview1m.median.map { "preview \(ms($0))" },
+            "app_touch3_event_ms": relative(div(m.touch.three.median, m.touch.one.median), "one finger"),
+        ]
+        let peers: [String: String?] = [
+            "export_png_ms_1m": xpp.map { _ in "Xournal++ \(ms(xpp?.runs.median))\(times(xppRatio)), rsvg-convert \(ms(rsvg?.runs.median))\(times(rsvgRatio))" },
+            "export_png_from_xopp_ms_1m": xpp.map { _ in "Xournal++ \(ms(xpp?.runs.median))\(times(xppXoppRatio)), rsvg-convert \(ms(rsvg?.runs.median))\(times(rsvgXoppRatio))" },
+            "export_pdf_ms_1m": e.xournalppPDF.map { "Xournal++ \(ms($0.runs.median))\(times(pdfRatio))" },
+            "bytes_per_point": m.xoppBytes > 0 ? "Xournal++'s .xopp \(Format.number(Double(m.xoppBytes) / Double(max(m.points1m, 1)), unit: "B"))" : nil,
+            "peak_rss_mib_1m": xppRSS.map { "Xournal++ \(Format.number($0, unit: "MiB"))" },
+            "notebook_pdf_ms_500p": m.notebook.xournalppPDF.median.map { "Xournal++ \(ms($0))\(times(notebookRatio))" },
+            "pdf_annotated_export_ms_300": m.pdf.xournalppPDF.median.map { "Xournal++ \(ms($0))\(times(annotatedRatio))" },
+        ]
+        for i in rows.indices {
+            rows[i].context = context[rows[i].key] ?? nil
+            rows[i].peer = peers[rows[i].key] ?? nil
+        }
+
         let pts = Double(max(m.points1m, 1))
         extras = [
             Row(key: "app_touch1_event_ms", label: "real window, one finger drawing: app CPU per touch event (Broadway)", unit: "ms",
@@ -271,6 +303,9 @@ struct Report {
     }
 
     var missed: [Row] { rows.filter { $0.met == false } }
+
+    /// The rows with a goal a run can meet or fall short of (not the baseline, "as low as possible" or "report").
+    var goals: [Row] { rows.filter { $0.goal.map { !["baseline", "as low as possible", "report"].contains($0) } ?? false } }
 
     // MARK: JSON
 

@@ -8,7 +8,7 @@ usage: oekaki-bench [--quick] [--json] [--write FILE]
   (no options)   full suite, readable table on stdout
   --quick        fewer repetitions (two to three minutes); every key is still reported
   --json         one JSON object with every key on stdout (progress goes to stderr)
-  --write FILE   full suite, then rewrite the generated section of FILE (BENCHMARKS.md)
+  --write FILE   full suite, then rewrite the generated sections of FILE (BENCHMARKS.md: the summary, every figure)
   --touch        only the touch figures (the real window on a Broadway display), as JSON
   --pages        only the 500-page notebook scroll figures (the real window under Xvfb), as JSON
   --shapes       only the hold-to-snap fit on 1,000-point strokes, as JSON
@@ -186,7 +186,7 @@ do {
         : selectionOnly ? try suite.runSelectionOnly() : try suite.run()
     let report = Report(m)
     if let path = writePath {
-        try BenchmarksFile.update(path, with: report.markdown())
+        try BenchmarksFile.update(path, with: [("summary", report.summary()), ("figures", report.markdown())])
         FileHandle.standardError.write(Data("oekaki-bench: wrote \(path)\n".utf8))
     }
     print(json ? report.json() : report.table(), terminator: "")
