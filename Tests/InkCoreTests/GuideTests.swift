@@ -78,8 +78,7 @@ final class GuideTests: XCTestCase {
         XCTAssertNil(e.drawing.strokes[1].shape)
         XCTAssertEqual(e.drawing.strokes[1].style.trace, .smoothed, "freehand ink as usual")
         // The radius travels with the zoom: at 4× the app sets 5 units.
-        e.guideRadius = 5
-        e.play(gesture(3, [(10, 94), (50, 90)]))
+        e.play(gesture(3, [(10, 94), (50, 90)]).map { var e = $0; e.guideRadius = 5; return e })
         XCTAssertNil(e.drawing.strokes[2].shape)
     }
 

@@ -43,10 +43,8 @@ public final class Editor {
     private var shapeGestures: [PointerID: ShapeGesture] = [:]
 
     /// The ruler, set square and compass laid on the current page (its coordinates); pen and highlighter strokes
-    /// beginning within `guideRadius` (page units: 20 screen pixels at the current zoom) of one follow it.
-    /// See `Editor+Teaching.swift`.
+    /// beginning within the event's `guideRadius` of one follow it. See `Editor+Teaching.swift`.
     public var guides = Guides()
-    public var guideRadius = 20.0
     var guided: [PointerID: GuidedStroke] = [:]
     /// The laser pointer's glowing, fading ink: never in the document or the history.
     public internal(set) var laser = LaserPointer()

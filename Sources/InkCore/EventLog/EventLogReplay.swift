@@ -96,6 +96,7 @@ public struct EventLogReplay {
             // A log is replayed at 100 %: a hold and a tap are 3 units, as the app's are 3 pixels at its zoom.
             e.holdRadius = InputEvent.defaultRadius
             e.tapRadius = InputEvent.defaultRadius
+            e.guideRadius = InputEvent.defaultGuideRadius
             _ = editor.handle(e)
         case .tool(let tool, let color, let width, let recognize, let fill, let line):
             // Shape tools draw with the pen's style, so their colour, width, fill and dashes are the pen's.

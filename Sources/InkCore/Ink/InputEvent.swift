@@ -9,6 +9,8 @@ public struct InputEvent: Hashable, Sendable {
 
     /// 3 screen pixels at 100 %: what an event log (replayed at 100 %) uses for both radii.
     public static let defaultRadius = 3.0
+    /// 20 screen pixels at 100 %: how near a guide a stroke must begin to follow it.
+    public static let defaultGuideRadius = 20.0
 
     public var pointer: PointerID
     public var phase: Phase
@@ -23,6 +25,9 @@ public struct InputEvent: Hashable, Sendable {
     public var holdRadius: Double
     /// How far (page units) a pointer may move and still be a tap: 3 screen pixels at the event's zoom.
     public var tapRadius: Double
+    /// How far (page units) from a ruler's, set square's or compass's edge a pen stroke may begin and still
+    /// follow it: 20 screen pixels at the event's zoom.
+    public var guideRadius = InputEvent.defaultGuideRadius
 
     public init(pointer: PointerID, phase: Phase, point: InkPoint, device: Device = .touch, hasPressure: Bool? = nil,
                 eraserEnd: Bool = false, holdRadius: Double = InputEvent.defaultRadius, tapRadius: Double = InputEvent.defaultRadius) {

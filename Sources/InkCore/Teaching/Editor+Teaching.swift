@@ -22,7 +22,7 @@ extension Editor {
             return u
         }
         guard tool == .pen || tool == .highlighter, !guides.isEmpty,
-              let line = guides.line(near: event.point.point, within: guideRadius) else { return nil }
+              let line = guides.line(near: event.point.point, within: event.guideRadius) else { return nil }
         var u = end(id)
         let g = GuidedStroke(line: line, first: event.point)
         var s = Stroke(id: makeStrokeID(), style: style, page: page.id, layer: layer.id)

@@ -41,4 +41,25 @@ extension CairoContext {
     /// Paints the current source everywhere the clip allows.
     public func paint() { cairo_paint(cr) }
     public func rotate(_ radians: Double) { cairo_rotate(cr, radians) }
+    /// Forgets the path (and the current point, so the next arc starts without a line to it).
+    public func newPath() { cairo_new_path(cr) }
+
+    /// A short label in cairo's own sans face (scale numbers, readings): its ink's size at `size` pixels, and
+    /// where its ink starts relative to the point the text is shown from.
+    public func textExtents(_ text: String, size: Double) -> (width: Double, height: Double, x: Double, y: Double) {
+        cairo_select_font_face(cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, size)
+        var e = cairo_text_extents_t()
+        cairo_text_extents(cr, text, &e)
+        return (e.width, e.height, e.x_bearing, e.y_bearing)
+    }
+
+    /// Shows `text` with its baseline starting at `at`, in the current source; leaves no path behind.
+    public func showText(_ text: String, at: Point, size: Double) {
+        cairo_select_font_face(cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, size)
+        cairo_move_to(cr, at.x, at.y)
+        cairo_show_text(cr, text)
+        cairo_new_path(cr)
+    }
 }

@@ -118,6 +118,8 @@ final class CanvasInput {
         // A hold and a tap are 3 pixels on screen, whatever the zoom.
         e.holdRadius = 3 / max(view.zoom, 1e-6)
         e.tapRadius = 3 / max(view.zoom, 1e-6)
+        // A stroke follows a ruler, set square or compass it begins within 20 pixels of.
+        e.guideRadius = InputEvent.defaultGuideRadius / max(view.zoom, 1e-6)
         e.eraserEnd = eraserEnd
         if e.phase == .began { grabFocus(area) }
         sink?.input(e, view: view, shift: shift)

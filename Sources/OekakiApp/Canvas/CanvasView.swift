@@ -231,11 +231,12 @@ final class CanvasView: CanvasNavigation {
     private func drawFrame(_ cr: CairoContext, width: Int, height: Int) {
         size = Size(width: Double(width), height: Double(height))
         transform.deviceScale = Double(max(gtk_widget_get_scale_factor(widget), 1))
-        if centrePending { centrePageAcross() }
+        if session.teaching.presenting { fitPresentedPage() } else if centrePending { centrePageAcross() }
         prepareCache()
 
-        // Grey around the page (darker with a dark style), the page's own colour on it; the cache adds the ink.
-        let desk = dark ? 0.2 : 0.82
+        // Grey around the page (darker with a dark style; black when presenting), the page's own colour on it;
+        // the cache adds the ink.
+        let desk = session.teaching.presenting ? 0 : dark ? 0.2 : 0.82
         cr.setSource(red: desk, green: desk, blue: desk + 0.01)
         cr.paint()
         // Paper under the raster too, so an area still rendering looks like blank paper: everywhere for an
@@ -268,6 +269,7 @@ final class CanvasView: CanvasNavigation {
         cache.draw(into: cr)
         cr.restore()
         drawSelection(cr)
+        drawTeaching(cr)
         drawEraserOutline(cr)
     }
 

@@ -50,6 +50,7 @@ extension DocumentSession: InputSink {
             event.point.x = v.x - currentOrigin.x; event.point.y = v.y - currentOrigin.y
         }
         if let t = textInput(event, view: view) { publish(t); return }
+        if let t = teachingInput(event, at: v, view: view, shift: shift) { publish(t); return }
         let chosen = tool
         if chosen.isSelection, let s = selectionInput(event, view: view, shift: shift) { publish(s); return }
         let erasing = isErasing

@@ -35,6 +35,8 @@ final class DocumentSession {
     /// Pointers whose press went to the text tool: the rest of their gesture is theirs too.
     var textPointers = Set<PointerID>()
     var lastPress: (time: Double, point: Point)?
+    /// The ruler, set square and compass, the laser's clock, presentation mode (`DocumentSession+Teaching.swift`).
+    var teaching = TeachingState()
 
     private var observers: [(SessionUpdate) -> Void] = []
     /// GTK thread: saving started failing or recovered.
@@ -119,6 +121,10 @@ final class DocumentSession {
     /// Shift held as a selection gesture begins: it adds to the selection.
     func setAddsToSelection(_ on: Bool) { editor.addsToSelection = on }
     var recognizesShapes: Bool { editor.recognizeShapes }
+    /// The guides in the coordinates of the page input goes to; the laser's fading ink.
+    func setEditorGuides(_ g: Guides) { editor.guides = g }
+    var laser: LaserPointer { editor.laser }
+    func expireLaser(at now: Double) -> Update { editor.expireLaser(at: now) }
 
     // MARK: commands
 

@@ -12,6 +12,8 @@ final class MainWindow {
     let session: DocumentSession
     let canvas: CanvasView
     let toolbar = Toolbar()
+    /// Presentation mode (F5), its keys and its bar (`Presentation.swift`).
+    lazy var presentation = Presentation(window: self)
     let pageMenu = PageMenu()
     /// The open file and how the window names it.
     var document: OpenDocument { session.file }
@@ -60,6 +62,7 @@ final class MainWindow {
         gtk_overlay_set_child(OpaquePointer(overlay), canvas.widget)
         gtk_overlay_add_overlay(OpaquePointer(overlay), textField.widget)
         gtk_overlay_add_overlay(OpaquePointer(overlay), banners)
+        gtk_overlay_add_overlay(OpaquePointer(overlay), presentation.bar)
         let content = Widgets.box(horizontal: false)
         Widgets.append(content, toolbar.widget, overlay)
         gtk_window_set_child(typed(window, as: GtkWindow.self), content)
@@ -267,6 +270,7 @@ final class MainWindow {
         let keys = gtk_event_controller_key_new()!
         connectKeys(keys, pressed: { [weak self] key in
             guard let self else { return false }
+            if self.presentation.key(key) { return true }
             if Shortcuts.isSpace(key) { self.canvas.spaceHeld = true; return true }
             guard let c = Shortcuts.command(for: key) else { return false }
             // Arrows, Delete and the like act on a selection; without one they keep their usual meaning.
@@ -351,6 +355,8 @@ final class MainWindow {
         case .movePageUp: session.movePage(by: -1)
         case .movePageDown: session.movePage(by: 1)
         case .tool(let t): session.setTool(t)
+        case .guide(let g): session.toggleGuide(g, view: canvas.transform)
+        case .present: presentation.start()
         case .size(let s): session.setSize(s)
         case .customColor:
             FileDialogs.chooseColor(parent: window, initial: session.style.color) { [weak self] in self?.setColor($0) }
@@ -510,6 +516,8 @@ final class MainWindow {
 
     func showTool() {
         toolbar.show(tool: session.tool, style: session.style)
+        toolbar.teachingMenu.show(session.teaching.guides)
+        presentation.showTool(session.tool)
     }
 
     func updateHistoryButtons() {

@@ -54,6 +54,7 @@ enum Shortcuts {
                 Shortcut(title: localized("Lasso select"), command: .tool(.lasso), keys: [plain(GDK_KEY_s)]),
                 Shortcut(title: localized("Box select"), command: .tool(.selectRect), keys: [plain(GDK_KEY_b)]),
                 Shortcut(title: localized("Text"), command: .tool(.text), keys: [plain(GDK_KEY_t)]),
+                Shortcut(title: localized("Laser pointer"), command: .tool(.laser), keys: [plain(GDK_KEY_k)]),
                 Shortcut(title: localized("Fine size"), command: .size(.fine), keys: [plain(GDK_KEY_1), plain(GDK_KEY_KP_1, listed: false)]),
                 Shortcut(title: localized("Medium size"), command: .size(.medium), keys: [plain(GDK_KEY_2), plain(GDK_KEY_KP_2, listed: false)]),
                 Shortcut(title: localized("Bold size"), command: .size(.bold), keys: [plain(GDK_KEY_3), plain(GDK_KEY_KP_3, listed: false)]),
@@ -82,6 +83,7 @@ enum Shortcuts {
                     ctrl(GDK_KEY_minus), ctrl(GDK_KEY_underscore, listed: false), ctrl(GDK_KEY_KP_Subtract, listed: false),
                     plain(GDK_KEY_minus), plain(GDK_KEY_KP_Subtract, listed: false)]),
                 Shortcut(title: localized("Fit the page in the window"), command: .zoomFit, keys: [ctrl(GDK_KEY_0), ctrl(GDK_KEY_KP_0, listed: false)]),
+                Shortcut(title: localized("Present: full screen, a page at a time (Esc leaves)"), command: .present, keys: [plain(GDK_KEY_F5)]),
             ]),
             (localized("Pages"), [
                 Shortcut(title: localized("Next page"), command: .nextPage, keys: [ctrl(GDK_KEY_Page_Down), ctrl(GDK_KEY_KP_Page_Down, listed: false)]),

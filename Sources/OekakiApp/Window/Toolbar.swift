@@ -19,6 +19,9 @@ enum Command: Equatable {
     case selection(SelectionOp)
     /// Copy, cut and paste go through the desktop clipboard as well as the editor's.
     case copy, cut, paste
+    /// The teaching menu: a guide shown or put away; presentation mode (F5).
+    case guide(GuideHandles.Guide)
+    case present
 }
 
 /// The palette of the seed apps plus a few more.
@@ -52,6 +55,7 @@ final class Toolbar {
     private var customFace: Widget?
     private var customColor = RGBA(r: 0x3d, g: 0x38, b: 0x46)
     private var sizeButtons: [PenSize: Widget] = [:]
+    let teachingMenu = TeachingMenu()
     private let widthSpin: OpaquePointer
     private let zoomLabel: Widget
     /// Set while the toolbar itself updates its controls, so it does not report its own changes back.
@@ -82,10 +86,11 @@ final class Toolbar {
             (.highlighter, nil, localized("Highlighter"), localized("Highlighter: translucent marker (H)")),
             (.strokeEraser, "edit-clear-symbolic", localized("Eraser"), localized("Stroke eraser: removes whole strokes it touches (E)")),
             (.areaEraser, "edit-cut-symbolic", localized("Area eraser"), localized("Area eraser: cuts out only what it covers (A)")),
+            (.laser, nil, localized("Laser"), localized("Laser pointer: glows, then fades; never kept (K)")),
         ]
         var first: Widget?
         for (tool, icon, label, tip) in toolSpecs {
-            let face = icon == nil ? Widgets.face(Faces.highlighter) : nil
+            let face = icon == nil ? Widgets.face(tool == .laser ? Faces.laser : Faces.highlighter) : nil
             let b = Widgets.toggle(icon: icon, face: face, label: label, tooltip: tip, group: first, collapsible: labels) { [weak self] in
                 guard let self, !self.syncing else { return }
                 self.onCommand?(.tool(tool))
@@ -204,7 +209,8 @@ final class Toolbar {
             Widgets.button(icon: "zoom-in-symbolic", tooltip: localized("Zoom in (Ctrl++)")) { [weak self] in self?.onCommand?(.zoomIn) },
             Widgets.button(icon: "zoom-fit-best-symbolic", tooltip: localized("Fit the page in the window (Ctrl+0)")) { [weak self] in self?.onCommand?(.zoomFit) })
 
-        Widgets.append(row, tools, Widgets.separator(), colors, Widgets.separator(), sizes, asWidget(widthSpin), spacer, zoom)
+        teachingMenu.onCommand = { [weak self] in self?.onCommand?($0) }
+        Widgets.append(row, tools, teachingMenu.widget, Widgets.separator(), colors, Widgets.separator(), sizes, asWidget(widthSpin), spacer, zoom)
     }
 
     /// Shows the current tool, colour and width.

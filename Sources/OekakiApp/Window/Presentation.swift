@@ -1,0 +1,135 @@
+import CGtk
+import InkCore
+import InkRender
+import Localization
+
+/// Presentation mode (F5): the window full screen with no title bar or toolbar, one page at a time fitted to the
+/// screen on black, Page Down/Up, the arrows, Space and a click to turn pages, Escape to leave. The pen, the
+/// highlighter, the laser and the eraser work as always, from a thin bar at the top that shows while the
+/// pointer moves and hides a few seconds after it stops.
+final class Presentation {
+    /// The bar, floating over the top of the canvas (in the window's overlay).
+    let bar: Widget
+    private(set) var isOn = false
+    private var toolButtons: [Tool: Widget] = [:]
+    private var hideTimer: UInt32 = 0
+    private var before: (transform: ViewTransform, tool: Tool)?
+    private var syncing = false
+    private weak var window: MainWindow?
+
+    /// How long the bar stays after the pointer stops (ms).
+    static let barLinger: UInt32 = 2500
+
+    init(window: MainWindow) {
+        self.window = window
+        bar = Widgets.box(spacing: 4)
+        gtk_widget_add_css_class(bar, "osd")
+        gtk_widget_add_css_class(bar, "toolbar")
+        gtk_widget_set_valign(bar, GTK_ALIGN_START)
+        gtk_widget_set_halign(bar, GTK_ALIGN_CENTER)
+        gtk_widget_set_margin_top(bar, 6)
+        let tools = Widgets.box(linked: true)
+        var first: Widget?
+        for (tool, icon, face, tip) in [
+            (Tool.pen, "document-edit-symbolic", nil, localized("Pen (P)")),
+            (.highlighter, nil, Faces.highlighter, localized("Highlighter (H)")),
+            (.laser, nil, Faces.laser, localized("Laser pointer: glows, then fades (K)")),
+            (.strokeEraser, "edit-clear-symbolic", nil, localized("Eraser (E)")),
+        ] as [(Tool, String?, ((CairoContext, Double, Double) -> Void)?, String)] {
+            let b = Widgets.toggle(icon: icon, face: face.map { Widgets.face($0) }, tooltip: tip, group: first) { [weak self] in
+                guard let self, !self.syncing else { return }
+                self.window?.perform(.tool(tool))
+            }
+            first = first ?? b
+            toolButtons[tool] = b
+            Widgets.append(tools, b)
+        }
+        let leave = Widgets.button(icon: "view-restore-symbolic", tooltip: localized("Stop presenting (Esc)")) { [weak self] in self?.stop() }
+        Widgets.append(bar, tools, leave)
+        gtk_widget_set_visible(bar, 0)
+        let motion = gtk_event_controller_motion_new()!
+        connectPoint(gobject(motion), "motion") { [weak self] _, _ in self?.pointerMoved() }
+        gtk_widget_add_controller(window.canvas.widget, motion)
+    }
+
+    /// Starts presenting the current page; the laser is a good first tool for pointing at it.
+    func start() {
+        guard let w = window, !isOn else { return }
+        isOn = true
+        before = (w.canvas.transform, w.session.tool)
+        w.session.cancelStrokes()
+        w.session.teaching.presenting = true
+        gtk_widget_set_visible(w.toolbar.widget, 0)
+        if let title = gtk_window_get_titlebar(typed(w.window, as: GtkWindow.self)) { gtk_widget_set_visible(title, 0) }
+        gtk_window_fullscreen(typed(w.window, as: GtkWindow.self))
+        showTool(w.session.tool)
+        showBar()
+        gtk_widget_grab_focus(w.canvas.widget)
+        w.canvas.redraw()
+    }
+
+    /// Back to the window as it was, at the zoom it had, showing the page presented last.
+    func stop() {
+        guard let w = window, isOn else { return }
+        isOn = false
+        w.session.cancelStrokes()
+        w.session.teaching.presenting = false
+        gtk_window_unfullscreen(typed(w.window, as: GtkWindow.self))
+        gtk_widget_set_visible(w.toolbar.widget, 1)
+        if let title = gtk_window_get_titlebar(typed(w.window, as: GtkWindow.self)) { gtk_widget_set_visible(title, 1) }
+        hideBar()
+        if let b = before {
+            w.canvas.transform = b.transform
+            w.canvas.scrollToTop(of: w.session.currentPage)
+            w.canvas.onZoom?(b.transform.zoom)
+        }
+        before = nil
+        w.canvas.redraw()
+    }
+
+    /// Keys while presenting: pages turn, Escape leaves; other keys (the tools' letters) go on as usual.
+    func key(_ key: KeyPress) -> Bool {
+        guard isOn, let w = window, !key.control, !key.alt else { return false }
+        let k = Int32(bitPattern: key.keyval)
+        switch k {
+        case GDK_KEY_Page_Down, GDK_KEY_KP_Page_Down, GDK_KEY_Right, GDK_KEY_Down, GDK_KEY_space, GDK_KEY_KP_Right, GDK_KEY_KP_Down:
+            w.session.showPage(w.session.currentPage + 1)
+        case GDK_KEY_Page_Up, GDK_KEY_KP_Page_Up, GDK_KEY_Left, GDK_KEY_Up, GDK_KEY_BackSpace, GDK_KEY_KP_Left, GDK_KEY_KP_Up:
+            w.session.showPage(w.session.currentPage - 1)
+        case GDK_KEY_Home: w.session.showPage(0)
+        case GDK_KEY_End: w.session.showPage(w.session.document.pages.count - 1)
+        case GDK_KEY_Escape: stop()
+        case GDK_KEY_F5: break
+        case GDK_KEY_k: w.perform(.tool(.laser))
+        default: return false
+        }
+        return true
+    }
+
+    /// The pointer moved: the bar shows, and hides again once it rests.
+    func pointerMoved() {
+        guard isOn else { return }
+        showBar()
+    }
+
+    func showTool(_ tool: Tool) {
+        syncing = true
+        defer { syncing = false }
+        if let b = toolButtons[tool] { Widgets.setActive(b, true) } else { for b in toolButtons.values { Widgets.setActive(b, false) } }
+    }
+
+    private func showBar() {
+        gtk_widget_set_visible(bar, 1)
+        if hideTimer != 0 { g_source_remove(hideTimer) }
+        hideTimer = every(milliseconds: Self.barLinger) { [weak self] in
+            self?.hideTimer = 0
+            self?.hideBar()
+            return false
+        }
+    }
+
+    private func hideBar() {
+        if hideTimer != 0 { g_source_remove(hideTimer); hideTimer = 0 }
+        gtk_widget_set_visible(bar, 0)
+    }
+}
