@@ -76,7 +76,7 @@ final class PresentationWindowTests: WindowTestCase {
         quit()
         let stored = try DocumentFile.open(path: file, readOnly: true)
         defer { stored.close() }
-        XCTAssertEqual(stored.document.pages.map(\.drawing.strokes.count), [1, 1, 1], "no dot from the click, no laser ink")
+        XCTAssertEqual(stored.document.pages.map { $0.layers.reduce(0) { $0 + $1.drawing.strokes.count } }, [1, 1, 1], "no dot from the click, no laser ink")
         XCTAssertFalse(stored.history.canRedo)
         XCTAssertEqual(stored.history.undoStack.count, edits, "presenting made no edit")
     }

@@ -17,7 +17,7 @@ final class GuideCommandTests: XCTestCase {
         // ink, and an undo that takes back the freehand stroke (the laser is not in the history).
         let r = try OekakiBinary.run(["replay", "guides.jsonl"], in: Fixtures.directory)
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(r.stdout, ##"{"strokes":3,"points":80,"texts":0,"images":0,"bounds":[150,200,500,500],"items":[{"kind":"stroke","tool":"pen","color":"#1a5fb4ff","width":3,"points":2,"bounds":[150,200,400,200],"shape":"line","page":1},{"kind":"stroke","tool":"pen","color":"#1a5fb4ff","width":3,"points":2,"bounds":[500,250,500,450],"shape":"line","page":1},{"kind":"stroke","tool":"pen","color":"#1a5fb4ff","width":3,"points":76,"bounds":[200,300,400,500],"page":1}],"pages":[{"width":800,"height":600,"background":"plain","strokes":3,"texts":0,"images":0}],"selected":0}"## + "\n")
+        XCTAssertEqual(r.stdout, ##"{"strokes":3,"points":80,"texts":0,"images":0,"bounds":[150,200,500,500],"items":[{"kind":"stroke","tool":"pen","color":"#1a5fb4ff","width":3,"points":2,"bounds":[150,200,400,200],"shape":"line","page":1,"layer":1},{"kind":"stroke","tool":"pen","color":"#1a5fb4ff","width":3,"points":2,"bounds":[500,250,500,450],"shape":"line","page":1,"layer":1},{"kind":"stroke","tool":"pen","color":"#1a5fb4ff","width":3,"points":76,"bounds":[200,300,400,500],"page":1,"layer":1}],"pages":[{"width":800,"height":600,"background":"plain","strokes":3,"texts":0,"images":0,"layers":[{"name":"Layer 1","visible":true,"strokes":3}]}],"selected":0}"## + "\n")
     }
 
     func testBadGuideLinesExitOneWithFileAndLine() throws {
