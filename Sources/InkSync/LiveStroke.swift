@@ -20,53 +20,42 @@ public struct LiveStroke: Hashable, Sendable {
     public static let maxPoints = 10_000
 
     public func encoded() -> [UInt8] {
-        var out: [UInt8] = [0x4F, 0x4C, 1, ended ? 1 : 0]
-        OperationCodec.varint(id.client, &out); OperationCodec.varint(id.number, &out)
+        var out = ByteWriter([0x4F, 0x4C, 1, ended ? 1 : 0])
+        out.varint(id.client); out.varint(id.number)
         out.append(style.tool == .highlighter ? 1 : 0)
-        out += [style.color.r, style.color.g, style.color.b, style.color.a]
-        func f32(_ v: Double) { var w = ByteWriter(); w.littleEndian(Float(v).bitPattern); out += w.bytes }
-        f32(style.width)
+        out.append(contentsOf: [style.color.r, style.color.g, style.color.b, style.color.a])
+        out.littleEndian(Float(style.width).bitPattern)
         let pts = points.prefix(Self.maxPoints)
-        OperationCodec.varint(UInt64(pts.count), &out)
-        for p in pts { f32(p.x); f32(p.y); out.append(UInt8((min(max(p.pressure, 0), 1) * 255).rounded())) }
-        return out
+        out.varint(UInt64(pts.count))
+        for p in pts {
+            out.littleEndian(Float(p.x).bitPattern); out.littleEndian(Float(p.y).bitPattern)
+            out.append(UInt8((min(max(p.pressure, 0), 1) * 255).rounded()))
+        }
+        return out.bytes
     }
 
     /// Nil for anything malformed: live strokes are cosmetic, a bad one is simply not shown.
     public init?(_ b: [UInt8]) {
-        var at = 0
-        func byte() -> UInt8? { guard at < b.count else { return nil }; defer { at += 1 }; return b[at] }
-        func varint() -> UInt64? {
-            var v: UInt64 = 0, shift: UInt64 = 0
-            while let x = byte() {
-                guard shift < 63 else { return nil }
-                v |= UInt64(x & 0x7f) << shift
-                if x & 0x80 == 0 { return v }
-                shift += 7
-            }
-            return nil
-        }
-        func f32() -> Double? {
-            guard at + 4 <= b.count else { return nil }
-            var bits: UInt32 = 0
-            for i in 0..<4 { bits |= UInt32(b[at + i]) << (8 * UInt32(i)) }
-            at += 4
-            let v = Double(Float(bitPattern: bits))
+        struct Malformed: Error {}
+        var r = ByteReader(b, endsEarly: Malformed(), tooLarge: Malformed())
+        func f32() throws -> Double? {
+            let v = Double(Float(bitPattern: try r.littleEndian(UInt32.self)))
             return v.isFinite ? v : nil
         }
-        guard byte() == 0x4F, byte() == 0x4C, byte() == 1, let flags = byte(), let client = varint(), let number = varint(),
-              let tool = byte(), tool <= 1, let r = byte(), let g = byte(), let bl = byte(), let a = byte(),
-              let width = f32(), width > 0, width <= 10_000, let n = varint(), n <= UInt64(Self.maxPoints), n * 9 <= UInt64(b.count)
+        guard let head = try? [r.byte(), r.byte(), r.byte()], head == [0x4F, 0x4C, 1], let flags = try? r.byte(),
+              let client = try? r.varint(), let number = try? r.varint(),
+              let tool = try? r.byte(), tool <= 1, let c = try? [r.byte(), r.byte(), r.byte(), r.byte()],
+              let width = try? f32(), width > 0, width <= 10_000, let n = try? r.varint(), n <= UInt64(Self.maxPoints), n * 9 <= UInt64(b.count)
         else { return nil }
         var points: [InkPoint] = []
         points.reserveCapacity(Int(n))
         for _ in 0..<n {
-            guard let x = f32(), let y = f32(), let p = byte(), abs(x) < 1e9, abs(y) < 1e9 else { return nil }
+            guard let x = try? f32(), let y = try? f32(), let p = try? r.byte(), abs(x) < 1e9, abs(y) < 1e9 else { return nil }
             points.append(InkPoint(x: x, y: y, pressure: Double(p) / 255))
         }
-        guard at == b.count else { return nil }
+        guard r.atEnd else { return nil }
         self.init(id: BoardStrokeID(client: client, number: number),
-                  style: StrokeStyle(tool: tool == 1 ? .highlighter : .pen, color: RGBA(r: r, g: g, b: bl, a: a), width: width),
+                  style: StrokeStyle(tool: tool == 1 ? .highlighter : .pen, color: RGBA(r: c[0], g: c[1], b: c[2], a: c[3]), width: width),
                   points: points, ended: flags & 1 != 0)
     }
 }

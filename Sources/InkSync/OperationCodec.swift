@@ -65,8 +65,7 @@ public enum OperationCodec {
         default: v3 = false
         }
         let v2 = v3 || op.needsVersion2
-        var out: [UInt8] = [0x4F, 0x4B, v3 ? 3 : v2 ? 2 : 1]
-        out.reserveCapacity(64)
+        var out = ByteWriter([0x4F, 0x4B, v3 ? 3 : v2 ? 2 : 1], capacity: 64)
         switch op.change {
         case .add: out.append(1)
         case .remove: out.append(2)
@@ -82,39 +81,39 @@ public enum OperationCodec {
         case .formatPages: out.append(12)
         case .reorder: out.append(14)
         }
-        varint(op.client, &out); varint(op.number, &out)
+        out.varint(op.client); out.varint(op.number)
         switch op.change {
         case .add(let s): try stroke(s, v2: v2, v3: v3, &out)
         case .remove(let ids), .restore(let ids), .front(let ids), .back(let ids): list(ids, &out)
         case .replace(let r, let a):
             list(r, &out)
-            varint(UInt64(a.count), &out)
+            out.varint(UInt64(a.count))
             for s in a { try stroke(s, v2: v2, v3: v3, &out) }
         case .look(let changes):
-            varint(UInt64(changes.count), &out)
+            out.varint(UInt64(changes.count))
             for c in changes {
                 id(c.id, &out)
                 out.append((c.transform == nil ? 0 : 1) | (c.width == nil ? 0 : 2) | (c.color == nil ? 0 : 4))
-                if let t = c.transform { doubles([t.a, t.b, t.c, t.d, t.tx, t.ty], &out) }
-                if let w = c.width { doubles([w], &out) }
-                if let c = c.color { out += [c.r, c.g, c.b, c.a] }
+                if let t = c.transform { out.matrix(t) }
+                if let w = c.width { out.double(w) }
+                if let c = c.color { out.append(contentsOf: [c.r, c.g, c.b, c.a]) }
             }
         case .addPage(let p):
             page(p.id, &out); key(p.key, &out); format(p.format, &out)
         case .deletePages(let ids), .restorePages(let ids):
-            varint(UInt64(ids.count), &out)
+            out.varint(UInt64(ids.count))
             for i in ids { page(i, &out) }
         case .movePages(let keys):
-            varint(UInt64(keys.count), &out)
+            out.varint(UInt64(keys.count))
             for (i, k) in keys.sorted(by: { $0.key < $1.key }) { page(i, &out); key(k, &out) }
         case .reorder(let orders):
-            varint(UInt64(orders.count), &out)
-            for (i, o) in orders.sorted(by: { $0.key < $1.key }) { id(i, &out); varint(o, &out) }
+            out.varint(UInt64(orders.count))
+            for (i, o) in orders.sorted(by: { $0.key < $1.key }) { id(i, &out); out.varint(o) }
         case .formatPages(let formats):
-            varint(UInt64(formats.count), &out)
+            out.varint(UInt64(formats.count))
             for (i, f) in formats.sorted(by: { $0.key < $1.key }) { page(i, &out); format(f, &out) }
         }
-        return out
+        return out.bytes
     }
 
     /// A message of the log: an entry, or a part of one.
@@ -130,10 +129,10 @@ public enum OperationCodec {
         guard whole.count <= maxBytes else { throw Failure("entry of \(whole.count) bytes is over the \(maxBytes)-byte limit") }
         let count = (whole.count + partBytes - 1) / partBytes
         return (0..<count).map { i in
-            var out: [UInt8] = [0x4F, 0x4B, 2, 13]
-            varint(op.client, &out); varint(op.number, &out); varint(UInt64(i), &out); varint(UInt64(count), &out)
-            out += whole[(i * partBytes)..<min((i + 1) * partBytes, whole.count)]
-            return ("\(op.messageID).\(i)", out)
+            var out = ByteWriter([0x4F, 0x4B, 2, 13])
+            out.varint(op.client); out.varint(op.number); out.varint(UInt64(i)); out.varint(UInt64(count))
+            out.append(contentsOf: whole[(i * partBytes)..<min((i + 1) * partBytes, whole.count)])
+            return ("\(op.messageID).\(i)", out.bytes)
         }
     }
 
@@ -181,7 +180,7 @@ public enum OperationCodec {
                 let mask = try r.byte()
                 guard mask & ~7 == 0 else { throw Failure("look of \(c.id): unknown parts \(mask)") }
                 if mask & 1 != 0 {
-                    let t = AffineMap(a: try r.double(), b: try r.double(), c: try r.double(), d: try r.double(), tx: try r.double(), ty: try r.double())
+                    let t = try r.input.matrix()
                     guard t.isUsable else { throw Failure("look of \(c.id): a placement that is not usable") }
                     c.transform = t
                 }
@@ -225,45 +224,33 @@ public enum OperationCodec {
 
     // MARK: writing
 
-    static func varint(_ v: UInt64, _ out: inout [UInt8]) {
-        var v = v
-        while v >= 0x80 { out.append(UInt8(v & 0x7f) | 0x80); v >>= 7 }
-        out.append(UInt8(v))
+    private static func id(_ i: BoardStrokeID, _ out: inout ByteWriter) { out.varint(i.client); out.varint(i.number) }
+
+    private static func page(_ i: BoardPageID, _ out: inout ByteWriter) { out.varint(i.client); out.varint(i.number) }
+
+    private static func key(_ k: PageKey, _ out: inout ByteWriter) {
+        out.varint(UInt64(k.digits.count))
+        for d in k.digits { out.varint(UInt64(d)) }
     }
 
-    private static func id(_ i: BoardStrokeID, _ out: inout [UInt8]) { varint(i.client, &out); varint(i.number, &out) }
-
-    private static func page(_ i: BoardPageID, _ out: inout [UInt8]) { varint(i.client, &out); varint(i.number, &out) }
-
-    private static func doubles(_ values: [Double], _ out: inout [UInt8]) {
-        var w = ByteWriter()
-        for v in values { w.double(v) }
-        out += w.bytes
-    }
-
-    private static func key(_ k: PageKey, _ out: inout [UInt8]) {
-        varint(UInt64(k.digits.count), &out)
-        for d in k.digits { varint(UInt64(d), &out) }
-    }
-
-    private static func format(_ f: PageFormat, _ out: inout [UInt8]) {
-        if let s = f.size { out.append(1); doubles([s.width, s.height], &out) } else { out.append(0) }
+    private static func format(_ f: PageFormat, _ out: inout ByteWriter) {
+        if let s = f.size { out.append(1); out.doubles(s.width, s.height) } else { out.append(0) }
         let b = f.background
         let name = Array(b.style.rawValue.utf8)
-        varint(UInt64(name.count), &out)
-        out += name
-        out += [b.paper.r, b.paper.g, b.paper.b, b.paper.a, b.line.r, b.line.g, b.line.b, b.line.a]
-        doubles([b.spacing, b.margin], &out)
+        out.varint(UInt64(name.count))
+        out.append(contentsOf: name)
+        out.append(contentsOf: [b.paper.r, b.paper.g, b.paper.b, b.paper.a, b.line.r, b.line.g, b.line.b, b.line.a])
+        out.doubles(b.spacing, b.margin)
         // A PDF page under the paper's ink, by its file's hash (the file's bytes are not on the log).
-        if let pdf = b.pdf { out.append(1); out += Array(pdf.file.hex.utf8); varint(UInt64(pdf.index), &out) } else { out.append(0) }
+        if let pdf = b.pdf { out.append(1); out.append(contentsOf: pdf.file.hex.utf8); out.varint(UInt64(pdf.index)) } else { out.append(0) }
     }
 
-    private static func list(_ ids: [BoardStrokeID], _ out: inout [UInt8]) {
-        varint(UInt64(ids.count), &out)
+    private static func list(_ ids: [BoardStrokeID], _ out: inout ByteWriter) {
+        out.varint(UInt64(ids.count))
         for i in ids { id(i, &out) }
     }
 
-    private static func stroke(_ s: BoardStroke, v2: Bool, v3: Bool, _ out: inout [UInt8]) throws {
+    private static func stroke(_ s: BoardStroke, v2: Bool, v3: Bool, _ out: inout ByteWriter) throws {
         id(s.id, &out)
         if let p = s.place { out.append(1); id(p, &out) } else { out.append(0) }
         if v2 { page(s.page, &out) }
@@ -272,49 +259,50 @@ public enum OperationCodec {
         case .highlighter: out.append(1)
         default: throw Failure("a \(s.style.tool.rawValue) leaves no stroke")
         }
-        out += [s.style.color.r, s.style.color.g, s.style.color.b, s.style.color.a]
-        doubles([s.style.width], &out)
+        out.append(contentsOf: [s.style.color.r, s.style.color.g, s.style.color.b, s.style.color.a])
+        out.double(s.style.width)
         // A polyline that is no shape (an import, a cut shape) is named "polyline", so it is not smoothed elsewhere.
         let shape = Array((s.shape?.rawValue ?? (s.style.trace == .polyline ? OperationCodec.polylineName : "")).utf8)
-        varint(UInt64(shape.count), &out)
-        out += shape
+        out.varint(UInt64(shape.count))
+        out.append(contentsOf: shape)
         if v2 {
             let t = s.transform
-            if t.isIdentity { out.append(0) } else { out.append(1); doubles([t.a, t.b, t.c, t.d, t.tx, t.ty], &out) }
+            if t.isIdentity { out.append(0) } else { out.append(1); out.matrix(t) }
             let content: [UInt8]
             do { content = try ContentCodec.encode(s.content) ?? [] } catch { throw Failure("stroke \(s.id): \(error)") }
-            varint(UInt64(content.count), &out)
-            out += content
+            out.varint(UInt64(content.count))
+            out.append(contentsOf: content)
         }
         if v3 {
             let look = Array((LineLookCodec.encode(s.style) ?? "").utf8)
-            varint(UInt64(look.count), &out)
-            out += look
+            out.varint(UInt64(look.count))
+            out.append(contentsOf: look)
         }
         let blob: [UInt8]
         do { blob = try PointCodec.encode(s.points.isEmpty ? [InkPoint(x: 0, y: 0)] : s.points) } catch {
             throw Failure("stroke \(s.id): \(error)")
         }
-        varint(UInt64(blob.count), &out)
-        out += blob
+        out.varint(UInt64(blob.count))
+        out.append(contentsOf: blob)
     }
 
     // MARK: reading
 
     private struct Reader {
-        let bytes: [UInt8]
-        var at = 0
+        var input: ByteReader
+        var bytes: [UInt8] { input.bytes }
+        var at: Int { get { input.position } set { input.position = newValue } }
         /// An entry of version 2 (pages and placements).
         var v2 = false
         /// An entry of version 3 (strokes with their fill, caps and dashes).
         var v3 = false
-        var atEnd: Bool { at == bytes.count }
+        var atEnd: Bool { input.atEnd }
 
-        mutating func double() throws -> Double {
-            var bits: UInt64 = 0
-            for i in 0..<8 { bits |= UInt64(try byte()) << (8 * UInt64(i)) }
-            return Double(bitPattern: bits)
-        }
+        init(bytes: [UInt8]) { input = ByteReader(bytes, endsEarly: Failure("entry ends early"), tooLarge: Failure("number too long")) }
+
+        mutating func byte() throws -> UInt8 { try input.byte() }
+        mutating func varint() throws -> UInt64 { try input.varint() }
+        mutating func double() throws -> Double { try input.double() }
 
         mutating func width(of sid: BoardStrokeID) throws -> Double {
             let width = try double()
@@ -375,23 +363,6 @@ public enum OperationCodec {
             return PageFormat(size: size, background: Background(style: style, paper: paper, line: line, spacing: spacing, margin: margin, pdf: pdf))
         }
 
-        mutating func byte() throws -> UInt8 {
-            guard at < bytes.count else { throw Failure("entry ends early") }
-            defer { at += 1 }
-            return bytes[at]
-        }
-
-        mutating func varint() throws -> UInt64 {
-            var v: UInt64 = 0, shift: UInt64 = 0
-            while true {
-                let b = try byte()
-                guard shift < 64, shift < 63 || b <= 1 else { throw Failure("number too long") }
-                v |= UInt64(b & 0x7f) << shift
-                if b & 0x80 == 0 { return v }
-                shift += 7
-            }
-        }
-
         mutating func count(limit: Int) throws -> Int {
             let n = try varint()
             guard n <= UInt64(limit) else { throw Failure("list of \(n) items is over the limit of \(limit)") }
@@ -436,7 +407,7 @@ public enum OperationCodec {
                 switch try byte() {
                 case 0: break
                 case 1:
-                    transform = AffineMap(a: try double(), b: try double(), c: try double(), d: try double(), tx: try double(), ty: try double())
+                    transform = try input.matrix()
                     guard transform.isUsable else { throw Failure("stroke \(sid) has a placement that is not usable") }
                 case let f: throw Failure("bad transform flag \(f)")
                 }
