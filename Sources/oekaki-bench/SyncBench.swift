@@ -13,6 +13,10 @@ enum SyncBench {
         /// Ten writers × `strokesEach` concurrently, until every replica holds the same board.
         var tenWriters = Samples()
         var strokesEach = 0
+        /// `oekaki sync FILE URL` live on a replica of the 1M-point board, nothing happening: CPU % of a core over 10 s.
+        var syncIdleCPU1m = Samples()
+        /// One stroke committed at a live replica of the 1M-point board until it is committed in another's file.
+        var apply1m = Samples()
         var notes: [String] = []
     }
 
@@ -35,6 +39,8 @@ enum SyncBench {
         do {
             r.apply = try applyLatency(base + "/latency", dir: dir, rounds: applyRounds)
             r.catchUp1m = try catchUp(million, base + "/million", dir: dir)
+            r.apply1m = try applyLatency(base + "/million", dir: dir + "/on1m", rounds: applyRounds)
+            r.syncIdleCPU1m = try syncIdle(base + "/million", dir: dir)
             r.tenWriters = try tenWriters(base + "/ten", dir: dir, strokesEach: strokesEach)
         } catch { r.notes.append("sync: \(error)") }
         return r
@@ -62,19 +68,41 @@ enum SyncBench {
         Stroke(id: id, style: StrokeStyle(), points: (0..<points).map { InkPoint(x: Double($0 * 4), y: Double(k % 500) + sin(Double($0) / 5) * 10) })
     }
 
-    /// A writes a stroke and publishes it (timer starts just before the publish); B waits for it and stores it.
+    /// A commits a stroke to its file and publishes it (timer starts before the commit); B waits for it and stores it.
     static func applyLatency(_ url: String, dir: String, rounds: Int) throws -> Samples {
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let a = try replica(dir + "/a.oekaki", url), b = try replica(dir + "/b.oekaki", url)
+        // Both hold the board first (nothing, or the 1M-point drawing).
+        try a.syncOnce(timeoutMs: 60_000); try b.syncOnce(timeoutMs: 60_000)
         var s = Samples()
         for k in 0..<(rounds + 10) {
-            try a.commit([.did(.add([line(a.replica.document.nextStrokeID, k)]))])
             let t0 = Clock.nanoseconds()
+            try a.commit([.did(.add([line(a.replica.document.nextStrokeID, k)]))])
             try a.push()
             let before = b.replica.ledger.lastSequence
             while b.replica.ledger.lastSequence == before { try b.pull(waitMs: 1000) }
             if k >= 10 { s.add(Double(Clock.nanoseconds() - t0) / 1e6) }
             try a.pull(waitMs: 1000)   // A's own echo, so its next batch may go out
         }
+        return s
+    }
+
+    /// A replica of the board caught up and closed, then `oekaki sync FILE URL` on it: after 3 s to settle (connect,
+    /// the one full comparison), its CPU over 10 s of nothing happening, as % of one core.
+    static func syncIdle(_ url: String, dir: String) throws -> Samples {
+        let path = dir + "/idle.oekaki"
+        let r = try replica(path, url)
+        try r.syncOnce(timeoutMs: 60_000)
+        r.disconnect(); r.document.close()
+        let cli = (ChildProcess.ownExecutable as NSString).deletingLastPathComponent + "/oekaki"
+        let pid = try ChildProcess.start(cli, ["sync", path, url], environment: [:], log: dir + "/idle.log")
+        defer { ChildProcess.stop(pid) }
+        usleep(3_000_000)
+        var s = Samples()
+        guard let a = ChildProcess.cpuMs(of: pid) else { throw BoardSync.Failure.other("oekaki sync exited (see \(dir)/idle.log)") }
+        usleep(10_000_000)
+        guard let b = ChildProcess.cpuMs(of: pid) else { throw BoardSync.Failure.other("oekaki sync exited (see \(dir)/idle.log)") }
+        s.add((b - a) / 10_000 * 100)
         return s
     }
 
