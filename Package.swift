@@ -48,6 +48,10 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])] + staticFoundation),
         // Generated ink, PDFs and Xournal++ files for the bench and the tests; the product never links it.
         .target(name: "InkSamples", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
+        // Bench and window-test hooks (trace, layout report, floor window): linked only into `oekaki-instrumented`,
+        // which oekaki-bench and AppTests launch; the shipped `oekaki` has none of it.
+        .target(name: "AppInstruments", dependencies: ["OekakiApp", "InkRender", "CGtk"], swiftSettings: swift5),
+        .executableTarget(name: "oekaki-instrumented", dependencies: ["OekakiApp", "AppInstruments"], swiftSettings: swift5),
         .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "Thumbnailer", "InkSamples"], swiftSettings: swift5),
 
         .testTarget(name: "InkCoreTests", dependencies: ["InkCore", "TestSupport"], exclude: ["Fixtures"], swiftSettings: swift5),

@@ -50,8 +50,9 @@ enum AppBench {
     static func run(_ w: Workloads, display: VirtualDisplay, rounds: Int, onlyNotebook: Bool = false, zoomFloor: ZoomFloor? = nil) -> Result {
         var r = Result()
         guard let xdotool = Executables.find("xdotool") else { r.notes.append("xdotool is not installed: the app keys are null"); return r }
-        let app = (ChildProcess.ownExecutable as NSString).deletingLastPathComponent + "/oekaki"
-        guard FileManager.default.isExecutableFile(atPath: app) else { r.notes.append("oekaki is not built beside the bench: the app keys are null"); return r }
+        // The app with the trace hooks installed (`oekaki-instrumented`: the shipped `oekaki` has none).
+        let app = (ChildProcess.ownExecutable as NSString).deletingLastPathComponent + "/oekaki-instrumented"
+        guard FileManager.default.isExecutableFile(atPath: app) else { r.notes.append("oekaki-instrumented is not built beside the bench: the app keys are null"); return r }
         NotebookBench.run(w, display: display, rounds: rounds, xdotool: xdotool, app: app, into: &r)
         if onlyNotebook { return r }
         let empty = w.folder + "/app-empty.oekaki", big = w.folder + "/app-1m.oekaki"

@@ -44,6 +44,8 @@ enum TouchBench {
         let home: URL
         let file: String
         let oekaki: String
+        /// The window with the trace hooks (`oekaki-instrumented`); `oekaki` itself answers `info`.
+        let instrumented: String
         let server: Process
         let app: Process
         let driver: Process
@@ -56,13 +58,16 @@ enum TouchBench {
             let script = root.appendingPathComponent("Tools/touch-driver.py").path
             let python = root.appendingPathComponent(".build/touch-venv/bin/python").path
             oekaki = URL(fileURLWithPath: ChildProcess.ownExecutable).deletingLastPathComponent().appendingPathComponent("oekaki").path
+            instrumented = oekaki + "-instrumented"
             guard let broadwayd = Executables.find("gtk4-broadwayd"), Executables.find("chromium") != nil else {
                 throw ChildProcess.Failure(description: "gtk4-broadwayd or chromium is not installed (make deps)")
             }
             guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: script) else {
                 throw ChildProcess.Failure(description: "run from the package root after `make touch-venv` (no \(python))")
             }
-            guard FileManager.default.isExecutableFile(atPath: oekaki) else { throw ChildProcess.Failure(description: "no oekaki beside the bench") }
+            guard FileManager.default.isExecutableFile(atPath: oekaki), FileManager.default.isExecutableFile(atPath: instrumented) else {
+                throw ChildProcess.Failure(description: "no oekaki or oekaki-instrumented beside the bench")
+            }
 
             home = URL(fileURLWithPath: folder).appendingPathComponent("touch-home")
             let runtime = home.appendingPathComponent("runtime")
@@ -104,7 +109,7 @@ enum TouchBench {
             appEnv["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
             appEnv["NO_AT_BRIDGE"] = "1"; appEnv["GSETTINGS_BACKEND"] = "memory"; appEnv["GTK_A11Y"] = "none"
             app = Process()
-            app.executableURL = URL(fileURLWithPath: oekaki)
+            app.executableURL = URL(fileURLWithPath: instrumented)
             app.arguments = [file]
             app.environment = appEnv
             app.standardOutput = logHandle

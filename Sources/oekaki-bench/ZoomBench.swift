@@ -15,7 +15,7 @@ enum ZoomBench {
         let display = try VirtualDisplay.start(log: w.log)
         defer { display.stop() }
         guard let xdotool = Executables.find("xdotool") else { throw BenchFailure("xdotool is not installed") }
-        let app = (ChildProcess.ownExecutable as NSString).deletingLastPathComponent + "/oekaki"
+        let app = (ChildProcess.ownExecutable as NSString).deletingLastPathComponent + "/oekaki-instrumented"
         guard let s = AppBench.Session(app: app, file: w.oekaki, floor: false, w: w, display: display, xdotool: xdotool) else {
             throw BenchFailure("the window did not appear")
         }

@@ -441,11 +441,13 @@ final class AppWindowTests: WindowTestCase {
         return nil
     }
 
-    /// The `oekaki` built next to this test bundle: walk up from the bundle to the products folder.
-    static func oekakiBinary() throws -> URL {
+    /// The `oekaki` built next to this test bundle: walk up from the bundle to the products folder. `instrumented`:
+    /// `oekaki-instrumented`, the same app with the hooks the window tests read (`OEKAKI_LAYOUT_REPORT`); the
+    /// subcommands (`replay`, `info`, `export`) are `oekaki`'s.
+    static func oekakiBinary(instrumented: Bool = false) throws -> URL {
         var dir = Bundle(for: AppWindowTests.self).bundleURL
         for _ in 0..<6 {
-            let candidate = dir.appendingPathComponent("oekaki")
+            let candidate = dir.appendingPathComponent(instrumented ? "oekaki-instrumented" : "oekaki")
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), !isDir.boolValue,
                FileManager.default.isExecutableFile(atPath: candidate.path) {

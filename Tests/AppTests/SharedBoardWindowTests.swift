@@ -58,7 +58,7 @@ final class SharedBoardWindowTests: XCTestCase {
 
     func launch(screen: Int, url: String) throws {
         let p = Process()
-        p.executableURL = try AppWindowTests.oekakiBinary()
+        p.executableURL = try AppWindowTests.oekakiBinary(instrumented: true)
         p.arguments = [url]
         let h = home.appendingPathComponent("user\(screen)")
         var env = ProcessInfo.processInfo.environment

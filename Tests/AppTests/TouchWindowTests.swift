@@ -358,7 +358,7 @@ final class TouchWindowTests: XCTestCase {
         try FileManager.default.createDirectory(at: settings, withIntermediateDirectories: true)
         try "touch-mode=\(mode)\n".write(to: settings.appendingPathComponent("settings"), atomically: true, encoding: .utf8)
         let p = Process()
-        p.executableURL = try AppWindowTests.oekakiBinary()
+        p.executableURL = try AppWindowTests.oekakiBinary(instrumented: true)
         p.arguments = [file]
         p.environment = session.appEnvironment(home: home)
         p.standardOutput = FileHandle.nullDevice

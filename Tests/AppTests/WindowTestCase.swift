@@ -97,7 +97,7 @@ class WindowTestCase: XCTestCase {
     /// Runs the app without waiting for anything; its stderr is appended to `appLog`.
     func start(arguments: [String], environment: [String: String]) throws -> Process {
         let p = Process()
-        p.executableURL = try AppWindowTests.oekakiBinary()
+        p.executableURL = try AppWindowTests.oekakiBinary(instrumented: true)
         p.arguments = arguments
         p.environment = environment
         p.standardOutput = FileHandle.nullDevice

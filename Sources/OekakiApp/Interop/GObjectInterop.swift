@@ -5,7 +5,9 @@ import InkRender
 // Each closure is boxed, retained while GLib holds it and released by GLib's destroy notify, so the
 // rest of the app never sees `Unmanaged` or a `@convention(c)` thunk.
 
-typealias Widget = UnsafeMutablePointer<GtkWidget>
+public typealias Widget = UnsafeMutablePointer<GtkWidget>
+/// The GtkApplication the windows belong to.
+public typealias Application = UnsafeMutablePointer<GtkApplication>
 
 /// Holds a Swift closure for as long as GLib keeps the callback.
 private final class ClosureBox<F> {
@@ -36,10 +38,10 @@ func gobject<T>(_ p: UnsafeMutablePointer<T>) -> gpointer { UnsafeMutableRawPoin
 func gobject(_ p: OpaquePointer) -> gpointer { UnsafeMutableRawPointer(p) }
 func asWidget<T>(_ p: UnsafeMutablePointer<T>) -> Widget { UnsafeMutableRawPointer(p).assumingMemoryBound(to: GtkWidget.self) }
 func asWidget(_ p: OpaquePointer) -> Widget { UnsafeMutableRawPointer(p).assumingMemoryBound(to: GtkWidget.self) }
-func typed<T>(_ w: Widget, as _: T.Type) -> UnsafeMutablePointer<T> { UnsafeMutableRawPointer(w).assumingMemoryBound(to: T.self) }
+public func typed<T>(_ w: Widget, as _: T.Type) -> UnsafeMutablePointer<T> { UnsafeMutableRawPointer(w).assumingMemoryBound(to: T.self) }
 func opaque<T>(_ p: UnsafeMutablePointer<T>) -> OpaquePointer { OpaquePointer(p) }
 func asGObject(_ p: gpointer) -> UnsafeMutablePointer<GObject> { p.assumingMemoryBound(to: GObject.self) }
-func isA(_ w: Widget, _ type: GType) -> Bool {
+public func isA(_ w: Widget, _ type: GType) -> Bool {
     g_type_check_instance_is_a(UnsafeMutableRawPointer(w).assumingMemoryBound(to: GTypeInstance.self), type) != 0
 }
 
@@ -106,7 +108,7 @@ func connectNotify(_ instance: gpointer, property: String, _ body: @escaping () 
 }
 
 /// "event" of a GtkEventControllerLegacy: `gboolean (*)(GtkEventController *, GdkEvent *, gpointer)`.
-func connectLegacyEvent(_ controller: OpaquePointer, _ body: @escaping (OpaquePointer) -> Bool) {
+public func connectLegacyEvent(_ controller: OpaquePointer, _ body: @escaping (OpaquePointer) -> Bool) {
     typealias F = (OpaquePointer) -> Bool
     let thunk: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> gboolean = { _, event, data in
         guard let event, let f = unbox(data, as: F.self) else { return 0 }
@@ -175,7 +177,7 @@ func connectKeys(_ controller: OpaquePointer, pressed: @escaping (KeyPress) -> B
 // MARK: drawing
 
 /// Installs the draw function of a GtkDrawingArea; `cr` is GTK's context: never destroy it.
-func setDrawFunction(_ area: Widget, _ body: @escaping (CairoContext, Int32, Int32) -> Void) {
+public func setDrawFunction(_ area: Widget, _ body: @escaping (CairoContext, Int32, Int32) -> Void) {
     typealias F = (CairoContext, Int32, Int32) -> Void
     let thunk: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, data in
         guard let cr else { return }
@@ -198,14 +200,14 @@ func onMainLoop(_ body: @escaping () -> Void) {
     g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, thunk, retained(body as F), releaseDestroy)
 }
 
-/// Calls `body` every `milliseconds` on the GTK thread while it returns true.
-@discardableResult
 /// Stops a timer `every` started (0: none); the id becomes 0.
 func stopTimer(_ id: inout UInt32) {
     if id != 0 { g_source_remove(id); id = 0 }
 }
 
-func every(milliseconds: UInt32, _ body: @escaping () -> Bool) -> UInt32 {
+/// Calls `body` every `milliseconds` on the GTK thread while it returns true.
+@discardableResult
+public func every(milliseconds: UInt32, _ body: @escaping () -> Bool) -> UInt32 {
     typealias F = () -> Bool
     let thunk: @convention(c) (gpointer?) -> gboolean = { data in
         (unbox(data, as: F.self)?() ?? false) ? 1 : 0

@@ -213,10 +213,10 @@ final class MainWindow {
 
     /// Test support: a menu's items are in the layout report once it is open.
     func reportLayout(whenShown popover: Widget) {
-        guard LayoutReport.path != nil else { return }
+        guard let observer = Instruments.observer, observer.watchesLayout else { return }
         connect(gobject(popover), "show") { [weak self] in
             every(milliseconds: 300) { [weak self] in
-                if let self { LayoutReport.write(self.window) }
+                if let self { observer.laidOut(self.window) }
                 return false
             }
         }
@@ -258,9 +258,9 @@ final class MainWindow {
             onMainLoop {
                 guard let self else { return }
                 self.toolbar.fit(width: width)
-                if LayoutReport.path != nil {
+                if let observer = Instruments.observer, observer.watchesLayout {
                     every(milliseconds: 150) { [weak self] in
-                        if let self { LayoutReport.write(self.window) }
+                        if let self { observer.laidOut(self.window) }
                         return false
                     }
                 }

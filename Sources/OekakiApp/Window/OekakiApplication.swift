@@ -39,7 +39,7 @@ public enum OekakiApplication {
         application = app
         g_set_application_name(localized("Oekaki"))
         connect(gobject(app), "activate") {
-            if FloorWindow.isRequested { return FloorWindow.present(app) }
+            if Instruments.observer?.presentsInstead(app) == true { return }
             Widgets.installStyle()
             installIcons()
             let dark = DarkStyle()

@@ -1,6 +1,7 @@
 import CGtk
-import InkRender
 import Foundation
+import InkRender
+import OekakiApp
 
 /// `OEKAKI_FLOOR=1`: instead of the drawing window, a bare GtkDrawingArea of the same size that takes the
 /// same pointer and scroll events and repaints for each. It is the floor `oekaki-bench` subtracts: what GTK,
@@ -8,7 +9,7 @@ import Foundation
 enum FloorWindow {
     static var isRequested: Bool { ProcessInfo.processInfo.environment["OEKAKI_FLOOR"] == "1" }
 
-    static func present(_ application: UnsafeMutablePointer<GtkApplication>) {
+    static func present(_ application: Application, observer: AppObserver) {
         let window = gtk_application_window_new(application)!
         gtk_window_set_default_size(typed(window, as: GtkWindow.self), 1180, 780)
         gtk_window_set_title(typed(window, as: GtkWindow.self), "Oekaki floor")
@@ -16,14 +17,14 @@ enum FloorWindow {
         gtk_widget_set_hexpand(area, 1)
         gtk_widget_set_vexpand(area, 1)
         setDrawFunction(area) { cr, _, _ in
-            Trace.measure("frame") {
+            observer.measure("frame") {
                 cr.setSource(red: 1, green: 1, blue: 1)
                 cr.paint()
             }
         }
         let controller = gtk_event_controller_legacy_new()!
         connectLegacyEvent(controller) { event in
-            Trace.measure("event floor") {
+            observer.measure("event floor") {
                 switch gdk_event_get_event_type(event) {
                 case GDK_MOTION_NOTIFY, GDK_BUTTON_PRESS, GDK_BUTTON_RELEASE, GDK_SCROLL:
                     gtk_widget_queue_draw(area)

@@ -1,15 +1,13 @@
 import CGtk
 import Foundation
+import OekakiApp
 
 /// Test support: with `OEKAKI_LAYOUT_REPORT=FILE` the window writes where every control with a tooltip sits
 /// (window coordinates, logical pixels) after each resize, so tests can check that all of them are on screen,
 /// and every label with the width its text needs (a translation that does not fit shows up as clipped).
 enum LayoutReport {
-    static let path = ProcessInfo.processInfo.environment["OEKAKI_LAYOUT_REPORT"]
-
     /// Lines `window W H`, then `control X Y W H TOOLTIP` for each mapped control and `label X Y W H NEEDED TEXT`.
-    static func write(_ window: Widget) {
-        guard let path else { return }
+    static func write(_ window: Widget, to path: String) {
         var lines = ["window \(gtk_widget_get_width(window)) \(gtk_widget_get_height(window))"]
         collect(window, in: window, into: &lines)
         try? (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
