@@ -63,6 +63,20 @@ final class LayersCommandTests: XCTestCase {
         XCTAssertEqual(itemLayers(j), ["1:1", "1:2", "1:3", "2:1", "2:2"], "items layer by layer from the bottom")
     }
 
+    func testAnOekakiFileKeepsLayersAndInfoReadsThemBack() throws {
+        let out = path("worksheet.oekaki")
+        let r = try OekakiBinary.run(["replay", try write(Self.worksheet), "-o", out])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let info = try OekakiBinary.run(["info", out])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        let j = try json(info.stdout)
+        XCTAssertEqual(layers(j), [["Notes shown 1", "Layer 1 shown 1", "Answers hidden 1"], ["Ink shown 1", "Answers hidden 1"]])
+        XCTAssertEqual(itemLayers(j), ["1:1", "1:2", "1:3", "2:1", "2:2"])
+        let page2 = try OekakiBinary.run(["info", out, "--page", "2"])
+        XCTAssertEqual(page2.status, 0, page2.stderr)
+        XCTAssertEqual(itemLayers(try json(page2.stdout)), ["0:1", "0:2"], "one page's items name their layer too")
+    }
+
     func testDeletingTheOnlyLayerLeavesOneEmptyLayer() throws {
         let r = try OekakiBinary.run(["replay", try write(Self.line(1, y: 10) + [#"{"type":"layer","op":"delete","index":1}"#])])
         XCTAssertEqual(r.status, 0, r.stderr)

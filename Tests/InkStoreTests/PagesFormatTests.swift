@@ -155,7 +155,7 @@ final class PagesFormatTests: TempDirTestCase {
         try doc.commit(e.setBackground(Background(style: .graph, spacing: 10)).changes)
         doc.close()
         let db = try SQLiteDatabase(path: file, mode: .readWrite(create: false))
-        try db.execute("ALTER TABLE pages DROP COLUMN margin; ALTER TABLE pages DROP COLUMN pdf; ALTER TABLE strokes DROP COLUMN content; ALTER TABLE strokes DROP COLUMN line; DROP TABLE files; DROP TABLE board_pages; ALTER TABLE board_strokes DROP COLUMN look")
+        try db.execute("ALTER TABLE pages DROP COLUMN margin; ALTER TABLE pages DROP COLUMN pdf; ALTER TABLE strokes DROP COLUMN content; ALTER TABLE strokes DROP COLUMN line; DROP TABLE files; DROP TABLE board_pages; ALTER TABLE board_strokes DROP COLUMN look; DROP TABLE layers; DROP TABLE stroke_layers")
         // The format texts as format 7 wrote them: six fields a format (no margin and no PDF, the last two of eight).
         let rows = try db.statement("SELECT stack, position, kind, pages FROM history WHERE pages IS NOT NULL")
         var rewritten: [(Int64, Int64, String)] = []

@@ -132,7 +132,7 @@ final class StrokeStreamTests: TempDirTestCase {
             ("UPDATE strokes SET page = 7 WHERE id = 2", "page 7, which the file does not have"),
             // An add of stroke 999: no removed, one added, id 999 as zigzag varint (1998 = CE 0F).
             ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 1, 0, x'0001CE0F')", "missing stroke 999"),
-            ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 1, 9, x'0000')", "kind 9"),
+            ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 1, 10, x'0000')", "kind 10"),
             ("INSERT INTO history(stack, position, kind, strokes) VALUES (1, 1, 0, x'0005')", "claim 0 + 5 ids in 2 bytes"),
             ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 1, 0, x'01010204')", "adds strokes but also removes some"),
             // Page edits: a move without places, a move to an absurd place, a format with a negative size.
@@ -165,8 +165,8 @@ final class StrokeStreamTests: TempDirTestCase {
         let d = drawing(120)
         let cases: [(String?, String)] = [
             (nil, "edit 50 of stack 0 refers to missing stroke 50"),
-            ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 500, 9, x'0000')", "refers to missing stroke 50"),
-            ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 0, 9, x'0000')", "kind 9"),
+            ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 500, 10, x'0000')", "refers to missing stroke 50"),
+            ("INSERT INTO history(stack, position, kind, strokes) VALUES (0, 0, 10, x'0000')", "kind 10"),
         ]
         for (sql, words) in cases {
             let file = path("history.oekaki")

@@ -21,7 +21,7 @@ extension DocumentFile {
             try db.transaction {
                 for e in edits { try w.applyForward(e, addedAreNew: true) }
                 for s in strokes { try w.upsert(s, present: false) }
-                for p in pages { try w.writePage(p.id, position: nil, format: p.format) }
+                for p in pages { try w.writePage(p.id, position: nil, format: p.format); try w.ensureLayer(p.id) }
                 try extra(StoreRows(db: db))
             }
         } catch { throw Self.map(error, path: path) }

@@ -53,7 +53,8 @@ public final class DocumentFile {
             let db = try openDatabase(path: path, mode: FileCheck.hasLiveWAL(path: path) ? .readOnly : .immutable)
             defer { db.close() }
             let version = try checkIdentity(db, path: path)
-            let (d, h) = try DocumentReader(db: db, path: path, version: version).read()
+            var reader = DocumentReader(db: db, path: path, version: version)
+            let (d, h) = try reader.read()
             return DocumentFile(path: path, document: d, history: h, readOnly: true, foundVersion: version, db: nil, lock: nil)
         }
         let lock: WriterLock
@@ -74,10 +75,12 @@ public final class DocumentFile {
             try configure(db, path: path)
             if version < Schema.currentVersion {
                 // A damaged old file is refused as it is, not converted first.
-                _ = try DocumentReader(db: db, path: path, version: version).read()
+                var old = DocumentReader(db: db, path: path, version: version)
+                _ = try old.read()
                 try migrate(db, from: version, path: path)
             }
-            let (d, h) = try DocumentReader(db: db, path: path, version: Schema.currentVersion).read()
+            var reader = DocumentReader(db: db, path: path, version: Schema.currentVersion)
+            let (d, h) = try reader.read()
             return DocumentFile(path: path, document: d, history: h, readOnly: false, foundVersion: version, db: db, lock: lock)
         } catch {
             db.close()
@@ -119,16 +122,29 @@ public final class DocumentFile {
                         throw StoreError.unstorable("\(document.pages.count) pages; a document holds at most \(Schema.maxPages)")
                     }
                     var seen = Set<StrokeID>()
+                    var layersSeen = Set<LayerID>()
                     for (i, p) in document.pages.enumerated() {
                         try w.writePage(p.id, position: i, format: p.format)
+                        for (k, l) in p.layers.enumerated() { try w.writeLayer(l, page: p.id, position: k); layersSeen.insert(l.id) }
                         for s in p.strokes { try w.upsert(s, present: true); seen.insert(s.id) }
                     }
-                    // Pages and strokes not in the document (taken away by an edit) are kept for undo.
+                    // Pages, layers and strokes not in the document (taken away by an edit) are kept for undo.
                     var pagesSeen = Set(document.pages.map(\.id))
                     for e in history.undoStack + history.redoStack {
                         switch e {
                         case .addPage(let p, _), .deletePage(let p, _):
-                            if pagesSeen.insert(p.id).inserted { try w.writePage(p.id, position: nil, format: p.format) }
+                            if pagesSeen.insert(p.id).inserted {
+                                try w.writePage(p.id, position: nil, format: p.format)
+                                for (k, l) in p.layers.enumerated() where layersSeen.insert(l.id).inserted { try w.writeLayer(l, page: p.id, position: k) }
+                            }
+                        case .layers(let steps):
+                            for st in steps {
+                                switch st {
+                                case .add(let p, let l, _), .delete(let p, let l, _):
+                                    if layersSeen.insert(l.id).inserted { try w.writeLayer(l, page: p, position: nil) }
+                                default: break
+                                }
+                            }
                         default: break
                         }
                         for s in e.removed + e.added where !seen.contains(s.id) {
@@ -373,6 +389,7 @@ extension Edit {
     func sameShape(as o: Edit) -> Bool {
         kind == o.kind && removed.map(\.id) == o.removed.map(\.id) && added.map(\.id) == o.added.map(\.id)
             && (!changesPages || PageEditText.encode(self) == PageEditText.encode(o)) && transformedIDs == o.transformedIDs
+            && LayerEditText.encode(self) == LayerEditText.encode(o)
     }
 
     /// The strokes a transform edit moves (none for other edits).

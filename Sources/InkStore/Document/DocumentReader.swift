@@ -6,10 +6,15 @@ struct DocumentReader {
     let db: SQLiteDatabase
     let path: String
     let version: Int
+    /// Every layer row by id, and each page's live layers in place order (read with the pages).
+    private var layerRows: [LayerID: DocumentRows.LayerRow] = [:]
+    private var layersOf: [PageID: [DocumentRows.LayerRow]] = [:]
+
+    init(db: SQLiteDatabase, path: String, version: Int) { self.db = db; self.path = path; self.version = version }
 
     private func bad(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
 
-    func read() throws -> (Document, History) {
+    mutating func read() throws -> (Document, History) {
         do {
             // One read transaction: another process may commit between our SELECTs, and the drawing and the
             // history must come from the same commit (found by FaultInjectionTests: torn reads otherwise).
@@ -19,7 +24,7 @@ struct DocumentReader {
         } catch { throw DocumentFile.map(error, path: path) }
     }
 
-    private func readChecked() throws -> (Document, History) {
+    private mutating func readChecked() throws -> (Document, History) {
         let pages = try DocumentRows.pages(db, path: path, version: version)
         var place: [PageID: Int] = [:]
         for p in pages.live { place[p.id] = p.position }
@@ -43,8 +48,16 @@ struct DocumentReader {
             }
             all[s.id] = s
         }
-        var document = Document(pages: pages.live.enumerated().map { i, p in
-            Page(id: p.id, format: p.format, drawing: Drawing(strokes: present[i]))
+        let layerRows = try DocumentRows.layers(db, path: path, version: version)
+        var layersOf: [PageID: [DocumentRows.LayerRow]] = [:]
+        for l in layerRows {
+            guard known.contains(l.page) else { throw bad("layer \(l.id) is on page \(l.page), which the file does not have") }
+            if l.position != nil { layersOf[l.page, default: []].append(l) }
+        }
+        self.layerRows = Dictionary(layerRows.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        self.layersOf = layersOf
+        var document = Document(pages: try pages.live.enumerated().map { i, p in
+            try page(p.id, format: p.format, items: present[i])
         })
         if let maxID = all.keys.max() { document.reserveStrokeIDs(through: maxID) }
         for p in pages.deleted { document.reservePageIDs(through: p.id) }
@@ -61,6 +74,23 @@ struct DocumentReader {
     }
 
     /// The embedded files (see `DocumentRows.files`).
+    /// A page of its live layers (rows sorted by place: they must count up from 0) holding `items`, each on the
+    /// layer it names; before format 13, its one layer.
+    private func page(_ id: PageID, format: PageFormat, items: [Stroke]) throws -> Page {
+        guard version >= Schema.layersVersion else { return Page(id: id, format: format, drawing: Drawing(strokes: items)) }
+        let rows = layersOf[id] ?? []
+        guard !rows.isEmpty else { throw bad("page \(id) has no layer") }
+        var byLayer: [LayerID: [Stroke]] = [:]
+        for s in items { byLayer[s.layer, default: []].append(s) }
+        var layers: [Layer] = []
+        for (k, r) in rows.enumerated() {
+            guard r.position == k else { throw bad("layer \(r.id) of page \(id) is at place \(r.position ?? -1), expected \(k)") }
+            layers.append(r.layer(Drawing(strokes: byLayer.removeValue(forKey: r.id) ?? [])))
+        }
+        if let stray = byLayer.values.first?.first { throw bad("stroke \(stray.id) is on layer \(stray.layer), which page \(id) does not show") }
+        return Page(id: id, format: format, layers: layers)
+    }
+
     private func readFiles() throws -> [ContentHash: [UInt8]] { try DocumentRows.files(db, path: path, version: version) }
 
     private func readHistory(_ strokes: [StrokeID: Stroke]) throws -> History {
@@ -73,8 +103,8 @@ struct DocumentReader {
                 }
             }
             let removed = try look(row.strokes.removed), added = try look(row.strokes.added)
-            // A stroke edit is on one page: the page its strokes name.
-            if let first = (removed.first ?? added.first), (removed + added).contains(where: { $0.page != first.page }) {
+            // A stroke edit is on one page: the page its strokes name (a layer edit may span pages).
+            if row.kind != .layers, let first = (removed.first ?? added.first), (removed + added).contains(where: { $0.page != first.page }) {
                 throw bad("\(row.name) edits strokes of more than one page")
             }
             let edit: Edit
@@ -95,9 +125,21 @@ struct DocumentReader {
             case (.addPage, .page(let id, let at, let format)?), (.deletePage, .page(let id, let at, let format)?):
                 let own = row.kind == .addPage ? added : removed
                 guard own.allSatisfy({ $0.page == id }) else { throw bad("\(row.name) names strokes of another page") }
-                let page = Page(id: id, format: format, drawing: Drawing(strokes: own))
+                let page = try self.page(id, format: format, items: own)
                 edit = row.kind == .addPage ? .addPage(page, at: at) : .deletePage(page, at: at)
             case (.movePage, .move(let from, let to)?): edit = .movePage(from: from, to: to)
+            case (.layers, _):
+                edit = .layers(try (row.layers ?? []).map { st -> LayerStep in
+                    func layer(_ id: LayerID, page: PageID, items: [Stroke]) throws -> Layer {
+                        guard let r = layerRows[id], r.page == page else { throw bad("\(row.name) names layer \(id), which page \(page) does not have") }
+                        return r.layer(Drawing(strokes: items.filter { $0.page == page && $0.layer == id }))
+                    }
+                    switch st {
+                    case .add(let p, let l, let at): return .add(page: p, layer: try layer(l, page: p, items: added), at: at)
+                    case .delete(let p, let l, let at): return .delete(page: p, layer: try layer(l, page: p, items: removed), at: at)
+                    case .other(let step): return step
+                    }
+                })
             case (.setFormat, .formats(let changes)?):
                 edit = .setFormat(changes.map { Edit.FormatChange(page: $0.page, from: $0.from, to: $0.to) })
             default: throw bad("\(row.name) edits pages but does not say how")

@@ -16,6 +16,41 @@ enum DocumentRows {
             + (version >= Schema.shapesVersion ? ", shape" : ", NULL")
             + (version >= Schema.elementsVersion ? ", content" : ", NULL")
             + (version >= Schema.lineStyleVersion ? ", line" : ", NULL")
+            + (version >= Schema.layersVersion ? ", (SELECT layer FROM stroke_layers WHERE stroke = strokes.id)" : ", NULL")
+    }
+
+    /// One layer row: its page, place (nil while deleted) and look.
+    struct LayerRow {
+        var id: LayerID
+        var page: PageID
+        var position: Int?
+        var name: String
+        var visible: Bool
+        var everyPage: Bool
+        func layer(_ drawing: Drawing = Drawing()) -> Layer { Layer(id: id, name: name, visible: visible, everyPage: everyPage, drawing: drawing) }
+    }
+
+    /// Every layer row (none before format 13: each page then has its own one layer), checked: a positive id and
+    /// page, a name of at most `Layer.maxNameLength` characters.
+    static func layers(_ db: SQLiteDatabase, path: String, version: Int) throws -> [LayerRow] {
+        func bad(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
+        guard version >= Schema.layersVersion else { return [] }
+        var rows: [LayerRow] = []
+        let q = try db.statement("SELECT id, page, position, name, visible, every_page FROM layers ORDER BY page, position, id")
+        defer { q.reset() }
+        while try q.step() {
+            guard rows.count < 100 * Schema.maxPages else { throw bad("more than \(100 * Schema.maxPages) layer rows") }
+            let id = q.int(0), page = q.int(1)
+            guard id > 0, page > 0 else { throw bad("layer \(id) of page \(page) has an id that is not positive") }
+            guard let name = q.text(3), name.count <= Layer.maxNameLength else { throw bad("layer \(id) has no name or one over \(Layer.maxNameLength) characters") }
+            var position: Int?
+            if !q.isNull(2) {
+                guard q.int(2) >= 0, q.int(2) < 1_000_000 else { throw bad("layer \(id) is at place \(q.int(2))") }
+                position = Int(q.int(2))
+            }
+            rows.append(LayerRow(id: LayerID(id), page: PageID(page), position: position, name: name, visible: q.int(4) != 0, everyPage: q.int(5) != 0))
+        }
+        return rows
     }
 
     /// Why a page of this size cannot be stored, or nil when it can.
@@ -113,6 +148,8 @@ enum DocumentRows {
         var transform: AffineMap = .identity
         var shape: ShapeKind?
         var content: StrokeContent = .ink
+        /// Nil: the page's own layer.
+        var layer: LayerID? = nil
 
         /// Decodes an ink stroke's points into `columns` (no times); bad point data names the stroke, as in `stroke(path:)`.
         func points(into columns: inout PointColumns, path: String) throws {
@@ -129,7 +166,7 @@ enum DocumentRows {
             }
             // A text box or image is placed by exactly its two corners.
             if !content.isInk, points.count != 2 { throw StoreError.corrupt(path: path, detail: "stroke \(id) holds a box of \(points.count) points, not 2") }
-            return Stroke(id: id, style: style, points: points, order: order, shape: shape, page: page, transform: transform, content: content)
+            return Stroke(id: id, style: style, points: points, order: order, shape: shape, page: page, layer: layer, transform: transform, content: content)
         }
     }
 
@@ -168,9 +205,14 @@ enum DocumentRows {
         if !q.isNull(11), let text = q.text(11) {
             do { try LineLookCodec.decode(text, into: &style) } catch let e as LineLookCodec.Failure { throw bad("stroke \(id) has \(e)") }
         }
+        var layer: LayerID?
+        if !q.isNull(12) {
+            guard q.int(12) > 0 else { throw bad("stroke \(id) is on layer \(q.int(12))") }
+            layer = LayerID(q.int(12))
+        }
         return StrokeRow(id: id, style: style,
                          blob: q.blob(4), present: q.int(5) != 0, order: StrokeID(bitPattern: order), page: PageID(page),
-                         transform: transform, shape: shape, content: content)
+                         transform: transform, shape: shape, content: content, layer: layer)
     }
 
     /// One stored edit: its stack, kind and the ids of the strokes it removed and added, checked.
@@ -182,6 +224,8 @@ enum DocumentRows {
         var pages: PageChange?
         /// A transform edit's map and placements (`PlacementCodec`), nil for other kinds.
         var placement: [UInt8]? = nil
+        /// A layer edit's steps (`LayerEditText`), nil for other kinds.
+        var layers: [LayerEditText.Step]? = nil
         /// Where it is stored: the edit's id in format 2, its position in its stack from format 3.
         var key: Int64
         var version: Int
@@ -223,7 +267,9 @@ enum DocumentRows {
                 case .addPage, .deletePage: row.pages = try text.map(PageEditText.page).map { .page(id: $0.id, at: $0.at, format: $0.format) }
                 case .movePage: row.pages = try text.map(PageEditText.move).map { .move(from: $0.from, to: $0.to) }
                 case .setFormat: row.pages = try text.map(PageEditText.formats).map { .formats($0) }
-                case .layers: throw bad("\(row.name) is a layer edit, which this version cannot read")
+                case .layers:
+                    guard let t = text else { throw bad("\(row.name) edits layers but does not say how") }
+                    do { row.layers = try LayerEditText.decode(t) } catch let e as LayerEditText.Failure { throw bad("\(row.name): \(e)") }
                 }
             } catch let e as PageEditText.Failure { throw bad("\(row.name): \(e)") }
             switch kind {
@@ -233,7 +279,8 @@ enum DocumentRows {
             case .movePage, .setFormat: guard row.strokes.added.isEmpty, row.strokes.removed.isEmpty else { throw bad("\(row.name) changes pages but names strokes") }
             }
             switch kind {
-            case .add, .remove, .replace, .clear, .transform, .layers: guard text == nil else { throw bad("\(row.name) edits strokes but names pages") }
+            case .add, .remove, .replace, .clear, .transform: guard text == nil else { throw bad("\(row.name) edits strokes but names pages") }
+            case .layers: break
             case .addPage, .deletePage, .movePage, .setFormat: guard row.pages != nil else { throw bad("\(row.name) edits pages but does not say how") }
             }
             try body(row)

@@ -35,6 +35,80 @@ struct DocumentWriter {
         try q.bind(5, b.style.rawValue).bind(6, Int64(b.paper.packed)).bind(7, Int64(b.line.packed)).bind(8, b.spacing).bind(9, b.margin).run()
     }
 
+    /// Puts stroke `id` on `layer` of its page (no row: the page's own layer).
+    func setLayer(_ id: StrokeID, _ layer: LayerID, page: PageID) throws {
+        if layer == page {
+            try db.statement("DELETE FROM stroke_layers WHERE stroke = ?").bind(1, Int64(bitPattern: id)).run()
+        } else {
+            guard layer >= 1, layer <= UInt64(Int64.max) else { throw StoreError.unstorable("stroke \(id) is on layer \(layer)") }
+            try db.statement("INSERT OR REPLACE INTO stroke_layers(stroke, layer) VALUES(?, ?)")
+                .bind(1, Int64(bitPattern: id)).bind(2, Int64(bitPattern: layer)).run()
+        }
+    }
+
+    /// Writes a layer row (replacing one with the same id); `position` nil keeps it as a deleted layer.
+    func writeLayer(_ l: Layer, page: PageID, position: Int?) throws {
+        guard l.id >= 1, l.id <= UInt64(Int64.max) else { throw StoreError.unstorable("layer id \(l.id) is outside 1…\(Int64.max)") }
+        guard l.name.count <= Layer.maxNameLength else { throw StoreError.unstorable("a layer name is over \(Layer.maxNameLength) characters") }
+        let q = try db.statement("INSERT OR REPLACE INTO layers(id, page, position, name, visible, every_page) VALUES(?, ?, ?, ?, ?, ?)")
+        try q.bind(1, Int64(bitPattern: l.id)).bind(2, Int64(bitPattern: page))
+        if let position { try q.bind(3, Int64(position)) }
+        try q.bind(4, l.name).bind(5, Int64(l.visible ? 1 : 0)).bind(6, Int64(l.everyPage ? 1 : 0)).run()
+    }
+
+    /// Gives a page written without its layers (a shared board's page) its own one layer, unless it has layers.
+    func ensureLayer(_ page: PageID) throws {
+        try db.statement("""
+            INSERT INTO layers(id, page, position, name, visible, every_page) SELECT ?1, ?1, 0, ?2, 1, 0
+            WHERE NOT EXISTS (SELECT 1 FROM layers WHERE page = ?1 AND position IS NOT NULL) AND NOT EXISTS (SELECT 1 FROM layers WHERE id = ?1)
+            """).bind(1, Int64(bitPattern: page)).bind(2, Layer.defaultName).run()
+    }
+
+    private func liveLayers(_ page: PageID) throws -> Int {
+        let q = try db.statement("SELECT count(*) FROM layers WHERE page = ? AND position IS NOT NULL")
+        try q.bind(1, Int64(bitPattern: page))
+        defer { q.reset() }
+        return try q.step() ? Int(q.int(0)) : 0
+    }
+
+    /// Applies one layer step to the stored layers as `Page.apply` does to the page (clamped, never the last layer).
+    private func apply(_ st: LayerStep) throws {
+        let page = Int64(bitPattern: st.page)
+        switch st {
+        case .add(_, let l, let at):
+            let n = try liveLayers(st.page)
+            let place = min(max(at, 0), n)
+            try db.statement("UPDATE layers SET position = position + 1 WHERE page = ? AND position >= ?").bind(1, page).bind(2, Int64(place)).run()
+            try writeLayer(l, page: st.page, position: place)
+        case .delete(_, let l, _):
+            guard try liveLayers(st.page) > 1 else { return }
+            let q = try db.statement("SELECT position FROM layers WHERE id = ? AND page = ? AND position IS NOT NULL")
+            try q.bind(1, Int64(bitPattern: l.id)).bind(2, page)
+            guard try q.step() else { q.reset(); return }
+            let position = q.int(0)
+            q.reset()
+            try db.statement("UPDATE layers SET position = NULL WHERE id = ?").bind(1, Int64(bitPattern: l.id)).run()
+            try db.statement("UPDATE layers SET position = position - 1 WHERE page = ? AND position > ?").bind(1, page).bind(2, position).run()
+        case .move(_, let from, let to):
+            let n = try liveLayers(st.page)
+            guard from != to, (0..<n).contains(from), (0..<n).contains(to) else { return }
+            try db.statement("""
+                UPDATE layers SET position = CASE
+                    WHEN position = ?1 THEN ?2
+                    WHEN ?1 < ?2 AND position > ?1 AND position <= ?2 THEN position - 1
+                    WHEN ?1 > ?2 AND position >= ?2 AND position < ?1 THEN position + 1
+                    ELSE position END
+                WHERE page = ?3 AND position IS NOT NULL
+                """).bind(1, Int64(from)).bind(2, Int64(to)).bind(3, page).run()
+        case .look(_, let id, _, let to):
+            guard to.name.count <= Layer.maxNameLength else { throw StoreError.unstorable("a layer name is over \(Layer.maxNameLength) characters") }
+            try db.statement("UPDATE layers SET name = ?, visible = ? WHERE id = ?")
+                .bind(1, to.name).bind(2, Int64(to.visible ? 1 : 0)).bind(3, Int64(bitPattern: id)).run()
+        case .moveItems(_, let ids, _, let to):
+            for id in ids { try setLayer(id, to, page: st.page) }
+        }
+    }
+
     /// Puts a page at `position`, moving the pages from there on down by one.
     /// The whole row is written, format included: the edit holds the page as it was when it was added or deleted.
     private func placePage(_ p: Page, at requested: Int) throws {
@@ -42,6 +116,7 @@ struct DocumentWriter {
         let position = min(max(requested, 0), try livePages())
         try db.statement("UPDATE pages SET position = position + 1 WHERE position >= ?").bind(1, Int64(position)).run()
         try writePage(p.id, position: position, format: p.format)
+        for (k, l) in p.layers.enumerated() { try writeLayer(l, page: p.id, position: k) }
     }
 
     private func livePages() throws -> Int {
@@ -99,6 +174,8 @@ struct DocumentWriter {
         if let content { try q.bind(11, content) }
         if let line = LineLookCodec.encode(s.style) { try q.bind(12, line) }
         try q.run()
+        // A row only off its page's own layer (a one-layer page's ink costs nothing more).
+        if s.layer != s.page { try setLayer(s.id, s.layer, page: s.page) }
     }
 
     /// Marks a stroke present or not; writes the row if the file does not have it yet.
@@ -112,9 +189,9 @@ struct DocumentWriter {
     func applyForward(_ e: Edit, addedAreNew: Bool) throws {
         switch e {
         case .clear(let s):
-            if let page = s.first?.page {
-                try db.statement("UPDATE strokes SET present = 0 WHERE present = 1 AND page = ?").bind(1, Int64(bitPattern: page)).run()
-            }
+            // The strokes it names: a clear takes the layers erasers reach, not always the whole page.
+            let q = try db.statement("UPDATE strokes SET present = 0 WHERE id = ?")
+            for x in s { try q.bind(1, Int64(bitPattern: x.id)).run() }
         case .deletePage(let p, _):
             // The last page is never taken away (see `Document.apply`).
             guard try livePages() > 1 else { return }
@@ -157,8 +234,9 @@ struct DocumentWriter {
             }
         case .add, .remove, .replace:
             for s in e.removed { try setPresent(s, false) }
-        case .layers:
-            throw StoreError.unstorable("layers cannot be saved yet")
+        case .layers(let steps):
+            for s in e.removed { try setPresent(s, false) }
+            for st in steps { try apply(st) }
         }
         for s in e.added {
             if addedAreNew { try upsert(s, present: true) } else { try setPresent(s, true) }
@@ -171,7 +249,8 @@ struct DocumentWriter {
             INSERT INTO history(stack, position, kind, strokes, pages, placement)
             VALUES(?1, (SELECT coalesce(max(position), 0) + 1 FROM history WHERE stack = ?1), ?2, ?3, ?4, ?5)
             """)
-        try q.bind(1, stack.rawValue).bind(2, e.kind.rawValue).bind(3, EditStrokes(e).encoded).bind(4, PageEditText.encode(e))
+        // A layer edit's steps go where a page edit's text goes (its kind says which).
+        try q.bind(1, stack.rawValue).bind(2, e.kind.rawValue).bind(3, EditStrokes(e).encoded).bind(4, PageEditText.encode(e) ?? LayerEditText.encode(e))
         if case .transform(let t) = e { try q.bind(5, PlacementCodec.encode(t.undoes ? t.inverse : t)) }
         try q.run()
     }
@@ -197,11 +276,13 @@ struct DocumentWriter {
             // A stroke a shared board knows is kept: the board may restore it.
             try db.statement("DELETE FROM strokes WHERE id = ?1 AND present = 0 AND NOT EXISTS (SELECT 1 FROM board_strokes WHERE stroke = ?1)")
                 .bind(1, Int64(bitPattern: id)).run()
+            if db.changes > 0 { try db.statement("DELETE FROM stroke_layers WHERE stroke = ?").bind(1, Int64(bitPattern: id)).run() }
         }
         for id in pages {
             // Kept while a stroke still names it (one a shared board knows), so every stroke has its page.
             try db.statement("DELETE FROM pages WHERE id = ?1 AND position IS NULL AND NOT EXISTS (SELECT 1 FROM strokes WHERE page = ?1)")
                 .bind(1, Int64(bitPattern: id)).run()
+            if db.changes > 0 { try db.statement("DELETE FROM layers WHERE page = ?").bind(1, Int64(bitPattern: id)).run() }
         }
     }
 }

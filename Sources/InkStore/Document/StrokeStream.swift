@@ -20,6 +20,8 @@ public final class StrokeStream: @unchecked Sendable {
         public let rows: Int
         /// Bytes of point data stored for them: a good measure of the work of drawing them.
         public let bytes: Int
+        /// On a page of several layers (or a hidden one), the one shown layer this run draws.
+        var layer: LayerID? = nil
     }
 
     public let path: String
@@ -31,6 +33,9 @@ public final class StrokeStream: @unchecked Sendable {
     public var pageSize: Size { format.size ?? Drawing.defaultPageSize }
     public var background: RGBA { format.background.paper }
     private let pageID: PageID
+    /// The page's shown layers bottom to top when it is not simply its own one shown layer (nil): then each run
+    /// draws one of them, so hidden layers are skipped and layers stack in their order.
+    private var shownLayers: [LayerID]?
     /// The file's format version.
     public let version: Int
     private var db: SQLiteDatabase?
@@ -62,7 +67,13 @@ public final class StrokeStream: @unchecked Sendable {
             guard pages.indices.contains(page) else { throw StoreError.noSuchPage(path: path, page: page + 1, pages: pages.count) }
             try DocumentRows.checkStrokePages(db, path: path, version: version)
             try DocumentRows.checkHistory(db, path: path, version: version)
-            return StrokeStream(path: path, page: page, of: pages, version: version, db: db)
+            let stream = StrokeStream(path: path, page: page, of: pages, version: version, db: db)
+            let layers = try DocumentRows.layers(db, path: path, version: version)
+                .filter { $0.page == pages[page].id && $0.position != nil }.sorted { ($0.position ?? 0) < ($1.position ?? 0) }
+            if !layers.isEmpty, !(layers.count == 1 && layers[0].visible && layers[0].id == pages[page].id) {
+                stream.shownLayers = layers.filter(\.visible).map(\.id)
+            }
+            return stream
         } catch {
             db.close()
             throw DocumentFile.map(error, path: path)
@@ -91,7 +102,8 @@ public final class StrokeStream: @unchecked Sendable {
     /// they cover every stroke row; `rows` counts the rows by id (a reordered stroke may be drawn in the next
     /// run), `bytes` is not known (0).
     public func evenRuns(_ count: Int) throws -> [Run] {
-        try locked { db in
+        if let shownLayers { return shownLayers.map { Run(first: .min, last: .max, rows: 0, bytes: 0, layer: $0) } }
+        return try locked { db in
             var ids: [Int64] = []
             let q = try db.statement("SELECT id FROM strokes WHERE 1\(onPage) ORDER BY id")
             defer { q.reset() }
@@ -114,7 +126,8 @@ public final class StrokeStream: @unchecked Sendable {
     /// The whole drawing order cut into at most `count` contiguous runs of about the same stored size (none
     /// empty; none at all for an empty drawing). Together they cover every stroke row.
     public func runs(_ count: Int) throws -> [Run] {
-        try locked { db in
+        if let shownLayers { return shownLayers.map { Run(first: .min, last: .max, rows: 0, bytes: 0, layer: $0) } }
+        return try locked { db in
             // One walk in drawing order gives each row's order key and size; the cuts are made from those.
             var rows: [(order: Int64, bytes: Int)] = []
             let ordered = try orderedRows(db, columns: "id, length(points), " + (version >= 3 ? "draw_order" : "NULL"),
@@ -181,9 +194,13 @@ public final class StrokeStream: @unchecked Sendable {
     /// Every stroke row of `run` in drawing order, checked. The rows are taken from the database in batches under
     /// the lock (one lock round per row made two threads' walks wait on each other), `body` runs outside it.
     private func forEachRow(in run: Run?, _ body: (DocumentRows.StrokeRow) throws -> Void) throws {
+        if run == nil, let shownLayers {
+            for l in shownLayers { try forEachRow(in: Run(first: .min, last: .max, rows: 0, bytes: 0, layer: l), body) }
+            return
+        }
         let rows = try locked { db in
             try orderedRows(db, columns: DocumentRows.strokeColumns(version: version), orderColumn: 6,
-                            first: run?.first ?? .min, last: run?.last ?? .max)
+                            first: run?.first ?? .min, last: run?.last ?? .max, layer: run?.layer)
         }
         defer { lock.lock(); rows.reset(); lock.unlock() }
         var batch: [DocumentRows.StrokeRow] = []
@@ -214,9 +231,11 @@ public final class StrokeStream: @unchecked Sendable {
     /// their id in rowid order, merged (from format 3) with the few reordered ones read through their index.
     /// `columns` start with the id; `orderColumn` is `draw_order`'s place in them.
     private func orderedRows(_ db: SQLiteDatabase, columns: String, orderColumn: Int32,
-                             first: Int64, last: Int64) throws -> OrderedRows {
+                             first: Int64, last: Int64, layer: LayerID? = nil) throws -> OrderedRows {
+        // A layer's rows: those naming it, or (its page's own layer) none.
+        let onLayer = layer.map { " AND coalesce((SELECT layer FROM stroke_layers WHERE stroke = strokes.id), page) = \(Int64(bitPattern: $0))" } ?? ""
         func range(_ key: String) -> String {
-            (first > .min ? " AND \(key) >= \(first)" : "") + (last < .max ? " AND \(key) <= \(last)" : "")
+            (first > .min ? " AND \(key) >= \(first)" : "") + (last < .max ? " AND \(key) <= \(last)" : "") + onLayer
         }
         // The bounds are part of the text, so each run gets its own cached statements.
         guard version >= 3 else {

@@ -6,7 +6,7 @@ enum Schema {
     /// "OEKI": tells an Oekaki document from any other SQLite database.
     static let applicationID: Int64 = 0x4F45_4B49
     /// The format version this build writes (`PRAGMA user_version`).
-    static let currentVersion = 12
+    static let currentVersion = 13
     /// The first format with pages (before it, one page in `document`, every stroke on it).
     static let pagesVersion = 5
     /// The first format with stroke transforms (moved, resized, rotated selections).
@@ -25,6 +25,8 @@ enum Schema {
     static let widthSixteenthsVersion = 11
     /// The first format with fills, dashes and caps (`strokes.line`, `LineLookCodec`).
     static let lineStyleVersion = 12
+    /// The first format with layers (`layers`, `stroke_layers`, layer edits in `history.pages`).
+    static let layersVersion = 13
 
     /// steps[i] turns a version-i database into version i+1.
     static let steps: [String] = [
@@ -175,6 +177,25 @@ enum Schema {
         """
         ALTER TABLE strokes ADD COLUMN line TEXT;
         """,
+        // 13: layers (DESIGN §9). A layer row has its page, its place there (bottom first; NULL while deleted but an
+        // edit may bring it back), name, visibility and whether it is a notebook layer (on every page). Only a stroke
+        // on another layer than its page's own one (whose id is the page's) has a `stroke_layers` row, so ink of a
+        // one-layer page costs nothing more: an older file opens as one "Layer 1" per page. A layer edit (kind 9)
+        // keeps its steps in `history.pages` (`LayerEditText`), the items of layers it adds or deletes in
+        // `history.strokes`.
+        """
+        CREATE TABLE layers(
+            id INTEGER PRIMARY KEY,
+            page INTEGER NOT NULL,       -- pages.id
+            position INTEGER,            -- 0-based place in the page, bottom first; NULL while deleted
+            name TEXT NOT NULL,
+            visible INTEGER NOT NULL,
+            every_page INTEGER NOT NULL);
+        CREATE TABLE stroke_layers(
+            stroke INTEGER PRIMARY KEY,  -- strokes.id
+            layer INTEGER NOT NULL) WITHOUT ROWID;
+        INSERT INTO layers(id, page, position, name, visible, every_page) SELECT id, id, 0, 'Layer 1', 1, 0 FROM pages;
+        """,
     ]
 
     /// Runs steps `version`+1 … current on `db` (0: an empty database). The caller holds a transaction.
@@ -200,7 +221,7 @@ enum Schema {
     /// Every table and index any version creates; a file holding anything else is not trusted.
     static let tables: Set<String> = ["document", "strokes", "edits", "edit_strokes", "history",
                                        "board", "board_strokes", "board_clients", "pages", "files",
-                                       "board_pages"]
+                                       "board_pages", "layers", "stroke_layers"]
     static let indexes: Set<String> = ["edits_by_position", "edit_strokes_by_stroke", "strokes_by_order", "strokes_by_page"]
 
     enum Stack: Int64 { case undo = 0, redo = 1 }
