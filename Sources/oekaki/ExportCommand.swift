@@ -103,6 +103,8 @@ enum ExportCommand {
             defer { stream.close() }
             // An endless page, or one with a PDF background (drawn from the loaded document's files).
             guard let size = stream.format.size, stream.format.background.pdf == nil else { return false }
+            // Highlighters multiply what is under them, which runs drawn apart cannot: such a page is drawn loaded.
+            guard try !stream.hasHighlighters() else { return false }
             // Pictures on the page are drawn from the file's embedded bytes.
             ImagePainter.shared.provide(try stream.files())
             let paper = Paper(background: stream.format.background, frame: Rect(x: 0, y: 0, width: size.width, height: size.height), endless: false)

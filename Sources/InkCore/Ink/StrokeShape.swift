@@ -42,6 +42,8 @@ public enum StrokeShape {
         /// + 2 units of the polyline through the samples, whatever the sample rate: a pentagon drawn with only its
         /// corners is a pentagon with softened corners, never a dome.
         public var curveBand: Double = 2
+        /// How the ends are drawn (Xournal++'s `capStyle`); joins are always round.
+        public var cap: CapStyle = .round
         public init(thinning: Double = 0.5, streamline: Double = 1, capSegments: Int = 8, minSpacing: Double = 0,
                     roundJoinAngle: Double = 0.35, smoothingReach: Double = 2, minimumSmoothingReach: Double = 4,
                     maximumSmoothingReach: Double = 8, cornerAngle: Double = 1.35, curveTolerance: Double = 0.25,
@@ -67,8 +69,9 @@ public enum StrokeShape {
     public static let minWidthFactor = 0.05
 
     public static func options(for style: StrokeStyle) -> Options {
-        if style.tool == .highlighter { return .highlighter }
-        return style.trace == .polyline ? .polyline : .pen
+        var o: Options = style.tool == .highlighter ? .highlighter : style.trace == .polyline ? .polyline : .pen
+        o.cap = style.cap
+        return o
     }
 
 
@@ -89,13 +92,60 @@ public enum StrokeShape {
 
     /// Closed polygon (no repeated first point) to be filled with the non-zero rule.
     /// A single point gives a round dot of the pen's width; an empty stroke gives no points.
+    /// With a dash pattern, every dash is a closed loop of its own, the loops chained into one polygon (see `chain`);
+    /// a filled highlighter's fill area is one more loop (its ink and fill are one area at one alpha, as in Xournal++).
     public static func outline(of stroke: Stroke, options: Options? = nil) -> [Point] {
+        let rings = outlineRings(of: stroke, options: options)
+        return rings.count == 1 ? rings[0] : chain(rings)
+    }
+
+    /// The closed loops whose union (non-zero, all wound alike) is the ink: one for solid ink, one per dash, and a
+    /// filled highlighter's fill area. Renderers that take several loops in one path get them apart.
+    public static func outlineRings(of stroke: Stroke, options: Options? = nil) -> [[Point]] {
         let o = options ?? Self.options(for: stroke.style)
         let sp = spine(of: stroke, options: o)
-        if stroke.style.trace == .polyline, let r = sp.first?.radius, sp.contains(where: { $0.radius != r }) {
-            return segmentOutline(spine: sp, options: o)
+        let style = stroke.style
+        let perSegment = style.trace == .polyline && sp.first.map { r in sp.contains { $0.radius != r.radius } } == true
+        var rings: [[Point]]
+        if style.line.isSolid {
+            rings = [perSegment ? segmentOutline(spine: sp, options: o) : outline(spine: sp, options: o)]
+        } else {
+            let dashes = StrokeDashes.pieces(of: sp, pattern: style.line.dashes, perSegmentWidths: perSegment)
+            rings = dashes.map { perSegment ? segmentOutline(spine: $0, options: o) : outline(spine: $0, options: o) }
         }
-        return outline(spine: sp, options: o)
+        if style.tool == .highlighter, style.fill != nil, let area = fillArea(of: stroke) { rings.append(area) }
+        return rings.filter { !$0.isEmpty }
+    }
+
+    /// The area Xournal++ fills for a `fill`: the polygon through the stroke's points as placed (nil when it has no
+    /// area to fill). Wound as the ink outlines are, so chained with them the non-zero rule gives their union.
+    public static func fillArea(of stroke: Stroke) -> [Point]? {
+        guard stroke.style.fill != nil, stroke.content.isInk, stroke.points.count > 2 else { return nil }
+        var area = stroke.points.map(\.point)
+        guard area.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
+        if signedArea(area) > 0 { area.reverse() }
+        return area
+    }
+
+    /// Twice the signed area (shoelace; negative is the winding of every ink outline).
+    static func signedArea(_ p: [Point]) -> Double {
+        guard var prev = p.last else { return 0 }
+        var sum = 0.0
+        for q in p { sum += prev.x * q.y - q.x * prev.y; prev = q }
+        return sum
+    }
+
+    /// Closed loops joined into one polygon for the non-zero rule: each loop closes on its first point, the next
+    /// starts there, and the way back runs through the loops' first points in reverse, so every joining edge is
+    /// crossed once each way and adds nothing: the fill is exactly the loops' union when they wind alike.
+    public static func chain(_ loops: [[Point]]) -> [Point] {
+        let loops = loops.filter { !$0.isEmpty }
+        guard loops.count > 1 else { return loops.first ?? [] }
+        var poly: [Point] = []
+        poly.reserveCapacity(loops.reduce(2 * loops.count) { $0 + $1.count })
+        for loop in loops { poly.append(contentsOf: loop); poly.append(loop[0]) }
+        for loop in loops.dropFirst().dropLast().reversed() { poly.append(loop[0]) }
+        return poly
     }
 
     /// A polyline whose segments have their own widths, drawn as Xournal++ draws it: every segment a capsule
@@ -134,10 +184,18 @@ public enum StrokeShape {
         let step = Double.pi / Double(caps)
         let rot = Rotation(angle: step)
         if sp.count == 1 {
+            // A zero-length dash: a dot with round caps, a square with square ones (as cairo draws them), else nothing.
             var out: [Point] = []
+            let r = first.radius
+            switch o.cap {
+            case .butt: return []
+            case .square: return [first.point + Point(-r, r), first.point + Point(r, r), first.point + Point(r, -r), first.point + Point(-r, -r)]
+            case .round: break
+            }
             out.reserveCapacity(2 * caps)
-            var v = Point(first.radius, 0)
-            for _ in 0..<(2 * caps) { out.append(first.point + v); v = rot.apply(v) }
+            var v = Point(r, 0)
+            // Wound as every other outline (clockwise on screen).
+            for _ in 0..<(2 * caps) { out.append(first.point + v); v = rot.inverse.apply(v) }
             return out
         }
         let n = sp.count
@@ -191,25 +249,38 @@ public enum StrokeShape {
         var poly = left
         poly.reserveCapacity(left.count + right.count + 2 * caps)
         // End cap: from the left offset round the front to the right offset.
-        halfCircle(into: &poly, center: end.point, start: ne * end.radius, rotation: rot.inverse, segments: caps)
+        cap(into: &poly, center: end.point, start: ne * end.radius, direction: dirs[n - 2], style: o.cap, rotation: rot.inverse, segments: caps)
         poly.append(contentsOf: right.reversed())
         // Start cap: from the right offset round the back to the left offset.
-        halfCircle(into: &poly, center: first.point, start: n0 * -first.radius, rotation: rot.inverse, segments: caps)
+        cap(into: &poly, center: first.point, start: n0 * -first.radius, direction: dirs[0] * -1, style: o.cap, rotation: rot.inverse, segments: caps)
         return poly
     }
 
+    /// The points of an end between the offset `center + start` and its opposite: half a circle, nothing (butt), or
+    /// the two corners of a square reaching the radius beyond the end (square).
+    static func cap(into out: inout [Point], center: Point, start: Point, direction: Point, style: CapStyle, rotation: Rotation, segments: Int) {
+        switch style {
+        case .round: halfCircle(into: &out, center: center, start: start, rotation: rotation, segments: segments)
+        case .butt: break
+        case .square:
+            let ahead = direction * start.length
+            out.append(center + start + ahead)
+            out.append(center - start + ahead)
+        }
+    }
+
     /// Left normal of a unit direction.
-    @inline(__always) private static func normal(_ d: Point) -> Point { Point(-d.y, d.x) }
+    @inline(__always) static func normal(_ d: Point) -> Point { Point(-d.y, d.x) }
 
     /// Interior points of a half circle starting at `center + start`, turning by `rotation` each step.
-    private static func halfCircle(into out: inout [Point], center: Point, start: Point, rotation: Rotation, segments: Int) {
+    static func halfCircle(into out: inout [Point], center: Point, start: Point, rotation: Rotation, segments: Int) {
         var v = rotation.apply(start)
         for _ in 1..<segments { out.append(center + v); v = rotation.apply(v) }
     }
 
     /// Points from `center + from` to `center + to` (both included), turning in the sign of `turn`
     /// (explicit, so a full reversal still goes round the outside of the corner).
-    private static func arc(into out: inout [Point], center: Point, from: Point, to: Point, turn: Double, step: Double) {
+    static func arc(into out: inout [Point], center: Point, from: Point, to: Point, turn: Double, step: Double) {
         let cross = from.x * to.y - from.y * to.x, dot = from.x * to.x + from.y * to.y
         let angle = abs(atan2(cross, dot)) * (turn < 0 ? -1 : 1)
         let k = Swift.max(Int((abs(angle) / step).rounded(.up)), 1)
@@ -221,7 +292,7 @@ public enum StrokeShape {
     }
 
     /// A fixed rotation, applied by multiplication so caps and joins need no trigonometry per point.
-    private struct Rotation {
+    struct Rotation {
         var c: Double, s: Double
         init(angle: Double) { c = cos(angle); s = sin(angle) }
         init(c: Double, s: Double) { self.c = c; self.s = s }

@@ -23,6 +23,24 @@ public struct StrokeStyle: Hashable, Sendable {
 
     /// Solid, unfilled and round-capped: drawn as one outline, with nothing else to draw or store.
     public var isPlainLine: Bool { fill == nil && line.isSolid && cap == .round }
+
+    /// What the outline is filled with: the colour, but a filled highlighter's ink and fill are one area at the
+    /// fill's alpha (as Xournal++ paints them: full colour into a group, the group at fill/255).
+    public var inkColor: RGBA {
+        guard tool == .highlighter, let f = fill else { return color }
+        return RGBA(r: color.r, g: color.g, b: color.b, a: f)
+    }
+
+    /// What a pen's fill area is filled with (nil: none, or a highlighter, whose fill is in its outline): the
+    /// colour at fill/255 of its alpha, drawn under the ink.
+    public var fillColor: RGBA? {
+        guard let f = fill, tool != .highlighter else { return nil }
+        return RGBA(r: color.r, g: color.g, b: color.b, a: UInt8((Int(f) * Int(color.a) + 127) / 255))
+    }
+
+    /// Highlighters multiply what is under them (Xournal++'s CAIRO_OPERATOR_MULTIPLY): dark ink stays dark under
+    /// them and two highlighters darken where they cross, as marker on paper does.
+    public var multiplies: Bool { tool == .highlighter }
 }
 
 /// How a stroke's points are joined into ink.

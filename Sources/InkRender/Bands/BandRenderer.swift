@@ -31,12 +31,15 @@ enum BandRenderer {
     /// nil = everywhere), then the lines or dots of `paper`, then `underlay` (a PDF page rendered for this
     /// surface, pixel for pixel), then the strokes of `layers` (bottom first) that are visible.
     static func render(_ drawing: Drawing, into surface: ImageSurface, mapping: DeviceMapping,
-                       background: RGBA?, backgroundArea: Rect? = nil, paper: Paper? = nil, underlay: ImageSurface? = nil) {
-        render([drawing], into: surface, mapping: mapping, background: background, backgroundArea: backgroundArea, paper: paper, underlay: underlay)
+                       background: RGBA?, backgroundArea: Rect? = nil, paper: Paper? = nil, underlay: ImageSurface? = nil,
+                       multiply: Bool = true) {
+        render([drawing], into: surface, mapping: mapping, background: background, backgroundArea: backgroundArea, paper: paper,
+               underlay: underlay, multiply: multiply)
     }
 
     static func render(_ layers: [Drawing], into surface: ImageSurface, mapping: DeviceMapping,
-                       background: RGBA?, backgroundArea: Rect? = nil, paper: Paper? = nil, underlay: ImageSurface? = nil) {
+                       background: RGBA?, backgroundArea: Rect? = nil, paper: Paper? = nil, underlay: ImageSurface? = nil,
+                       multiply: Bool = true) {
         let wholeBackground = backgroundArea == nil ? background : nil
         let edges = bandEdges(height: surface.height, mapping: mapping)
         DispatchQueue.concurrentPerform(iterations: edges.count - 1) { band in
@@ -54,7 +57,7 @@ enum BandRenderer {
                 ctx.save(); ctx.identity(); ctx.paint(underlay, atX: 0, y: -Double(y0)); ctx.restore()
             }
             for drawing in layers {
-                for s in drawing.strokes(in: bandPage) { ItemPainter.draw(s, in: ctx, deviceScale: mapping.scale) }
+                for s in drawing.strokes(in: bandPage) { ItemPainter.draw(s, in: ctx, deviceScale: mapping.scale, multiply: multiply) }
             }
         }
         surface.markDirty()

@@ -1,7 +1,8 @@
 import InkCore
 
 /// Draws strokes as filled outlines: antialiased, non-zero rule, one fill per stroke, so a
-/// translucent highlighter has one flat coverage even where it crosses itself.
+/// translucent highlighter has one flat coverage even where it crosses itself. A pen's `fill` is one more fill
+/// under the ink; highlighters multiply what is under them.
 public enum Painter {
     /// Shaping options for a stroke drawn at `deviceScale` device pixels per page unit: points closer than
     /// a fraction of a device pixel add nothing visible, so they are skipped.
@@ -18,11 +19,24 @@ public enum Painter {
     }
 
     /// Fills ink; an image item is drawn by `ImagePainter` (every raster path comes through here).
-    static func fill(_ stroke: Stroke, in ctx: CairoContext, deviceScale: Double) {
+    static func fill(_ stroke: Stroke, in ctx: CairoContext, deviceScale: Double, multiply: Bool = true) {
         if case .image(let box) = stroke.content {
             ImagePainter.shared.draw(box, of: stroke, in: ctx, deviceScale: deviceScale)
             return
         }
-        ctx.fillPolygon(outline(of: stroke, deviceScale: deviceScale), color: stroke.style.color)
+        let style = stroke.style
+        // A pen's fill under its ink, as Xournal++ draws it.
+        if let c = style.fillColor, let area = StrokeShape.fillArea(of: stroke) { ctx.fillPolygon(area, color: c) }
+        if style.isPlainLine {
+            ctx.fillPolygon(outline(of: stroke, deviceScale: deviceScale), color: style.inkColor, multiply: multiply && style.multiplies)
+        } else {
+            ctx.fillRings(rings(of: stroke, deviceScale: deviceScale), color: style.inkColor, multiply: multiply && style.multiplies)
+        }
+    }
+
+    /// The loops of `StrokeShape.outlineRings` at this scale (empty for text and images).
+    public static func rings(of stroke: Stroke, deviceScale: Double) -> [[Point]] {
+        guard stroke.content.isInk else { return [] }
+        return StrokeShape.outlineRings(of: stroke, options: options(for: stroke.style, deviceScale: deviceScale))
     }
 }

@@ -126,13 +126,16 @@ public enum Exporter {
     }
 
     /// The page rasterized at `scale` on every core: background (unless transparent) then strokes.
-    public static func render(_ drawing: Drawing, scale: Double = 1, transparent: Bool = false) throws -> ImageSurface {
-        try render(page(drawing), scale: scale, transparent: transparent)
+    public static func render(_ drawing: Drawing, scale: Double = 1, transparent: Bool = false, multiply: Bool = true) throws -> ImageSurface {
+        try render(page(drawing), scale: scale, transparent: transparent, multiply: multiply)
     }
 
     /// The page's frame rasterized at `scale` on every core: paper and its lines (unless transparent), the PDF
     /// page of `backdrop` (rendered once, whole, at this scale), then strokes.
-    public static func render(_ page: Page, scale: Double = 1, transparent: Bool = false, backdrop: PDFBackdrop? = nil) throws -> ImageSurface {
+    /// `multiply`: highlighters multiply what is under them, as Xournal++ draws them (false: they cover it, as the
+    /// streamed `LayeredExport` draws them).
+    public static func render(_ page: Page, scale: Double = 1, transparent: Bool = false, backdrop: PDFBackdrop? = nil,
+                              multiply: Bool = true) throws -> ImageSurface {
         let frame = page.frame
         let size = try pixelSize(of: Size(width: frame.width, height: frame.height), scale: scale)
         let surface = try ImageSurface(width: size.width, height: size.height)
@@ -146,7 +149,8 @@ public enum Exporter {
             underlay = under
         }
         BandRenderer.render(page.shownDrawings, into: surface, mapping: DeviceMapping(scale: scale, dx: -frame.minX * scale, dy: -frame.minY * scale),
-                            background: transparent ? nil : page.background.paper, paper: transparent ? nil : Paper(page), underlay: underlay)
+                            background: transparent ? nil : page.background.paper, paper: transparent ? nil : Paper(page), underlay: underlay,
+                            multiply: multiply)
         return surface
     }
 

@@ -12,7 +12,9 @@ public typealias StrokeRun = (_ draw: (Stroke) throws -> Void) throws -> Void
 /// layer (run 0 straight onto the background), then the layers are composited with OVER in run order. OVER is
 /// associative, so the picture is the one `BandRenderer` paints stroke after stroke, up to 8-bit rounding where
 /// translucent ink of different runs overlaps. Each stroke is shaped once, and a thread holds only the stroke it
-/// is drawing: memory is at most `maxLayers` page rasters, whatever the drawing's size.
+/// is drawing: memory is at most `maxLayers` page rasters, whatever the drawing's size. With several runs,
+/// highlighters cover what is under them (OVER) instead of multiplying it as the other renderers do: a multiply in a
+/// later run's layer would see only that layer (`oekaki export` so streams only pages without highlighters).
 public enum LayeredExport {
     /// At most this many layers (threads): two already export a million points several times faster than the
     /// peers, and each more costs a page raster (8 MB at 1920×1080), which would lift a 1080p export's peak memory
@@ -31,8 +33,10 @@ public enum LayeredExport {
 
     /// The page rasterized at `scale`: background and the lines or dots of `paper` (unless transparent), then every
     /// run's strokes in run order. The page starts at the origin (a fixed page).
+    /// `multiply` (default: with one run) makes highlighters multiply what is under them.
     public static func render(pageSize: Size, background: RGBA, paper: Paper? = nil, runs: [StrokeRun],
-                              scale: Double = 1, transparent: Bool = false) throws -> ImageSurface {
+                              scale: Double = 1, transparent: Bool = false, multiply: Bool? = nil) throws -> ImageSurface {
+        let multiply = multiply ?? (runs.count == 1)
         let size = try Exporter.pixelSize(of: pageSize, scale: scale)
         let base = try ImageSurface(width: size.width, height: size.height)
         if !transparent {
@@ -58,7 +62,7 @@ public enum LayeredExport {
                     // Another run failed: the export is lost anyway, so stop reading.
                     if failures.any { throw Failures.Stopped() }
                     guard stroke.style.color.a > 0, let b = stroke.inkBounds, b.intersects(visible) else { return }
-                    ItemPainter.draw(stroke, in: ctx, deviceScale: scale)
+                    ItemPainter.draw(stroke, in: ctx, deviceScale: scale, multiply: multiply)
                 }
             } catch {
                 failures.record(error, at: i)

@@ -8,14 +8,19 @@ import InkCore
 enum PDFWriter {
     static func document(_ pages: [Page], transparent: Bool) throws -> [UInt8] {
         // Opacities used anywhere, shared by every page's resources.
-        var alphas = Set<UInt8>()
+        var alphas = Set<UInt8>(), multiplied = Set<UInt8>()
         for p in pages {
-            for s in p.shownStrokes where s.style.color.a > 0 { alphas.insert(s.style.color.a) }
+            for s in p.shownStrokes where s.style.color.a > 0 {
+                alphas.insert(s.style.inkColor.a)
+                if let f = s.style.fillColor { alphas.insert(f.a) }
+                if s.style.multiplies { multiplied.insert(s.style.inkColor.a) }
+            }
             if !transparent, p.background.paper.a > 0 { alphas.insert(p.background.paper.a) }
             if !transparent, p.background.style != .plain { alphas.insert(p.background.line.a) }
         }
         if alphas.contains(where: { $0 < 255 }) { alphas.insert(255) }
-        let useAlpha = alphas.count > 1 || alphas.contains { $0 < 255 }
+        let useAlpha = alphas.count > 1 || alphas.contains { $0 < 255 } || !multiplied.isEmpty
+        if useAlpha { alphas.insert(255) }
         // A notebook's pages are formatted on every core, each page's strokes in one go; a single page spreads its
         // strokes over the cores instead.
         let contents: [[UInt8]]
@@ -31,7 +36,7 @@ enum PDFWriter {
         var pdf: [UInt8] = []
         var offsets: [Int] = []
         // Objects: 1 catalog, 2 page tree, 3 info, then each page and its content, then the opacity states.
-        let firstPage = 4, firstAlpha = 4 + 2 * pages.count
+        let firstPage = 4, firstAlpha = 4 + 2 * pages.count, firstMultiply = firstAlpha + alphas.count
         func object(_ body: (inout [UInt8]) -> Void) {
             offsets.append(pdf.count)
             pdf.appendInt(offsets.count, negative: false); pdf.append(" 0 obj\n")
@@ -47,7 +52,7 @@ enum PDFWriter {
             o.append("] /Count "); o.appendInt(pages.count, negative: false); o.append(" >>")
         }
         object { $0.append("<< /Producer (Oekaki) /Creator (Oekaki) >>") }
-        let sortedAlphas = alphas.sorted()
+        let sortedAlphas = alphas.sorted(), sortedMultiplied = multiplied.sorted()
         for (k, page) in pages.enumerated() {
             let f = page.frame
             object { o in
@@ -55,6 +60,9 @@ enum PDFWriter {
                 o.append("] /Contents "); o.appendInt(firstPage + 2 * k + 1, negative: false); o.append(" 0 R /Resources << /ExtGState <<")
                 for (i, a) in sortedAlphas.enumerated() {
                     o.append(" /Ga"); o.appendInt(Int(a), negative: false); o.append(" "); o.appendInt(firstAlpha + i, negative: false); o.append(" 0 R")
+                }
+                for (i, a) in sortedMultiplied.enumerated() {
+                    o.append(" /Gm"); o.appendInt(Int(a), negative: false); o.append(" "); o.appendInt(firstMultiply + i, negative: false); o.append(" 0 R")
                 }
                 o.append(" >> >> >>")
             }
@@ -65,7 +73,10 @@ enum PDFWriter {
             }
         }
         for a in sortedAlphas {
-            object { o in o.append("<< /Type /ExtGState /ca "); o.appendNumber(Double(a) / 255, decimals: 3); o.append(" >>") }
+            object { o in o.append("<< /Type /ExtGState /BM /Normal /ca "); o.appendNumber(Double(a) / 255, decimals: 3); o.append(" >>") }
+        }
+        for a in sortedMultiplied {
+            object { o in o.append("<< /Type /ExtGState /BM /Multiply /ca "); o.appendNumber(Double(a) / 255, decimals: 3); o.append(" >>") }
         }
         let xref = pdf.count
         pdf.append("xref\n0 "); pdf.appendInt(offsets.count + 1, negative: false); pdf.append("\n0000000000 65535 f \n")
@@ -121,12 +132,11 @@ enum PDFWriter {
             for i in range {
                 let s = strokes[i]
                 guard s.style.color.a > 0 else { continue }
-                let pts = Painter.outline(of: s, deviceScale: SVGWriter.shapingScale)
-                guard let first = pts.first else { continue }
-                st.set(s.style.color, alphaStates: useAlpha, into: &out)
-                out.appendNumber(first.x); out.append(" "); out.appendNumber(first.y); out.append(" m\n")
-                for p in pts.dropFirst() { out.appendNumber(p.x); out.append(" "); out.appendNumber(p.y); out.append(" l\n") }
-                out.append("h f\n")
+                if let c = s.style.fillColor, let area = StrokeShape.fillArea(of: s) {
+                    appendPolygon(area, color: c, multiply: false, state: &st, alphaStates: useAlpha, to: &out)
+                }
+                appendPath(Painter.rings(of: s, deviceScale: SVGWriter.shapingScale), color: s.style.inkColor,
+                           multiply: s.style.multiplies, state: &st, alphaStates: useAlpha, to: &out)
             }
             return Result { try ParallelDeflate.piece(out, last: range.upperBound == strokes.count) }
         }
@@ -141,20 +151,41 @@ enum PDFWriter {
         return out
     }
 
-    /// Fill colour and opacity last written to the content, so unchanged state is not repeated.
+    private static func appendPolygon(_ pts: [Point], color: RGBA, multiply: Bool, state st: inout GraphicsState, alphaStates: Bool,
+                                      to out: inout [UInt8]) {
+        appendPath([pts], color: color, multiply: multiply, state: &st, alphaStates: alphaStates, to: &out)
+    }
+
+    /// One filled path of closed loops (`m`/`l`/`h` each, then `f`: non-zero, their union).
+    private static func appendPath(_ rings: [[Point]], color: RGBA, multiply: Bool, state st: inout GraphicsState, alphaStates: Bool,
+                                   to out: inout [UInt8]) {
+        guard rings.contains(where: { !$0.isEmpty }) else { return }
+        st.set(color, multiply: multiply, alphaStates: alphaStates, into: &out)
+        for pts in rings {
+            guard let first = pts.first else { continue }
+            out.appendNumber(first.x); out.append(" "); out.appendNumber(first.y); out.append(" m\n")
+            for p in pts.dropFirst() { out.appendNumber(p.x); out.append(" "); out.appendNumber(p.y); out.append(" l\n") }
+            out.append("h\n")
+        }
+        out.append("f\n")
+    }
+
+    /// Fill colour, opacity and blend last written to the content, so unchanged state is not repeated.
     private struct GraphicsState {
         var color: RGBA?
+        var multiply = false
 
-        mutating func set(_ c: RGBA, alphaStates: Bool, into out: inout [UInt8]) {
+        mutating func set(_ c: RGBA, multiply: Bool = false, alphaStates: Bool, into out: inout [UInt8]) {
             let opaque = RGBA(r: c.r, g: c.g, b: c.b)
             if color.map({ RGBA(r: $0.r, g: $0.g, b: $0.b) }) != opaque {
                 for v in [c.r, c.g, c.b] { out.appendNumber(Double(v) / 255, decimals: 3); out.append(" ") }
                 out.append("rg\n")
             }
-            if alphaStates, color?.a != c.a {
-                out.append("/Ga"); out.appendInt(Int(c.a), negative: false); out.append(" gs\n")
+            if alphaStates, color?.a != c.a || self.multiply != multiply {
+                out.append(multiply ? "/Gm" : "/Ga"); out.appendInt(Int(c.a), negative: false); out.append(" gs\n")
             }
             color = c
+            self.multiply = multiply
         }
     }
 }

@@ -133,11 +133,30 @@ enum SVGWriter {
             return SVGImage.append(bytes: ImagePainter.shared.bytes(box.file), box: rect, transform: stroke.transform, to: &out)
         }
         guard stroke.style.color.a > 0 else { return }
-        let pts = Painter.outline(of: stroke, deviceScale: shapingScale)
-        guard let first = pts.first else { return }
+        let style = stroke.style
+        // A pen's fill under its ink; highlighters multiply (librsvg and browsers blend by `mix-blend-mode`).
+        if let c = style.fillColor, let area = StrokeShape.fillArea(of: stroke) { appendPolygon(area, color: c, multiply: false, to: &out) }
+        appendPath(Painter.rings(of: stroke, deviceScale: shapingScale), color: style.inkColor, multiply: style.multiplies, to: &out)
+    }
+
+    private static func appendPolygon(_ pts: [Point], color: RGBA, multiply: Bool, to out: inout [UInt8]) {
+        appendPath([pts], color: color, multiply: multiply, to: &out)
+    }
+
+    /// One `<path>` of closed loops (non-zero: their union).
+    private static func appendPath(_ rings: [[Point]], color: RGBA, multiply: Bool, to out: inout [UInt8]) {
+        guard rings.contains(where: { !$0.isEmpty }) else { return }
         out.append("<path")
-        out.appendFill(stroke.style.color)
-        out.append(" d=\"M")
+        out.appendFill(color)
+        if multiply { out.append(" style=\"mix-blend-mode:multiply\"") }
+        out.append(" d=\"")
+        for pts in rings { appendRing(pts, to: &out) }
+        out.append("\"/>\n")
+    }
+
+    private static func appendRing(_ pts: [Point], to out: inout [UInt8]) {
+        guard let first = pts.first else { return }
+        out.append("M")
         // Deltas between rounded absolute positions, so rounding never drifts along the path.
         var qx = Int((first.x * 100).rounded()), qy = Int((first.y * 100).rounded())
         out.appendCentis(qx); out.appendSeparated(qy)
@@ -151,7 +170,7 @@ enum SVGWriter {
             qx = nx; qy = ny
         }
         if firstDelta { out.append("0 0") }
-        out.append("z\"/>\n")
+        out.append("z")
     }
 }
 

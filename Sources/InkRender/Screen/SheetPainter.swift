@@ -71,8 +71,8 @@ enum SheetPainter {
                     if visited & 31 == 0, cancel?.isCancelled == true { return }
                     if shared.isInk[k] {
                         switch shared.outline(k) {
-                        case .device(let polygon)?: band.context.fill(polygon, rowsFrom: band.y0, color: shared.colors[k])
-                        case .page(let outline)?: band.context.fillPolygon(outline, color: shared.colors[k])
+                        case .device(let polygon)?: band.context.fill(polygon, rowsFrom: band.y0, color: shared.colors[k], multiply: shared.multiplies[k])
+                        case .page(let outline)?: band.context.fillPolygon(outline, color: shared.colors[k], multiply: shared.multiplies[k])
                         case nil: break
                         }
                         shared.done(k)
@@ -95,10 +95,11 @@ enum SheetPainter {
         /// One per stroke, each touched only under its stripe's lock.
         private let slots: [Slot]
         private let locks = (0..<64).map { _ in NSLock() }
-        /// Per stroke: where its ink can be, whether it is ink (shaped here) and its colour.
+        /// Per stroke: where its ink can be, whether it is ink (shaped here), its colour and whether it multiplies.
         let bounds: [Rect?]
         let isInk: [Bool]
         let colors: [RGBA]
+        let multiplies: [Bool]
         /// Band indices by the samples of the strokes meeting them, each by the share of its height in the band (a guess
         /// at their work), most first.
         let heaviestFirst: [Int]
@@ -122,8 +123,10 @@ enum SheetPainter {
         init(_ strokes: [Stroke], bounds: [Rect?], bandAreas: [Rect?], deviceScale: Double, map: DeviceMap?, keep: Bool) {
             self.strokes = strokes; self.deviceScale = deviceScale; self.map = map; self.keep = keep
             self.bounds = bounds
-            isInk = strokes.map { if case .ink = $0.content { true } else { false } }
-            colors = strokes.map(\.style.color)
+            // Filled or dashed ink is several loops (and a pen's fill a second fill): `ItemPainter` draws it whole.
+            isInk = strokes.map { if case .ink = $0.content { $0.style.isPlainLine || ($0.style.fill == nil && $0.style.line.isSolid) } else { false } }
+            colors = strokes.map(\.style.inkColor)
+            multiplies = strokes.map(\.style.multiplies)
             var load = [Double](repeating: 0, count: bandAreas.count)
             var slots: [Slot] = []
             slots.reserveCapacity(strokes.count)

@@ -123,6 +123,16 @@ public final class StrokeStream: @unchecked Sendable {
         }
     }
 
+    /// Whether the page shows a highlighter (one `LayeredExport` run cannot multiply into another's pixels).
+    public func hasHighlighters() throws -> Bool {
+        try locked { db in
+            let shown = version >= 2 ? "present = 1 AND " : ""
+            let q = try db.statement("SELECT EXISTS(SELECT 1 FROM strokes WHERE \(shown)tool = 'highlighter'\(onPage))")
+            defer { q.reset() }
+            return try q.step() && q.int(0) != 0
+        }
+    }
+
     /// The whole drawing order cut into at most `count` contiguous runs of about the same stored size (none
     /// empty; none at all for an empty drawing). Together they cover every stroke row.
     public func runs(_ count: Int) throws -> [Run] {

@@ -281,6 +281,8 @@ public enum XoppImport {
                         throw ParseFailure(message: "stroke \(pages.reduce(0) { $0 + $1.strokes.count } + 1) has an unreadable colour '\(c.attrs["color"] ?? "")'")
                     }
                     style.color = rgba
+                    // Xournal++ draws every highlighter at 120/255 whatever alpha its colour says (`OPACITY_HIGHLIGHTER`).
+                    if tool == "highlighter", !creator.hasPrefix("Oekaki") { style.color.a = 120 }
                     Self.readLook(c.attrs, into: &style)
                     // Ink from another program is final: drawn straight between its points, as Xournal++ draws it.
                     // Our own files say which strokes were shapes or polylines; the rest was smoothed pen input.
