@@ -105,6 +105,31 @@ final class XoppTests: TempDirTestCase {
         XCTAssertEqual(r.drawing.strokes[2].content.text, TextBox(text: "hi & there", font: "Sans", size: 12, color: .black, width: 99))
     }
 
+    func testLayersKeepTheirNamesOrderAndItemsThroughExportAndImport() throws {
+        let xml = """
+        <?xml version="1.0"?>
+        <xournal creator="Xournal++ 1.2.2" fileversion="4">
+        <page width="100" height="200"><background type="solid" color="#ffffffff" style="plain"/>
+        <layer name="Ink"><stroke tool="pen" color="#ff0000ff" width="1">0 0 10 10</stroke></layer>
+        <layer><stroke tool="pen" color="#00ff00ff" width="1">0 0 10 10</stroke><text font="Sans" size="12" x="1" y="1" color="#000000ff">hi</text></layer>
+        <layer name="Answers &amp; notes" visible="false"><stroke tool="highlighter" color="#ffff0080" width="8">0 0 50 50</stroke></layer></page>
+        <page width="100" height="200"><background type="solid" color="#ffffffff" style="plain"/><layer/></page>
+        </xournal>
+        """
+        let file = path("layers.xopp")
+        try Deflate.gzip(Array(xml.utf8)).withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: file)) }
+        let d = try XoppImport.read(path: file).document
+        func shape(_ d: Document) -> [[String]] {
+            d.pages.map { p in p.layers.map { "\($0.name) \($0.visible) \($0.drawing.strokes.count)" } }
+        }
+        XCTAssertEqual(shape(d), [["Ink true 1", "Layer 2 true 2", "Answers & notes false 1"], ["Layer 1 true 0"]])
+        XCTAssertTrue(d.pages.allSatisfy { p in p.layers.allSatisfy { l in l.drawing.strokes.allSatisfy { $0.layer == l.id && $0.page == p.id } } })
+        XCTAssertEqual(Set(d.pages.flatMap { $0.layers.map(\.id) }).count, 4, "layer ids unique in the document")
+        let out = path("again.xopp")
+        try XoppExport.write(d, to: out)
+        XCTAssertEqual(shape(try XoppImport.read(path: out).document), shape(d))
+    }
+
     func testCorpusFilesImport() throws {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.corpus.path), "corpus not present")
         // width_recovery's strokes with undrawable segments come in as the pieces Xournal++ shows.

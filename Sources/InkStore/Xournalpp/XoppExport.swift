@@ -47,13 +47,24 @@ public enum XoppExport {
         if let pdf {
             x += "<background type=\"pdf\""
             if let path = pdf.path { x += " domain=\"absolute\" filename=\""; x += xmlEscaped(path); x += "\"" }
-            x += " pageno=\"\(pdf.index + 1)\"/>\n<layer>\n"
+            x += " pageno=\"\(pdf.index + 1)\"/>\n"
         } else {
             x += "<background type=\"solid\" color=\"\(b.paper.hex)\" style=\"\(b.style.rawValue)\""
             if b.style == .graph, b.margin > 0 { x += " config=\"m1=\(exact(b.margin)),rm=1\"" }
-            x += "/>\n<layer>\n"
+            x += "/>\n"
         }
-        for s in page.strokes where !s.points.isEmpty {
+        for layer in page.layers { write(layer, frame: frame, files: files, to: &x) }
+        x += "</page>\n"
+    }
+
+    /// One `<layer>` with its name (Xournal++ 1.2 reads and shows it). Xournal++ keeps no visibility in its files: a
+    /// hidden layer is written whole, with `visible="false"`, which Xournal++ ignores (it shows the layer) and our
+    /// import reads back.
+    private static func write(_ layer: Layer, frame: Rect, files: [ContentHash: [UInt8]], to x: inout XMLBytes) {
+        x += "<layer name=\""; x += xmlEscaped(layer.name); x += "\""
+        if !layer.visible { x += " visible=\"false\"" }
+        x += ">\n"
+        for s in layer.drawing.strokes where !s.points.isEmpty {
             if case .image(let box) = s.content {
                 writeImage(box, of: s, frame: frame, files: files, to: &x)
                 continue
@@ -91,7 +102,7 @@ public enum XoppExport {
             }
             x += "</stroke>\n"
         }
-        x += "</layer>\n</page>\n"
+        x += "</layer>\n"
     }
 
     /// Xournal++'s `<image left top right bottom>` with the picture's bytes in base64. Xournal++ images do not

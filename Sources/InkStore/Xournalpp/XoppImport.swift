@@ -5,7 +5,7 @@ import InkPDF
 /// Reads a Xournal++ `.xopp` (gzip of XML, or the newer zip package) into a `Document`: every page, with its size
 /// and background (solid colour; plain, lined, ruled, graph and dotted, the nearest of those for other styles).
 ///
-/// - Pen and highlighter strokes of all layers of a page, in order (layers are flattened). Whiteout strokes
+/// - Every layer of a page in order with its name (Xournal++ 1.2's `name`; "Layer N" without), and in it its pen and highlighter strokes. Whiteout strokes
 ///   (`tool="eraser"`) become pen strokes in the page's background colour, which is what Xournal++ shows.
 /// - Per-segment widths become pressure: the nominal width is ⅔ of the widest segment, so the widest maps to
 ///   pressure 1 and our shaper (width × (0.5 + p)) reproduces each segment's width down to ⅓ of the widest.
@@ -116,7 +116,12 @@ public enum XoppImport {
         var strokes: [PendingStroke] = []
         /// 0-based page of the document's PDF this page shows, if its background is a PDF page.
         var pdfPage: Int?
+        /// Its `<layer>`s in order: the name Xournal++ 1.2 writes (nil before), and our own `visible="false"`.
+        var layers: [(name: String?, visible: Bool)] = []
     }
+
+    /// Most layers a page may have (Xournal++ notebooks have a few; a million would be a hostile file).
+    static let maxLayers = 1000
 
     /// Most base64 text an `<image>` may hold (about 100 MB of picture).
     static let maxImageText = 140 << 20
@@ -210,6 +215,11 @@ public enum XoppImport {
                     default: notHeld["\(attrs["type"] ?? "unknown") background", default: 0] += 1
                     }
                 case "layer" where inPage:
+                    guard pages[pages.count - 1].layers.count < Self.maxLayers else {
+                        throw ParseFailure(message: "page \(pages.count) has more than \(Self.maxLayers) layers")
+                    }
+                    let name = attrs["name"].map { String($0.unicodeScalars.filter { $0.value >= 0x20 }.prefix(Layer.maxNameLength)) }
+                    pages[pages.count - 1].layers.append((name?.isEmpty == false ? name : nil, attrs["visible"] != "false"))
                     inLayer = true
                 case "stroke" where inPage && inLayer:
                     current = (attrs, [])
@@ -241,7 +251,7 @@ public enum XoppImport {
                     currentImage = nil
                     guard let (box, frame) = image(c.attrs, base64: c.text, files: &files) else { badImages += 1; continue }
                     pages[pages.count - 1].strokes.append(PendingStroke(style: StrokeStyle(width: 1), isPen: false, width: "", text: [],
-                                                                       item: .image(box), frame: frame))
+                                                                       item: .image(box), frame: frame, layer: max(pages[pages.count - 1].layers.count - 1, 0)))
                 case "text":
                     guard let c = currentText else { continue }
                     currentText = nil
@@ -264,7 +274,8 @@ public enum XoppImport {
                     let lines = Double(text.reduce(1) { $1 == "\n" ? $0 + 1 : $0 })
                     let box = TextBox(text: text, font: font, size: size, color: rgba, width: width)
                     pages[pages.count - 1].strokes.append(PendingStroke(style: StrokeStyle(color: rgba, width: 1), isPen: false, width: "", text: [],
-                                                                       item: .text(box), frame: Rect(x: x, y: y, width: width, height: lines * size * 1.17)))
+                                                                       item: .text(box), frame: Rect(x: x, y: y, width: width, height: lines * size * 1.17),
+                                                                       layer: max(pages[pages.count - 1].layers.count - 1, 0)))
                 case "stroke":
                     guard let c = current else { continue }
                     current = nil
@@ -293,7 +304,8 @@ public enum XoppImport {
                     } else {
                         style.trace = .polyline
                     }
-                    pages[pages.count - 1].strokes.append(PendingStroke(style: style, isPen: tool == "pen", width: c.attrs["width"] ?? "", text: c.text, shape: shape))
+                    pages[pages.count - 1].strokes.append(PendingStroke(style: style, isPen: tool == "pen", width: c.attrs["width"] ?? "", text: c.text, shape: shape,
+                                                                       layer: max(pages[pages.count - 1].layers.count - 1, 0)))
                 default: break
                 }
             }
@@ -309,31 +321,45 @@ public enum XoppImport {
         let pdf = pages.contains { $0.pdfPage != nil } ? backgroundPDF(named: pdfName, domain: pdfDomain, beside: path, notes: &notes) : nil
         var next = 0
         var id: StrokeID = 0
+        // A page's first layer has the page's id; the others take ids after every page's.
+        var nextLayerID = LayerID(pages.count)
         var out: [Page] = []
         out.reserveCapacity(pages.count)
         for (k, pending) in pages.enumerated() {
             let pageID = PageID(k + 1)
-            var strokes: [Stroke] = []
-            strokes.reserveCapacity(pending.strokes.count)
-            for r in finished[next..<(next + pending.strokes.count)] {
+            let looks = pending.layers.isEmpty ? [(name: String?.none, visible: true)] : pending.layers
+            let layerIDs = looks.indices.map { i -> LayerID in
+                if i == 0 { return pageID }
+                nextLayerID += 1
+                return nextLayerID
+            }
+            var strokes = [[Stroke]](repeating: [], count: looks.count)
+            for (j, r) in finished[next..<(next + pending.strokes.count)].enumerated() {
                 droppedPoints += r.dropped; repairedWidths += r.repaired
                 guard r.points != nil else { badStrokes += 1; continue }
+                let l = min(pending.strokes[j].layer, looks.count - 1)
                 if let item = r.item, let frame = r.frame {
                     id += 1
-                    strokes.append(Stroke(id: id, content: item, frame: frame, page: pageID))
+                    var s = Stroke(id: id, content: item, frame: frame, page: pageID)
+                    s.layer = layerIDs[l]
+                    strokes[l].append(s)
                     continue
                 }
                 for var s in r.strokes {
                     id += 1
-                    s.id = id; s.page = pageID
-                    strokes.append(s)
+                    s.id = id; s.page = pageID; s.layer = layerIDs[l]
+                    strokes[l].append(s)
                 }
             }
             next += pending.strokes.count
             var background = pending.background
             if let pdf, let k = pending.pdfPage, k < pdf.pageCount { background.pdf = PDFPageRef(file: pdf.hash, index: k) }
-            out.append(Page(id: pageID, format: .fixed(pending.size, background),
-                            drawing: Drawing(pageSize: pending.size, background: pending.background.paper, strokes: strokes)))
+            // Xournal++ shows an unnamed layer as "Layer N", N its place from the bottom.
+            let layers = looks.enumerated().map { i, look in
+                Layer(id: layerIDs[i], name: look.name ?? "Layer \(i + 1)", visible: look.visible,
+                      drawing: Drawing(pageSize: pending.size, background: pending.background.paper, strokes: strokes[i]))
+            }
+            out.append(Page(id: pageID, format: .fixed(pending.size, background), layers: layers))
         }
         // Each note completes "FILE …" on one line.
         func list(_ counts: [String: Int]) -> String { counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") }
@@ -398,6 +424,8 @@ public enum XoppImport {
         /// A text box (or image): its content and box, already final.
         var item: StrokeContent? = nil
         var frame: Rect? = nil
+        /// Its layer's place in its page.
+        var layer = 0
     }
 
     struct FinishedStroke {
