@@ -97,7 +97,7 @@ final class CanvasView: CanvasNavigation {
         get { input?.spaceHeld ?? false }
         set {
             input?.spaceHeld = newValue
-            gtk_widget_set_cursor_from_name(widget, newValue ? "grab" : "crosshair")
+            widget.setCursor(newValue ? "grab" : "crosshair")
         }
     }
     var onPenSeen: (() -> Void)? {
@@ -107,11 +107,10 @@ final class CanvasView: CanvasNavigation {
 
     init(session: DocumentSession) {
         self.session = session
-        widget = gtk_drawing_area_new()
-        gtk_widget_set_hexpand(widget, 1)
-        gtk_widget_set_vexpand(widget, 1)
-        gtk_widget_set_focusable(widget, 1)
-        gtk_widget_set_cursor_from_name(widget, "crosshair")
+        widget = Widgets.drawingArea()
+        widget.expand()
+        widget.setFocusable(true)
+        widget.setCursor("crosshair")
         setDrawFunction(widget) { [weak self] cr, w, h in self?.draw(cr, width: Int(w), height: Int(h)) }
         connectNotify(gobject(widget), property: "scale-factor") { [weak self] in self?.redraw() }
         input = CanvasInput(area: widget, viewport: viewport, sink: session)
@@ -122,10 +121,10 @@ final class CanvasView: CanvasNavigation {
 
     deinit { PDFPageRasters.shared.removeObserver(self) }
 
-    func redraw() { gtk_widget_queue_draw(widget) }
+    func redraw() { widget.queueDraw() }
 
     /// Keys go to the canvas (Space, the tool keys) once typing or a dialog is done.
-    func focus() { gtk_widget_grab_focus(widget) }
+    func focus() { widget.grabFocus() }
 
     // MARK: updates
 
@@ -230,7 +229,7 @@ final class CanvasView: CanvasNavigation {
 
     private func drawFrame(_ cr: CairoContext, width: Int, height: Int) {
         size = Size(width: Double(width), height: Double(height))
-        transform.deviceScale = Double(max(gtk_widget_get_scale_factor(widget), 1))
+        transform.deviceScale = Double(max(widget.scaleFactor, 1))
         if session.teaching.presenting { fitPresentedPage() } else if centrePending { centrePageAcross() }
         prepareCache()
 

@@ -1,5 +1,3 @@
-import CGtk
-
 /// Text beside icons that gives way when the window is too narrow for it, so every control stays on
 /// screen at the smallest supported width (1024 px); the icons and tooltips (with shortcuts) remain.
 final class CollapsibleLabels {
@@ -10,19 +8,17 @@ final class CollapsibleLabels {
 
     func add(_ label: Widget) {
         labels.append(label)
-        gtk_widget_set_visible(label, shown ? 1 : 0)
+        label.setVisible(shown)
     }
 
     /// Shows the labels only if `row` fits in `available` logical pixels with them.
     func fit(_ row: Widget, into available: Int32) {
         if shown {
-            var minimum: Int32 = 0, natural: Int32 = 0
-            gtk_widget_measure(row, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
-            widthWithLabels = natural
+            widthWithLabels = Int32(row.naturalWidth)
         }
         let show = widthWithLabels > 0 && available >= widthWithLabels
         guard show != shown else { return }
         shown = show
-        for l in labels { gtk_widget_set_visible(l, show ? 1 : 0) }
+        for l in labels { l.setVisible(show) }
     }
 }

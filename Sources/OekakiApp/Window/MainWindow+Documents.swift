@@ -9,7 +9,7 @@ import InkStore
 extension MainWindow {
     func showDocument() {
         let name = document.name
-        gtk_window_set_title(typed(window, as: GtkWindow.self), localized("{0} — Oekaki", name))
+        window.setWindowTitle(localized("{0} — Oekaki", name))
         Widgets.setLabel(titleLabel, name)
         let folder = (document.path as NSString).deletingLastPathComponent
         let subtitle: String
@@ -21,7 +21,7 @@ extension MainWindow {
             subtitle = localized("{0} · every stroke is saved as you draw", abbreviated(folder))
         }
         Widgets.setLabel(subtitleLabel, subtitle)
-        gtk_widget_set_tooltip_text(subtitleLabel, document.path)
+        subtitleLabel.setTooltip(document.path)
         if !document.isUntitled { RecentFiles.add(document.path) }
     }
 
@@ -35,10 +35,10 @@ extension MainWindow {
         switch status {
         case .saved:
             self.banner.hide()
-            if self.retryTimer != 0 { g_source_remove(self.retryTimer); self.retryTimer = 0 }
+            stopTimer(&self.retryTimer)
         case .refused(let reason):
             // Waiting cannot help here; the next change brings a new state to rewrite the file from.
-            if self.retryTimer != 0 { g_source_remove(self.retryTimer); self.retryTimer = 0 }
+            stopTimer(&self.retryTimer)
             self.banner.show(.warning,
                              localized("Cannot save to {0}: {1}. Your drawing is safe in memory; saving is tried again with your next change, or use Save As.", self.document.name, reason),
                              action: (localized("Save As…"), { [weak self] in self?.perform(.saveAs) }))
@@ -67,7 +67,7 @@ extension MainWindow {
             case 0:
                 self.closeConfirmed = true
                 self.closeDocument()
-                gtk_window_close(typed(self.window, as: GtkWindow.self))
+                self.window.closeWindow()
             case 2:
                 self.perform(.saveAs)
             default:
@@ -80,7 +80,7 @@ extension MainWindow {
     func closeDocument() { session.close() }
 
     func switchTo(_ next: OpenDocument, keepEditor: Bool = false) {
-        if retryTimer != 0 { g_source_remove(retryTimer); retryTimer = 0 }
+        stopTimer(&retryTimer)
         banner.hide()
         session.replace(with: next, keepEditor: keepEditor)
         showDocument()

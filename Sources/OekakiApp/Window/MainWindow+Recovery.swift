@@ -8,9 +8,9 @@ extension MainWindow {
     func recover(_ path: String) {
         open(path) { [weak self] in
             guard let self, let b = self.recoverEntries.removeValue(forKey: path) else { return }
-            gtk_box_remove(typed(self.recoverList, as: GtkBox.self), b)
+            self.recoverList.removeChild(b)
             self.recoveryBanner.hide()
-            if self.recoverEntries.isEmpty { gtk_widget_set_visible(self.recoverButton, 0) }
+            if self.recoverEntries.isEmpty { self.recoverButton.setVisible(false) }
         }
     }
 
@@ -21,20 +21,20 @@ extension MainWindow {
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             let b = Widgets.button(icon: "document-open-recent-symbolic", label: name, tooltip: path) { [weak self] in
                 guard let self else { return }
-                gtk_menu_button_popdown(OpaquePointer(self.recoverButton))
+                self.recoverButton.popdownMenu()
                 self.recover(path)
             }
-            gtk_widget_add_css_class(b, "flat")
+            b.addCSSClass("flat")
             recoverEntries[path] = b
             Widgets.append(recoverList, b)
         }
-        gtk_widget_set_visible(recoverButton, 1)
+        recoverButton.setVisible(true)
         guard withBanner else { return }
                 recoveryBanner.show(.info, localizedPlural("%d drawing from earlier sessions was never saved under a name. Recover it from the title bar.",
                                                     "%d drawings from earlier sessions were never saved under a name. Recover them from the title bar.", paths.count),
                             action: (localized("Show"), { [weak self] in
                                 guard let self else { return }
-                                gtk_menu_button_popup(OpaquePointer(self.recoverButton))
+                                self.recoverButton.popupMenu()
                             }))
     }
 }

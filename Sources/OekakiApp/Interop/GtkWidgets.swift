@@ -1,0 +1,60 @@
+import CGtk
+
+/// Typed Swift calls for the GTK widgets the app uses, so the window's and the canvas's files say what they do to
+/// a widget without naming a C function or casting a pointer. One concept: a widget's state and the few
+/// class-specific calls (window, box, menu button, popover) the app makes; growing as more files move behind it.
+extension UnsafeMutablePointer where Pointee == GtkWidget {
+    func setVisible(_ on: Bool) { gtk_widget_set_visible(self, on ? 1 : 0) }
+    func queueDraw() { gtk_widget_queue_draw(self) }
+    func grabFocus() { gtk_widget_grab_focus(self) }
+    func addCSSClass(_ name: String) { gtk_widget_add_css_class(self, name) }
+    func setTooltip(_ text: String) { gtk_widget_set_tooltip_text(self, text) }
+    /// A cursor by its CSS name ("crosshair", "grab").
+    func setCursor(_ name: String) { gtk_widget_set_cursor_from_name(self, name) }
+    /// Takes the space its parent offers, both ways.
+    func expand() { gtk_widget_set_hexpand(self, 1); gtk_widget_set_vexpand(self, 1) }
+    func setFocusable(_ on: Bool) { gtk_widget_set_focusable(self, on ? 1 : 0) }
+    /// Device pixels per logical pixel of the surface it is shown on.
+    var scaleFactor: Int { Int(gtk_widget_get_scale_factor(self)) }
+    /// Fills its row across (instead of its natural width).
+    func fillAcross() { gtk_widget_set_halign(self, GTK_ALIGN_FILL) }
+    /// The width it would like, in logical pixels.
+    var naturalWidth: Int {
+        var minimum: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(self, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+        return Int(natural)
+    }
+
+    // A GtkWindow.
+    func setWindowTitle(_ title: String) { gtk_window_set_title(typed(self, as: GtkWindow.self), title) }
+    func closeWindow() { gtk_window_close(typed(self, as: GtkWindow.self)) }
+
+    // A GtkBox.
+    func removeChild(_ child: Widget) { gtk_box_remove(typed(self, as: GtkBox.self), child) }
+
+    // A GtkMenuButton.
+    func popupMenu() { gtk_menu_button_popup(OpaquePointer(self)) }
+    func popdownMenu() { gtk_menu_button_popdown(OpaquePointer(self)) }
+}
+
+extension Widgets {
+    /// A GtkDrawingArea whose frames a draw function paints (`setDrawFunction`).
+    static func drawingArea() -> Widget { gtk_drawing_area_new() }
+}
+
+/// A GtkPopover attached to a widget and pointing at a spot of it, freed when it closes (a context menu).
+enum Popover {
+    /// Shows `child` in a popover over `parent` pointing at `point` (the parent's coordinates); `close()` is
+    /// handed to the caller's items.
+    static func show(_ child: Widget, over parent: Widget, at point: (x: Double, y: Double)) -> () -> Void {
+        let popover = gtk_popover_new()!
+        gtk_widget_set_parent(popover, parent)
+        var rect = GdkRectangle(x: Int32(point.x), y: Int32(point.y), width: 1, height: 1)
+        gtk_popover_set_pointing_to(typed(popover, as: GtkPopover.self), &rect)
+        gtk_popover_set_child(typed(popover, as: GtkPopover.self), child)
+        // Unparented when it closes, so each menu is freed.
+        connect(gobject(popover), "closed") { onMainLoop { gtk_widget_unparent(popover) } }
+        gtk_popover_popup(typed(popover, as: GtkPopover.self))
+        return { gtk_popover_popdown(typed(popover, as: GtkPopover.self)) }
+    }
+}
