@@ -210,7 +210,7 @@ final class AppWindowTests: WindowTestCase {
 
         xdotool(["search", "--onlyvisible", "--name", "narrow\\.oekaki", "windowsize", "%1", "1024", "700"])
         let narrow = try layout(report) { $0.window.width <= 1024 }
-        for tip in ["Pen (P)", "Highlighter", "Stroke eraser", "Area eraser", "Black", "Red", "Blue", "Yellow", "Green",
+        for tip in ["Pen (P)", "Highlighter", "Stroke eraser", "Area eraser", "Laser pointer", "Ruler, set square", "Black", "Red", "Blue", "Yellow", "Green",
                     "Custom colour", "Fine (1)", "Medium (2)", "Bold (3)", "Width", "Zoom out", "Zoom to 100", "Zoom in",
                     "Fit the page", "Open", "Save under", "Export", "Undo", "Redo", "Clear", "Preferences"] {
             XCTAssertTrue(narrow.controls.contains { $0.tip.hasPrefix(tip) }, "a control for \(tip) is shown")

@@ -69,7 +69,7 @@ final class Toolbar {
     var onTextColor: ((RGBA) -> Void)?
 
     init() {
-        row = Widgets.box(spacing: 6)
+        row = Widgets.box(spacing: 4)
         gtk_widget_add_css_class(row, "toolbar")
         widget = gtk_scrolled_window_new()
         let scroller = OpaquePointer(widget)
@@ -148,7 +148,7 @@ final class Toolbar {
         Widgets.append(tools, menu)
 
 
-        let colors = Widgets.box(spacing: 2)
+        let colors = Widgets.box(spacing: 1)
         var firstSwatch: Widget?
         for (i, entry) in Palette.colors.enumerated() {
             let s = Widgets.drawnToggle(size: 18, tooltip: entry.name, group: firstSwatch, paint: Faces.swatch(entry.color)) { [weak self] in
@@ -189,7 +189,7 @@ final class Toolbar {
             Widgets.append(sizes, b.button)
         }
         gtk_spin_button_set_digits(widthSpin, 1)
-        gtk_editable_set_width_chars(widthSpin, 4)
+        gtk_editable_set_width_chars(widthSpin, 3)
         gtk_widget_set_tooltip_text(asWidget(widthSpin), localized("Width in page units"))
         connect(gobject(widthSpin), "value-changed") { [weak self] in
             guard let self, !self.syncing else { return }

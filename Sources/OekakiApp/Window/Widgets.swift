@@ -131,9 +131,9 @@ enum Widgets {
     /// Application-wide look: compact swatches, a visible selection ring.
     static func installStyle() {
         let css = """
-        .swatch { padding: 3px; min-width: 18px; min-height: 18px; }
+        .swatch { padding: 2px; min-width: 18px; min-height: 18px; }
         .toolbar { padding: 4px 6px; border-bottom: 1px solid alpha(black, 0.15); }
-        .zoom-label { min-width: 48px; font-feature-settings: "tnum"; }
+        .zoom-label { min-width: 40px; font-feature-settings: "tnum"; }
         """
         let provider = gtk_css_provider_new()!
         gtk_css_provider_load_from_data(provider, css, -1)
