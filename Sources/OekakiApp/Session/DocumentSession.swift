@@ -122,7 +122,10 @@ final class DocumentSession {
     func setAddsToSelection(_ on: Bool) { editor.addsToSelection = on }
     var recognizesShapes: Bool { editor.recognizeShapes }
     /// The guides in the coordinates of the page input goes to; the laser's fading ink.
-    func setEditorGuides(_ g: Guides) { editor.guides = g }
+    func setEditorGuides(_ g: Guides) {
+        editor.guides = g
+        EventRecorder.record(guides: g)
+    }
     var laser: LaserPointer { editor.laser }
     func expireLaser(at now: Double) -> Update { editor.expireLaser(at: now) }
 

@@ -13,6 +13,7 @@ enum EventRecorder {
         return f
     }()
     nonisolated(unsafe) private static var lastTool: String?
+    nonisolated(unsafe) private static var lastGuides = Guides()
 
     static var isOn: Bool { file != nil }
 
@@ -28,6 +29,31 @@ enum EventRecorder {
         out += "{\"type\":\"touch\",\"phase\":\"\(e.phase.rawValue)\",\"id\":\(e.pointer),\"x\":\(JSONText.number(e.point.x)),\"y\":\(JSONText.number(e.point.y))"
         if e.hasPressure { out += ",\"pressure\":\(JSONText.number(e.point.pressure))" }
         out += ",\"device\":\"\(e.device.rawValue)\",\"t\":\(JSONText.number(e.point.time))}\n"
+        file.write(Data(out.utf8))
+    }
+
+    /// The guides as the editor gets them for a stroke (the page's coordinates): a `place` or `remove` line for
+    /// each that changed since the last stroke, so a replay snaps the stroke as the window did.
+    static func record(guides g: Guides) {
+        guard let file, g != lastGuides else { return }
+        var out = ""
+        func n(_ v: Double) -> String { JSONText.number(v) }
+        if g.ruler != lastGuides.ruler {
+            out += g.ruler.map { #"{"type":"ruler","op":"place","x":\#(n($0.origin.x)),"y":\#(n($0.origin.y)),"degrees":\#(n($0.degrees))}"# }
+                ?? #"{"type":"ruler","op":"remove"}"#
+            out += "\n"
+        }
+        if g.setSquare != lastGuides.setSquare {
+            out += g.setSquare.map { #"{"type":"setsquare","op":"place","x":\#(n($0.centre.x)),"y":\#(n($0.centre.y)),"degrees":\#(n($0.degrees)),"size":\#(n($0.size))}"# }
+                ?? #"{"type":"setsquare","op":"remove"}"#
+            out += "\n"
+        }
+        if g.compass != lastGuides.compass {
+            out += g.compass.map { #"{"type":"compass","op":"place","x":\#(n($0.centre.x)),"y":\#(n($0.centre.y)),"radius":\#(n($0.radius))}"# }
+                ?? #"{"type":"compass","op":"remove"}"#
+            out += "\n"
+        }
+        lastGuides = g
         file.write(Data(out.utf8))
     }
 }
