@@ -41,7 +41,7 @@ let package = Package(
         // The command line's one argument parser and failure type, for `oekaki` and `oekaki-thumbnailer`.
         .target(name: "Commands", dependencies: ["Localization"], swiftSettings: swift5),
         .target(name: "Thumbnailer", dependencies: ["InkCore", "InkRender", "InkStore", "Localization", "Commands"], swiftSettings: swift5),
-        .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "OekakiApp", "Localization", "Thumbnailer", "Commands"], swiftSettings: swift5),
+        .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkPDF", "InkRender", "InkStore", "InkSync", "OekakiApp", "Localization", "Thumbnailer", "Commands"], swiftSettings: swift5),
         // What a file manager runs for every thumbnail: no GTK, and the Swift runtime linked in, so starting it
         // costs a few milliseconds of dynamic linking instead of tens (see BENCHMARKS.md, thumbnail_ms_1m).
         .executableTarget(name: "oekaki-thumbnailer", dependencies: ["Thumbnailer", "Localization", "Commands"], swiftSettings: swift5,

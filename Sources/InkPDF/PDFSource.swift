@@ -24,6 +24,16 @@ private struct Poppler {
     let pageRender: @convention(c) (Page?, OpaquePointer?) -> Void
     let pageRenderForPrinting: @convention(c) (Page?, OpaquePointer?) -> Void
     let pageText: @convention(c) (Page?) -> UnsafeMutablePointer<CChar>?
+    /// `poppler_page_get_text_layout`: one `PopplerRectangle` (four doubles) per character of the page's text.
+    let pageTextLayout: @convention(c) (Page?, UnsafeMutablePointer<UnsafeMutablePointer<Double>?>?, UnsafeMutablePointer<UInt32>?) -> Int32
+    let indexIterNew: @convention(c) (Document?) -> OpaquePointer?
+    let indexIterChild: @convention(c) (OpaquePointer?) -> OpaquePointer?
+    let indexIterNext: @convention(c) (OpaquePointer?) -> Int32
+    let indexIterFree: @convention(c) (OpaquePointer?) -> Void
+    let indexIterAction: @convention(c) (OpaquePointer?) -> UnsafeMutableRawPointer?
+    let actionFree: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let findDest: @convention(c) (Document?, UnsafePointer<CChar>?) -> UnsafeMutableRawPointer?
+    let destFree: @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     /// `PopplerError`'s value for a document that needs a password.
     static let encryptedCode: Int32 = 1
@@ -54,7 +64,16 @@ private struct Poppler {
                 pageSize: try f("poppler_page_get_size"),
                 pageRender: try f("poppler_page_render"),
                 pageRenderForPrinting: try f("poppler_page_render_for_printing"),
-                pageText: try f("poppler_page_get_text")))
+                pageText: try f("poppler_page_get_text"),
+                pageTextLayout: try f("poppler_page_get_text_layout"),
+                indexIterNew: try f("poppler_index_iter_new"),
+                indexIterChild: try f("poppler_index_iter_get_child"),
+                indexIterNext: try f("poppler_index_iter_next"),
+                indexIterFree: try f("poppler_index_iter_free"),
+                indexIterAction: try f("poppler_index_iter_get_action"),
+                actionFree: try f("poppler_action_free"),
+                findDest: try f("poppler_document_find_dest"),
+                destFree: try f("poppler_dest_free")))
         } catch let e as PDFError {
             return .failure(e)
         } catch {
@@ -190,6 +209,105 @@ public final class PDFSource: @unchecked Sendable {
             defer { poppler.free(t) }
             return String(cString: t)
         } ?? ""
+    }
+
+    /// Page `index`'s text with one box per Unicode scalar of it (points, origin top left), for search and text
+    /// selection; nil when there is no such page.
+    public func textLayout(page index: Int) -> PDFPageText? {
+        withPage(index) { page -> PDFPageText in
+            var w = 0.0, h = 0.0
+            poppler.pageSize(page, &w, &h)
+            let text: String
+            if let t = poppler.pageText(page) { text = String(cString: t); poppler.free(t) } else { text = "" }
+            var rects: UnsafeMutablePointer<Double>?
+            var n: UInt32 = 0
+            var boxes: [Rect] = []
+            if poppler.pageTextLayout(page, &rects, &n) != 0, let r = rects {
+                boxes.reserveCapacity(Int(n))
+                for i in 0..<Int(n) {
+                    let x1 = r[4 * i], y1 = r[4 * i + 1], x2 = r[4 * i + 2], y2 = r[4 * i + 3]
+                    boxes.append(Rect(minX: min(x1, x2), minY: min(y1, y2), maxX: max(x1, x2), maxY: max(y1, y2)))
+                }
+            }
+            if rects != nil { poppler.free(rects) }
+            return PDFPageText(text: text, boxes: boxes, size: Size(width: w, height: h))
+        }
+    }
+
+    /// Most outline entries read, and how deep: a hostile outline is cut there, not followed for ever.
+    public static let maxOutlineEntries = 10_000
+    public static let maxOutlineDepth = 32
+
+    /// The PDF's outline (bookmarks) with 0-based pages; empty when it has none.
+    public func outline() -> [OutlineEntry] {
+        lock.lock(); defer { lock.unlock() }
+        guard let root = poppler.indexIterNew(document) else { return [] }
+        defer { poppler.indexIterFree(root) }
+        var budget = Self.maxOutlineEntries
+        return outlineLevel(root, depth: 0, budget: &budget)
+    }
+
+    /// The entries at `iter`'s level and below. Poppler's structs are read at their fixed offsets (x86-64 and
+    /// aarch64): `PopplerActionGotoDest` {type, title, dest}; `PopplerDest` {type, page_num, left, bottom, right,
+    /// top, zoom, named_dest, …}.
+    private func outlineLevel(_ iter: OpaquePointer, depth: Int, budget: inout Int) -> [OutlineEntry] {
+        var out: [OutlineEntry] = []
+        repeat {
+            guard budget > 0 else { break }
+            budget -= 1
+            guard let action = poppler.indexIterAction(iter) else { continue }
+            defer { poppler.actionFree(action) }
+            let gotoDest: Int32 = 2  // POPPLER_ACTION_GOTO_DEST
+            let title = action.load(fromByteOffset: 8, as: UnsafePointer<CChar>?.self).map { String(cString: $0) } ?? ""
+            var target: (page: Int, top: Double?)?
+            if action.load(as: Int32.self) == gotoDest, let dest = action.load(fromByteOffset: 16, as: UnsafeMutableRawPointer?.self) {
+                target = destination(dest)
+            }
+            var children: [OutlineEntry] = []
+            if depth + 1 < Self.maxOutlineDepth, let child = poppler.indexIterChild(iter) {
+                children = outlineLevel(child, depth: depth + 1, budget: &budget)
+                poppler.indexIterFree(child)
+            }
+            if let t = target {
+                out.append(OutlineEntry(title: title, page: t.page, top: t.top, children: children))
+            } else {
+                out += children
+            }
+        } while poppler.indexIterNext(iter) != 0
+        return out
+    }
+
+    /// A destination's 0-based page and top (points from the page's top), a named one looked up first.
+    private func destination(_ dest: UnsafeMutableRawPointer) -> (page: Int, top: Double?)? {
+        // PopplerDestType's values.
+        let named: Int32 = 9, xyz: Int32 = 1, fitH: Int32 = 3, fitR: Int32 = 5, fitBH: Int32 = 7
+        var d = dest
+        var looked: UnsafeMutableRawPointer?
+        defer { if let l = looked { poppler.destFree(l) } }
+        if d.load(as: Int32.self) == named {
+            guard let name = d.load(fromByteOffset: 48, as: UnsafePointer<CChar>?.self),
+                  let found = poppler.findDest(document, name) else { return nil }
+            looked = found
+            d = found
+        }
+        let pageNumber = Int(d.load(fromByteOffset: 4, as: Int32.self))
+        guard pageNumber >= 1, pageNumber <= pageCount else { return nil }
+        let type = d.load(as: Int32.self)
+        var top: Double?
+        if [xyz, fitH, fitR, fitBH].contains(type) {
+            let t = d.load(fromByteOffset: 32, as: Double.self)
+            let h = pageSizeUnlocked(pageNumber - 1).height
+            if t.isFinite, h > 0 { top = min(max(h - t, 0), h) }
+        }
+        return (pageNumber - 1, top)
+    }
+
+    private func pageSizeUnlocked(_ index: Int) -> Size {
+        guard let page = poppler.documentPage(document, Int32(index)) else { return Size(width: 0, height: 0) }
+        defer { poppler.objectUnref(UnsafeMutableRawPointer(page)) }
+        var w = 0.0, h = 0.0
+        poppler.pageSize(page, &w, &h)
+        return Size(width: w, height: h)
     }
 
     private func withPage<T>(_ index: Int, _ body: (OpaquePointer) -> T) -> T? {

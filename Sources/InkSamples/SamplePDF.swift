@@ -8,9 +8,12 @@ public enum SamplePDF {
     public static let bandColor = RGBA(r: 0x20, g: 0x40, b: 0xc0)
     public static let band = Rect(x: 40, y: 40, width: 200, height: 30)
 
-    /// `pageCount` pages of `size` points; page k (0-based) says `text(k)`.
+    /// `pageCount` pages of `size` points; page k (0-based) says `text(k)`: with cairo's own text at the baseline
+    /// (40, 120), or when `font` is given laid out by Pango in that font (any script: "IPAGothic" for Japanese)
+    /// from the top-left corner (40, 100), wrapped to 500 points. `outline` becomes the PDF's bookmarks.
     public static func make(pageCount: Int, size: Size = Size(width: 595, height: 842),
-                            text: (Int) -> String = { "Sample page \($0 + 1)" }) throws -> [UInt8] {
+                            text: (Int) -> String = { "Sample page \($0 + 1)" }, font: String? = nil,
+                            outline: [OutlineEntry] = []) throws -> [UInt8] {
         let surface = try PDFSurface(size: size)
         let ctx = surface.context()
         for k in 0..<pageCount {
@@ -18,9 +21,17 @@ public enum SamplePDF {
             ctx.setSource(red: u.r, green: u.g, blue: u.b, alpha: u.a)
             ctx.rectangle(band)
             ctx.fill()
-            ctx.showText(text(k), at: Point(40, 120), size: 18)
+            if let font {
+                TextPainter.draw(TextBox(text: text(k), font: font, size: 18, width: 500), at: Point(40, 100), in: ctx)
+            } else {
+                ctx.showText(text(k), at: Point(40, 120), size: 18)
+            }
             surface.showPage(ctx)
         }
+        func add(_ entries: [OutlineEntry], under parent: Int32) {
+            for e in entries { add(e.children, under: surface.addOutline(e.title, page: e.page, top: e.top ?? 0, parent: parent)) }
+        }
+        add(outline, under: 0)
         return try surface.finish()
     }
 }

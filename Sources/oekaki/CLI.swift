@@ -10,7 +10,7 @@ enum CLI {
     /// Each line: the syntax (never translated) and what it does (translated), aligned.
     static var usage: String {
         let lines: [(String, String)] = [("oekaki [FILE]", localized("open FILE (.oekaki, or .xopp or .pdf to import) in the app"))]
-            + [ReplayCommand.usage, InfoCommand.usage, ExportCommand.usage, ThumbnailCommand.usage, SyncCommand.usage].flatMap(\.lines)
+            + [ReplayCommand.usage, InfoCommand.usage, ExportCommand.usage, ThumbnailCommand.usage, SearchCommand.usage, SyncCommand.usage].flatMap(\.lines)
             + [("oekaki --help | --version", "")]
         let head = localized("usage:")
         // Columns on a terminal: CJK characters take two.
@@ -44,6 +44,8 @@ enum CLI {
                 try ExportCommand.run(Array(args.dropFirst()))
             case "thumbnail":
                 try ThumbnailCommand.run(Array(args.dropFirst()))
+            case "search":
+                try SearchCommand.run(Array(args.dropFirst()))
             case "sync":
                 try SyncCommand.run(Array(args.dropFirst()))
             case let a? where a.hasPrefix("-"):

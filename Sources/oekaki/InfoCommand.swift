@@ -2,6 +2,7 @@ import Foundation
 import Commands
 import Localization
 import InkCore
+import InkPDF
 import InkStore
 
 /// `oekaki info FILE [--page K]`: the replay summary of a `.oekaki` or `.xopp` file (every page, or page K alone),
@@ -15,7 +16,22 @@ enum InfoCommand {
         let file = try a.files(1, missing: localized("info: missing FILE"))[0]
         let doc = try DocumentArguments.load(file, page: page)
         let summary = page.map { DrawingSummary(doc.document.pages[$0 - 1]) } ?? DrawingSummary(doc.document)
-        print(summary.json(extra: [("format", JSONText.string(doc.format)), ("version", String(doc.version))]))
+        var extra = [("format", JSONText.string(doc.format)), ("version", String(doc.version))]
+        if let outline = outline(of: doc.document), !outline.isEmpty { extra.append(("outline", json(outline))) }
+        print(summary.json(extra: extra))
+    }
+
+    /// The outline of the PDF the document shows, placed on the document's pages; nil when there is none.
+    static func outline(of document: Document) -> [OutlineEntry]? {
+        guard let hash = Outline.pdf(of: document), let source = PDFSources().source(hash, in: document.files) else { return nil }
+        return Outline.forDocument(document, pdf: hash, outline: source.outline())
+    }
+
+    /// `[{"title":…,"page":K,"children":[…]},…]`, pages from 1.
+    static func json(_ entries: [OutlineEntry]) -> String {
+        "[" + entries.map { e in
+            "{\"title\":\(JSONText.string(e.title)),\"page\":\(e.page + 1),\"children\":\(json(e.children))}"
+        }.joined(separator: ",") + "]"
     }
 }
 

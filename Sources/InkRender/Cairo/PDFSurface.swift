@@ -39,6 +39,13 @@ public final class PDFSurface {
     /// Ends the current page; drawing continues on a new one.
     public func showPage(_ ctx: CairoContext) { cairo_show_page(ctx.cr) }
 
+    /// Adds an outline entry (a bookmark) under `parent` (0: the top level) going to `page` (0-based) at `top`
+    /// points from its top; returns the entry's id for its children.
+    @discardableResult
+    public func addOutline(_ title: String, page: Int, top: Double = 0, parent: Int32 = 0) -> Int32 {
+        cairo_pdf_surface_add_outline(pointer, parent, title, "page=\(page + 1) pos=[0 \(top)]", cairo_pdf_outline_flags_t(rawValue: 0))
+    }
+
     /// Finishes the file and returns its bytes, or why cairo failed.
     public func finish() throws -> [UInt8] {
         if !finished { cairo_surface_finish(pointer); finished = true }

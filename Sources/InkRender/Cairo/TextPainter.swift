@@ -60,6 +60,12 @@ public enum TextPainter {
         cairo_restore(cr)
     }
 
+    /// Draws `box` with its top-left corner at `origin` (page units) on `ctx`, as a text item would be drawn there.
+    public static func draw(_ box: TextBox, at origin: Point, in ctx: CairoContext) {
+        let frame = Rect(x: origin.x, y: origin.y, width: box.width, height: measure(box).height)
+        draw(Stroke(id: 1, content: .text(box), frame: frame), in: ctx)
+    }
+
     /// A layout of `box` (for drawing on `cairo`, or for measuring when nil) with unhinted, unrounded metrics.
     private static func withLayout<T>(_ box: TextBox, cairo: OpaquePointer?, _ body: (OpaquePointer) -> T) -> T {
         let context: OpaquePointer

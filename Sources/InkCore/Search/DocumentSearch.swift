@@ -1,0 +1,64 @@
+/// A PDF page's text as the PDF reader gives it: the text, one box per Unicode scalar of it (PDF points, origin at
+/// the page's top left) and the page's size in points.
+public struct PDFPageText: Sendable {
+    public var text: String
+    public var boxes: [Rect]
+    public var size: Size
+    public init(text: String, boxes: [Rect], size: Size) { self.text = text; self.boxes = boxes; self.size = size }
+}
+
+/// One place a search found its query.
+public struct SearchHit: Equatable, Sendable {
+    public enum Kind: String, Sendable { case pdf, text }
+    /// 0-based index of the page in the document.
+    public var page: Int
+    public var kind: Kind
+    /// The hit with up to 40 characters either side.
+    public var text: String
+    /// What the hit covers, in page units.
+    public var bounds: Rect
+    /// The text box holding the hit (kind `.text`).
+    public var item: StrokeID?
+}
+
+/// Searching a document's words: its PDF pages' text and its text boxes, page by page.
+public enum DocumentSearch {
+    /// The hits on page `index` of `document`: the PDF page's text first (in its reading order), then the text
+    /// boxes of the shown layers bottom to top. `pdfText` reads a PDF background's text (nil when it cannot).
+    public static func hits(in document: Document, page index: Int, matcher: TextMatcher,
+                            pdfText: (PDFPageRef) -> PDFPageText?) -> [SearchHit] {
+        guard !matcher.isEmpty, document.pages.indices.contains(index) else { return [] }
+        let page = document.pages[index]
+        var out: [SearchHit] = []
+        if let ref = page.background.pdf, let t = pdfText(ref) {
+            out += pdfHits(t, page: index, frame: page.frame, matcher: matcher)
+        }
+        for stroke in page.shownStrokes {
+            guard let box = stroke.content.text, let corners = stroke.shownCorners, let frame = Rect(bounding: corners) else { continue }
+            for m in matcher.matches(in: box.text) {
+                out.append(SearchHit(page: index, kind: .text, text: m.snippet, bounds: frame, item: stroke.id))
+            }
+        }
+        return out
+    }
+
+    /// Every hit in the document, in page order.
+    public static func hits(in document: Document, matcher: TextMatcher, pdfText: (PDFPageRef) -> PDFPageText?) -> [SearchHit] {
+        document.pages.indices.flatMap { hits(in: document, page: $0, matcher: matcher, pdfText: pdfText) }
+    }
+
+    /// The PDF page's hits, their boxes (white space left out: a line end's box is wherever the reader put it)
+    /// stretched from the PDF page onto `frame`, as the background is drawn.
+    static func pdfHits(_ t: PDFPageText, page: Int, frame: Rect, matcher: TextMatcher) -> [SearchHit] {
+        let scalars = Array(t.text.unicodeScalars)
+        let sx = t.size.width > 0 ? frame.width / t.size.width : 1
+        let sy = t.size.height > 0 ? frame.height / t.size.height : 1
+        return matcher.matches(in: t.text).compactMap { m in
+            let boxes = m.scalars.lazy.filter { $0 < t.boxes.count && $0 < scalars.count && !scalars[$0].properties.isWhitespace }.map { t.boxes[$0] }
+            guard let b = Rect.union(of: boxes) else { return nil }
+            let r = Rect(minX: frame.minX + b.minX * sx, minY: frame.minY + b.minY * sy,
+                         maxX: frame.minX + b.maxX * sx, maxY: frame.minY + b.maxY * sy)
+            return SearchHit(page: page, kind: .pdf, text: m.snippet, bounds: r)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Commands
+import Localization
+import InkCore
+import InkPDF
+import InkStore
+
+/// `oekaki search FILE QUERY`: where QUERY occurs in a `.oekaki`, `.xopp` or PDF, as one JSON array in page order:
+/// `[{"page":K,"kind":"pdf"|"text","text":"…","bounds":[x0,y0,x1,y1]},…]`, `[]` when nowhere. PDF pages' text
+/// comes from poppler with a box per character; the matching is `TextMatcher`'s (case, accents, widths).
+enum SearchCommand {
+    static let usage = Usage("oekaki search FILE QUERY", localized("print where QUERY occurs (text boxes, PDF text) as JSON"))
+
+    static func run(_ args: [String]) throws {
+        let a = try Arguments(args, command: "search", options: [])
+        let files = try a.files(2, missing: localized("search: missing FILE or QUERY"))
+        let matcher = TextMatcher(files[1])
+        guard !matcher.isEmpty else { throw CommandFailure.usage(localized("search: QUERY is empty")) }
+        let loaded = try DocumentArguments.load(files[0], page: nil)
+        let document = loaded.document
+        let pdfs = PDFSources()
+        let hits = DocumentSearch.hits(in: document, matcher: matcher) { ref in
+            pdfs.source(ref.file, in: document.files)?.textLayout(page: ref.index)
+        }
+        print(json(hits))
+    }
+
+    static func json(_ hits: [SearchHit]) -> String {
+        guard !hits.isEmpty else { return "[]" }
+        return "[\n" + hits.map { h in
+            "{\"page\":\(h.page + 1),\"kind\":\(JSONText.string(h.kind.rawValue)),\"text\":\(JSONText.string(h.text)),\"bounds\":\(JSONText.rect(h.bounds))}"
+        }.joined(separator: ",\n") + "\n]"
+    }
+}

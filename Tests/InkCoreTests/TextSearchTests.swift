@@ -1,0 +1,93 @@
+import XCTest
+@testable import InkCore
+
+/// Matching as a reader expects (case, accents, widths, Japanese, line ends), where hits are, and the outline
+/// placed on a document's pages.
+final class TextSearchTests: XCTestCase {
+    func found(_ query: String, in text: String) -> [String] {
+        TextMatcher(query).matches(in: text).map { m in
+            let s = Array(text.unicodeScalars)
+            return String(String.UnicodeScalarView(s[m.scalars]))
+        }
+    }
+
+    func testCaseAccentsAndWidthAreIgnored() {
+        XCTAssertEqual(found("wombat", in: "A WOMBAT and a Wombat."), ["WOMBAT", "Wombat"])
+        XCTAssertEqual(found("cafe", in: "Le Café, le CAFÉ"), ["Café", "CAFÉ"])
+        XCTAssertEqual(found("café", in: "cafe"), ["cafe"])
+        XCTAssertEqual(found("strasse", in: "Die Straße"), ["Straße"])
+        XCTAssertEqual(found("ΣΟΦΟΣ", in: "σοφος"), ["σοφος"])
+        XCTAssertEqual(found("ＡＢＣ１２", in: "abc12"), ["abc12"])
+        XCTAssertEqual(found("abc", in: "ＡＢＣ"), ["ＡＢＣ"])
+        // A decomposed é (e + U+0301) is one character: the hit covers both scalars.
+        XCTAssertEqual(found("cafe", in: "cafe\u{301}!"), ["cafe\u{301}"])
+    }
+
+    func testJapanese() {
+        XCTAssertEqual(found("日本語", in: "これは日本語のテストです"), ["日本語"])
+        // Half-width katakana, voiced marks included, find full-width.
+        XCTAssertEqual(found("ｶﾞｲﾄﾞ", in: "旅行ガイドブック"), ["ガイド"])
+        XCTAssertEqual(found("ガイド", in: "ｶﾞｲﾄﾞです"), ["ｶﾞｲﾄﾞ"])
+        // Voicing is meaning: か is not が, and が is not か.
+        XCTAssertEqual(found("か", in: "がぎぐ"), [])
+        XCTAssertEqual(found("が", in: "かきく"), [])
+        // The ideographic space is a space.
+        XCTAssertEqual(found("東京 タワー", in: "東京　タワー"), ["東京　タワー"])
+    }
+
+    func testLineEndsAndSpaces() {
+        XCTAssertEqual(found("second wombat", in: "the second\nwombat"), ["second\nwombat"])
+        XCTAssertEqual(found("  wombat  ", in: "a wombat"), ["wombat"])
+        XCTAssertTrue(TextMatcher("  \n ").isEmpty)
+        XCTAssertEqual(found("x", in: ""), [])
+    }
+
+    func testSnippetHasFortyCharactersEitherSide() {
+        let text = String(repeating: "a", count: 60) + " needle " + String(repeating: "b", count: 60)
+        let m = TextMatcher("NEEDLE").matches(in: text)
+        XCTAssertEqual(m.count, 1)
+        XCTAssertEqual(m[0].snippet, String(repeating: "a", count: 39) + " needle " + String(repeating: "b", count: 39))
+        XCTAssertEqual(TextMatcher("x").matches(in: "a\n\n  x").first?.snippet, "a x")
+    }
+
+    func testMatchesDoNotOverlap() {
+        XCTAssertEqual(found("aa", in: "aaaaa").count, 2)
+    }
+
+    func testPDFHitsAreBoxedAndStretchedOntoThePage() {
+        // "ab cd" with a 10-point box per character on a 100×100 PDF page shown on a 200×100 page.
+        let text = "ab\ncd"
+        let boxes = (0..<5).map { i in Rect(x: Double(i) * 10, y: 20, width: 10, height: 12) }
+        let pdf = PDFPageText(text: text, boxes: boxes, size: Size(width: 100, height: 100))
+        let ref = PDFPageRef(file: ContentHash(of: [1, 2, 3]), index: 0)
+        let page1 = Page(id: 1, format: .fixed(Size(width: 200, height: 100), Background(pdf: ref)))
+        let box = Stroke(id: 7, content: .text(TextBox(text: "Notes: B C D")), frame: Rect(x: 10, y: 50, width: 80, height: 20), page: 2)
+        let page2 = Page(id: 2, format: .fixed(Size(width: 100, height: 100)), drawing: Drawing(strokes: [box]))
+        let doc = Document(pages: [page1, page2])
+        let hits = DocumentSearch.hits(in: doc, matcher: TextMatcher("B C")) { $0 == ref ? pdf : nil }
+        XCTAssertEqual(hits.count, 2)
+        XCTAssertEqual(hits[0].page, 0)
+        XCTAssertEqual(hits[0].kind, .pdf)
+        XCTAssertEqual(hits[0].text, "ab cd")
+        // Characters 1 ("b") and 3 ("c"), the line end left out, x doubled.
+        XCTAssertEqual(hits[0].bounds, Rect(minX: 20, minY: 20, maxX: 80, maxY: 32))
+        XCTAssertEqual(hits[1].page, 1)
+        XCTAssertEqual(hits[1].kind, .text)
+        XCTAssertEqual(hits[1].item, 7)
+        XCTAssertEqual(hits[1].bounds, Rect(x: 10, y: 50, width: 80, height: 20))
+        XCTAssertEqual(DocumentSearch.hits(in: doc, matcher: TextMatcher("zebra")) { _ in pdf }, [])
+    }
+
+    func testOutlineGoesToThePagesShowingItsPDFPages() {
+        let hash = ContentHash(of: [9])
+        func page(_ id: PageID, _ k: Int) -> Page { Page(id: id, format: .fixed(Size(width: 10, height: 10), Background(pdf: PDFPageRef(file: hash, index: k)))) }
+        // PDF pages 0, 2, 1 in that order; PDF page 3 deleted.
+        let doc = Document(pages: [page(1, 0), page(2, 2), page(3, 1)])
+        let outline = [OutlineEntry(title: "One", page: 0, children: [OutlineEntry(title: "Two", page: 1)]),
+                       OutlineEntry(title: "Gone", page: 3, children: [OutlineEntry(title: "Three", page: 2)])]
+        XCTAssertEqual(Outline.pdf(of: doc), hash)
+        XCTAssertEqual(Outline.forDocument(doc, pdf: hash, outline: outline),
+                       [OutlineEntry(title: "One", page: 0, children: [OutlineEntry(title: "Two", page: 2)]),
+                        OutlineEntry(title: "Three", page: 1)])
+    }
+}
