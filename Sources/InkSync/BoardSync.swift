@@ -105,6 +105,10 @@ public final class BoardSync {
 
     public var isConnected: Bool { connection?.isConnected ?? false }
 
+    /// Called on a client library thread whenever something arrives or the connection changes (set before
+    /// `connect`): an owner that waits for events instead of polling steps the engine then.
+    public var onActivity: (@Sendable () -> Void)?
+
     /// Connects (giving up after `timeoutMs`), creates the board if it does not exist and starts reading its log
     /// after the last entry this replica applied.
     public func connect(timeoutMs: Int64 = 5000) throws {
@@ -114,6 +118,7 @@ public final class BoardSync {
         } catch let f as NatsConnection.Failure {
             throw Self.map(f, url)
         }
+        c.activity.set(onActivity)
         do {
             if try c.streamLastSequence(url.stream) == nil {
                 try c.addStream(url.stream, subject: url.logSubject, replicas: url.replicas, maxMessageBytes: OperationCodec.maxBytes)
@@ -159,7 +164,7 @@ public final class BoardSync {
         guard let c = connection, let s else { return [] }
         var out: [[UInt8]] = []
         for _ in 0..<min(c.pending(s), 1000) {
-            guard let m = try? c.next(s, timeoutMs: 1) else { break }
+            guard let m = try? c.next(s, timeoutMs: 0) else { break }
             out.append(m.data)
         }
         return out

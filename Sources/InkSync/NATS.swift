@@ -19,15 +19,79 @@ final class NatsConnection {
         var subject: String
     }
 
+    /// Something happened on the connection (a message arrived, an error, a disconnect or reconnect): the owner
+    /// may want to look. Called on libnats' threads; set it before subscribing.
+    final class Activity: @unchecked Sendable {
+        private let lock = NSLock()
+        private var handler: (@Sendable () -> Void)?
+        private var inboxes: [UInt: Inbox] = [:]
+        func set(_ h: (@Sendable () -> Void)?) { lock.lock(); handler = h; lock.unlock() }
+        func ring() { lock.lock(); let h = handler; lock.unlock(); h?() }
+        fileprivate func register(_ sub: OpaquePointer?, _ inbox: Inbox) {
+            lock.lock(); inboxes[UInt(bitPattern: Int(bitPattern: sub.map { UnsafeRawPointer($0) }))] = inbox; lock.unlock()
+        }
+        fileprivate func inbox(of sub: OpaquePointer?) -> Inbox? {
+            lock.lock(); defer { lock.unlock() }
+            return inboxes[UInt(bitPattern: Int(bitPattern: sub.map { UnsafeRawPointer($0) }))]
+        }
+        fileprivate func forget(_ sub: OpaquePointer?) {
+            lock.lock(); inboxes[UInt(bitPattern: Int(bitPattern: sub.map { UnsafeRawPointer($0) }))] = nil; lock.unlock()
+        }
+    }
+
+    /// The messages libnats delivered to one subscription, waiting to be taken on the owner's thread, and the
+    /// error its heartbeats reported. Nothing polls: the delivery thread appends and rings the `Activity`.
+    fileprivate final class Inbox: @unchecked Sendable {
+        let condition = NSCondition()
+        var messages: [Message] = []
+        var head = 0
+        var failure: Failure?
+        let activity: Activity
+        init(_ a: Activity) { activity = a }
+
+        func deliver(_ m: Message) {
+            condition.lock(); messages.append(m); condition.signal(); condition.unlock()
+            activity.ring()
+        }
+        func fail(_ f: Failure) {
+            condition.lock(); failure = f; condition.signal(); condition.unlock()
+            activity.ring()
+        }
+        var count: Int { condition.lock(); defer { condition.unlock() }; return messages.count - head }
+
+        /// The next message, waiting up to `timeoutMs`; nil when none came.
+        func take(timeoutMs: Int64) throws -> Message? {
+            condition.lock(); defer { condition.unlock() }
+            let deadline = Date().addingTimeInterval(Double(max(timeoutMs, 0)) / 1000)
+            while head == messages.count && failure == nil {
+                if !condition.wait(until: deadline) { break }
+            }
+            if let f = failure { failure = nil; throw f }
+            guard head < messages.count else { return nil }
+            let m = messages[head]
+            head += 1
+            // Taken messages are dropped in bulk, so a long catch-up costs no quadratic shifting.
+            if head > 1024 && head * 2 > messages.count { messages.removeFirst(head); head = 0 }
+            return m
+        }
+    }
+
     final class Subscription {
         fileprivate var sub: OpaquePointer?
-        fileprivate init(_ s: OpaquePointer?) { sub = s }
-        deinit { if let s = sub { natsSubscription_Unsubscribe(s); natsSubscription_Destroy(s) } }
+        fileprivate let inbox: Inbox
+        fileprivate init(_ s: OpaquePointer?, _ inbox: Inbox) { sub = s; self.inbox = inbox }
+        deinit {
+            if let s = sub {
+                inbox.activity.forget(s)
+                natsSubscription_Unsubscribe(s); natsSubscription_Destroy(s)
+            }
+        }
     }
 
     private var nc: OpaquePointer?
     private var js: OpaquePointer?
     private let waitMs: Int64
+    let activity = Activity()
 
     /// Connects within `timeoutMs`; afterwards libnats reconnects by itself forever, buffering what is published
     /// meanwhile (JetStream publishes fail until it is back, so they stay in the outbox).
@@ -45,7 +109,14 @@ final class NatsConnection {
         natsOptions_SetReconnectWait(opts, 200)
         natsOptions_SetPingInterval(opts, 1000)
         natsOptions_SetMaxPingsOut(opts, 3)
+        // The activity box lives until libnats says the connection is closed (its last callback).
+        let box = Unmanaged.passRetained(activity).toOpaque()
+        natsOptions_SetErrorHandler(opts, Self.onError, box)
+        natsOptions_SetDisconnectedCB(opts, Self.onConnectionEvent, box)
+        natsOptions_SetReconnectedCB(opts, Self.onConnectionEvent, box)
+        natsOptions_SetClosedCB(opts, Self.onClosed, box)
         let s = natsConnection_Connect(&nc, opts)
+        if s != NATS_OK { Unmanaged<Activity>.fromOpaque(box).release() }
         guard s == NATS_OK else {
             let detail = Self.lastError()
             switch s {
@@ -67,6 +138,57 @@ final class NatsConnection {
     }
 
     deinit { close() }
+
+    private static let onError: @convention(c) (OpaquePointer?, OpaquePointer?, natsStatus, UnsafeMutableRawPointer?) -> Void = { _, sub, status, box in
+        guard let box else { return }
+        let activity = Unmanaged<Activity>.fromOpaque(box).takeUnretainedValue()
+        if status == NATS_MISSED_HEARTBEAT || status == NATS_SLOW_CONSUMER || status == NATS_MISMATCH, let inbox = activity.inbox(of: sub) {
+            inbox.fail(Failure(kind: .unreachable, description: "the board's log stopped (\(String(cString: natsStatus_GetText(status))))"))
+        } else {
+            activity.ring()
+        }
+    }
+    private static let onConnectionEvent: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, box in
+        guard let box else { return }
+        Unmanaged<Activity>.fromOpaque(box).takeUnretainedValue().ring()
+    }
+    private static let onClosed: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, box in
+        guard let box else { return }
+        Unmanaged<Activity>.fromOpaque(box).release()
+    }
+    /// libnats' delivery thread: the message is copied into its subscription's inbox.
+    private static let onMessage: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, _, msg, box in
+        guard let msg else { return }
+        guard let box else { natsMsg_Destroy(msg); return }
+        Unmanaged<Inbox>.fromOpaque(box).takeUnretainedValue().deliver(message(msg))
+    }
+    private static let onComplete: @convention(c) (UnsafeMutableRawPointer?) -> Void = { box in
+        guard let box else { return }
+        Unmanaged<Inbox>.fromOpaque(box).release()
+    }
+
+    /// Copies a message's bytes and JetStream position out, and frees it.
+    private static func message(_ msg: OpaquePointer) -> Message {
+        defer { natsMsg_Destroy(msg) }
+        let n = Int(natsMsg_GetDataLength(msg))
+        var data = [UInt8](repeating: 0, count: n)
+        if n > 0, let p = natsMsg_GetData(msg) { data.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: p, count: n)) } }
+        var sequence: UInt64 = 0, pending: UInt64 = 0
+        var meta: UnsafeMutablePointer<jsMsgMetaData>?
+        if natsMsg_GetMetaData(&meta, msg) == NATS_OK, let m = meta {
+            sequence = m.pointee.Sequence.Stream; pending = m.pointee.NumPending
+            jsMsgMetaData_Destroy(m)
+        }
+        let subject = natsMsg_GetSubject(msg).map { String(cString: $0) } ?? ""
+        return Message(data: data, sequence: sequence, pending: pending, subject: subject)
+    }
+
+    /// Wraps a new asynchronous subscription: its inbox is retained for libnats until the subscription completes.
+    private func adopt(_ sub: OpaquePointer?, _ inbox: Inbox, _ box: UnsafeMutableRawPointer) -> Subscription {
+        activity.register(sub, inbox)
+        if natsSubscription_SetOnCompleteCB(sub, Self.onComplete, box) != NATS_OK { _ = Unmanaged<Inbox>.fromOpaque(box).retain() }
+        return Subscription(sub, inbox)
+    }
 
     func close() {
         if let j = js { jsCtx_Destroy(j); js = nil }
@@ -160,14 +282,17 @@ final class NatsConnection {
         }
         var sub: OpaquePointer?
         var code = jsErrCode(0)
+        let inbox = Inbox(activity)
+        let box = Unmanaged.passRetained(inbox).toOpaque()
         let s: natsStatus = stream.withCString { name in
             so.Stream = name
-            return js_SubscribeSync(&sub, js, subject, nil, &so, &code)
+            return js_Subscribe(&sub, js, subject, Self.onMessage, box, nil, &so, &code)
         }
+        if s != NATS_OK { Unmanaged<Inbox>.fromOpaque(box).release() }
         try check(s, "cannot read board \(stream)")
         // A new replica of a big board reads its whole log at once: the default 65,536 messages would overflow.
         natsSubscription_SetPendingLimits(sub, 10_000_000, 1 << 30)
-        return Subscription(sub)
+        return adopt(sub, inbox, box)
     }
 
     // MARK: core NATS (live strokes, presence)
@@ -180,39 +305,21 @@ final class NatsConnection {
 
     func subscribe(_ subject: String) throws -> Subscription {
         var sub: OpaquePointer?
-        try check(natsConnection_SubscribeSync(&sub, nc, subject), "cannot subscribe to \(subject)")
-        return Subscription(sub)
+        let inbox = Inbox(activity)
+        let box = Unmanaged.passRetained(inbox).toOpaque()
+        let s = natsConnection_Subscribe(&sub, nc, subject, Self.onMessage, box)
+        if s != NATS_OK { Unmanaged<Inbox>.fromOpaque(box).release() }
+        try check(s, "cannot subscribe to \(subject)")
+        return adopt(sub, inbox, box)
     }
 
     /// Messages waiting in the subscription (taking them costs no waiting).
-    func pending(_ s: Subscription) -> Int {
-        var msgs: Int32 = 0, bytes: Int32 = 0
-        guard natsSubscription_GetPending(s.sub, &msgs, &bytes) == NATS_OK else { return 0 }
-        return Int(msgs)
-    }
+    func pending(_ s: Subscription) -> Int { s.inbox.count }
 
-    /// The next message, or nil after `timeoutMs` (0: only what is already here).
+    /// The next message, or nil after `timeoutMs` (0: only what is already here). Waiting sleeps until a message
+    /// or an error arrives: nothing polls.
     func next(_ s: Subscription, timeoutMs: Int64) throws -> Message? {
-        var msg: OpaquePointer?
-        let st = natsSubscription_NextMsg(&msg, s.sub, max(timeoutMs, 1))
-        if st == NATS_TIMEOUT { return nil }
-        if st == NATS_MISSED_HEARTBEAT || st == NATS_SLOW_CONSUMER || st == NATS_MISMATCH {
-            throw Failure(kind: .unreachable, description: "the board's log stopped (\(String(cString: natsStatus_GetText(st))))")
-        }
-        try check(st, "cannot read the board")
-        guard let msg else { return nil }
-        defer { natsMsg_Destroy(msg) }
-        let n = Int(natsMsg_GetDataLength(msg))
-        var data = [UInt8](repeating: 0, count: n)
-        if n > 0, let p = natsMsg_GetData(msg) { data.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: p, count: n)) } }
-        var sequence: UInt64 = 0, pending: UInt64 = 0
-        var meta: UnsafeMutablePointer<jsMsgMetaData>?
-        if natsMsg_GetMetaData(&meta, msg) == NATS_OK, let m = meta {
-            sequence = m.pointee.Sequence.Stream; pending = m.pointee.NumPending
-            jsMsgMetaData_Destroy(m)
-        }
-        let subject = natsMsg_GetSubject(msg).map { String(cString: $0) } ?? ""
-        return Message(data: data, sequence: sequence, pending: pending, subject: subject)
+        try s.inbox.take(timeoutMs: timeoutMs)
     }
 
     // MARK: errors

@@ -34,6 +34,8 @@ struct Measurements {
     var touch = TouchBench.Result()
     var shapes = ShapeBench.Result()
     var sync = SyncBench.Result()
+    /// The app window joined to a board, at rest.
+    var boardWindow = BoardAppBench.Result()
     var selection = SelectionBench.Result()
     var writeMs: [String: Double] = [:]
     var notes: [String] = []
@@ -184,6 +186,10 @@ struct Report {
                 samples: m.sync.apply1m, statistic: .p99, goal: "≤ 20 ms", met: m.sync.apply1m.p99.map { $0 <= 20 }),
             Row(key: "board_catchup_s_1m", label: "shared board: a new replica of a 1M-point board (log only, no snapshot yet)", unit: "s",
                 samples: Samples(m.sync.catchUp1m.values.map { $0 / 1000 }), statistic: .median, goal: "≤ 2 s", met: m.sync.catchUp1m.median.map { $0 <= 2000 }),
+            Row(key: "board_idle_cpu_pct_1m", label: "shared board: the app window (`oekaki-instrumented`) joined to a 1M-point board, nothing happening, CPU over 10 s", unit: "% of a core",
+                samples: m.boardWindow.idle1m, statistic: .value, goal: "≤ 1 %", met: m.boardWindow.idle1m.median.map { $0 <= 1 }),
+            Row(key: "board_idle_cpu_pct_10m", label: "shared board: the app window joined to a 10M-point board (100,000 strokes), nothing happening, CPU over 10 s", unit: "% of a core",
+                samples: m.boardWindow.idle10m, statistic: .value, goal: "≤ 1 %", met: m.boardWindow.idle10m.median.map { $0 <= 1 }),
             Row(key: "sync_ten_writers_ms", label: "shared board: 10 writers × \(m.sync.strokesEach) strokes at once until all replicas agree", unit: "ms",
                 samples: m.sync.tenWriters, statistic: .value, goal: "report"),
             Row(key: "select_ms_1m", label: "lasso selection on 1M points taking \(m.selection.selectedPoints) points (median)", unit: "ms",
@@ -303,7 +309,7 @@ struct Report {
     }
 
     var allNotes: [String] {
-        var n = m.notes + m.export.notes + m.app.notes + m.sync.notes + m.notebook.notes + m.pdf.notes
+        var n = m.notes + m.export.notes + m.app.notes + m.sync.notes + m.boardWindow.notes + m.notebook.notes + m.pdf.notes
         for t in [m.export.ours, m.export.oursFromXopp, m.export.oursPDF] + [m.export.xournalpp, m.export.rsvg, m.export.xournalppPDF].compactMap({ $0 }) where !t.failures.isEmpty {
             n.append("\(t.name): \(t.failures.count) failed run(s): \(Set(t.failures).sorted().joined(separator: "; "))")
         }

@@ -65,6 +65,7 @@ struct Suite {
         m.notes += m.thumbnail.failures
         progress("shared board: apply ×\(quick ? 100 : 300), catch-up of 1M points ×3, ten writers × \(quick ? 200 : 1000) strokes")
         m.sync = SyncBench.run(w.million, folder: w.folder, applyRounds: quick ? 100 : 300, strokesEach: quick ? 200 : 1000)
+        m.boardWindow = boardWindow(w)
 
         progress("selection: lasso on 1M points, dragging 10,000 strokes, ten moves stored")
         m.selection = SelectionBench.run(w.million, folder: w.folder, rounds: quick ? 1 : 3)
@@ -126,8 +127,35 @@ struct Suite {
         let w = try Workloads()
         defer { w.removeAll() }
         m.points1m = w.million.pointCount
+        progress("shared board: apply ×\(quick ? 100 : 300), catch-up of 1M points ×3, ten writers × \(quick ? 200 : 1000) strokes")
         m.sync = SyncBench.run(w.million, folder: w.folder, applyRounds: quick ? 100 : 300, strokesEach: quick ? 200 : 1000)
         return m
+    }
+
+    /// Only the shared-board figures: the sync engine's, then the window joined to boards of 1M and 10M points.
+    func runBoardOnly() throws -> Measurements {
+        let t0 = Clock.nanoseconds()
+        var m = try runSyncOnly()
+        let w = try Workloads()
+        defer { w.removeAll() }
+        m.machine = Machine.describe(log: w.log)
+        m.boardWindow = boardWindow(w)
+        m.seconds = Double(Clock.nanoseconds() - t0) / 1e9
+        return m
+    }
+
+    /// The app window joined to a board at rest, on a display of its own.
+    func boardWindow(_ w: Workloads) -> BoardAppBench.Result {
+        progress("shared board: the window joined to boards of 1M and 10M points, at rest")
+        do {
+            let display = try VirtualDisplay.start(log: w.log)
+            defer { display.stop() }
+            return BoardAppBench.run(w, display: display)
+        } catch {
+            var r = BoardAppBench.Result()
+            r.notes.append("board window: \(error)")
+            return r
+        }
     }
 
     /// Only the selection figures.

@@ -23,19 +23,13 @@ enum SyncBench {
     static func run(_ million: Drawing, folder: String, applyRounds: Int, strokesEach: Int) -> Result {
         var r = Result()
         r.strokesEach = strokesEach
-        guard let server = Executables.find("nats-server") ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nats-server") ? "/usr/sbin/nats-server" : nil) else {
+        guard let server = serverExecutable else {
             r.notes.append("sync: nats-server not installed (make deps)"); return r
         }
         let dir = folder + "/sync"
-        try? FileManager.default.removeItem(atPath: dir)
-        try? FileManager.default.createDirectory(atPath: dir + "/ports", withIntermediateDirectories: true)
-        let pid: pid_t
-        do {
-            pid = try ChildProcess.start(server, ["-js", "-a", "127.0.0.1", "-p", "-1", "-sd", dir + "/store", "--ports_file_dir", dir + "/ports"],
-                                         environment: [:], log: dir + "/server.log")
-        } catch { r.notes.append("sync: \(error)"); return r }
+        let pid: pid_t, base: String
+        do { (pid, base) = try startServer(server, dir: dir) } catch { r.notes.append("sync: \(error)"); return r }
         defer { ChildProcess.stop(pid); try? FileManager.default.removeItem(atPath: dir) }
-        guard let base = waitForPort(dir + "/ports") else { r.notes.append("sync: nats-server did not start"); return r }
         do {
             r.apply = try applyLatency(base + "/latency", dir: dir, rounds: applyRounds)
             r.catchUp1m = try catchUp(million, base + "/million", dir: dir)
@@ -44,6 +38,20 @@ enum SyncBench {
             r.tenWriters = try tenWriters(base + "/ten", dir: dir, strokesEach: strokesEach)
         } catch { r.notes.append("sync: \(error)") }
         return r
+    }
+
+    static var serverExecutable: String? {
+        Executables.find("nats-server") ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nats-server") ? "/usr/sbin/nats-server" : nil)
+    }
+
+    /// A `nats-server -js` on 127.0.0.1, a port of its own choosing, its store in `dir`: its pid and URL.
+    static func startServer(_ server: String, dir: String) throws -> (pid_t, String) {
+        try? FileManager.default.removeItem(atPath: dir)
+        try? FileManager.default.createDirectory(atPath: dir + "/ports", withIntermediateDirectories: true)
+        let pid = try ChildProcess.start(server, ["-js", "-a", "127.0.0.1", "-p", "-1", "-sd", dir + "/store", "--ports_file_dir", dir + "/ports"],
+                                         environment: [:], log: dir + "/server.log")
+        guard let base = waitForPort(dir + "/ports") else { ChildProcess.stop(pid); throw BoardSync.Failure.other("nats-server did not start") }
+        return (pid, base)
     }
 
     private static func waitForPort(_ dir: String) -> String? {
@@ -58,7 +66,7 @@ enum SyncBench {
         return nil
     }
 
-    private static func replica(_ path: String, _ url: String, drawing: Drawing = Drawing()) throws -> BoardSync {
+    static func replica(_ path: String, _ url: String, drawing: Drawing = Drawing()) throws -> BoardSync {
         let sync = try BoardSync(document: try DocumentFile.create(path: path, drawing: drawing), url: try BoardURL(url))
         try sync.connect(timeoutMs: 5000)
         return sync

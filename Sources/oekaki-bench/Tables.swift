@@ -54,7 +54,8 @@ extension Report {
         "app_pan_event_ms_1m": "Window: pan event on 1M points", "app_scroll_event_ms_page500": "Window: scroll at page 500 of 500",
         "app_zoom_ms_1m": "Window: zoom step on 1M points", "app_rss_growth_mib_1m": "Window: memory for 1M points",
         "peak_rss_mib_1m": "Peak memory of the PNG export", "app_touch3_event_ms": "Window: three fingers at once",
-        "sync_apply_p99_ms": "Shared board: a stroke reaches another replica", "sync_catchup_ms_1m": "Shared board: join a board of 1M points",
+        "sync_apply_p99_ms": "Shared board: a stroke reaches another replica",
+        "board_idle_cpu_pct_1m": "Shared board: the window at rest, 1M points", "board_idle_cpu_pct_10m": "Shared board: the window at rest, 10M points", "sync_catchup_ms_1m": "Shared board: join a board of 1M points",
         "select_ms_1m": "Lasso 100,000 of 1M points", "drag_selection_event_ms_10k": "Drag 10,000 selected strokes, per event",
         "move_bytes_per_stroke": "File growth per moved stroke", "thumbnail_ms_1m": "Thumbnail of 1M points",
         "shape_fit_p99_ms_1k": "Hold-to-snap fit, 1,000 points", "notebook_open_ms_500p": "Open a 500-page notebook",
@@ -99,6 +100,24 @@ extension Report {
             s += "\(Format.number(r.samples.median, unit: r.unit)) | \(Format.spread(r.samples, unit: r.unit)) | \(r.samples.count) |\n"
         }
         let notes = allNotes
+        if !notes.isEmpty { s += "\n" + notes.map { "- \($0)\n" }.joined() }
+        return s
+    }
+}
+
+extension Report {
+    /// BENCHMARKS.md's shared-board section: every `board_` key of the run (`oekaki-bench --board --write FILE`
+    /// rewrites only this section, so the board figures can be measured without the whole suite).
+    func boardMarkdown() -> String {
+        var s = "Measured \(Report.iso(m.started))"
+        if let mc = m.machine { s += " on \(mc.cpuModel) × \(mc.cores) cores" }
+        s += "; command: `\(m.command)` (\(m.quick ? "quick" : "full"), \(String(format: "%.0f", m.seconds)) s).\n\n"
+        s += "| key | what | value | spread (min–max) | n | goal | met |\n|---|---|---:|---:|---:|---|---|\n"
+        for r in rows where r.key.hasPrefix("board_") {
+            s += "| `\(r.key)` | \(r.label) | **\(Format.number(r.value, unit: r.unit))**\(r.statistic == .p99 ? " (p99)" : "") | "
+            s += "\(Format.spread(r.samples, unit: r.unit)) | \(r.samples.count) | \(r.goal ?? "") | \(Format.met(r.met)) |\n"
+        }
+        let notes = m.sync.notes + m.boardWindow.notes
         if !notes.isEmpty { s += "\n" + notes.map { "- \($0)\n" }.joined() }
         return s
     }

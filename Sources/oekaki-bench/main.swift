@@ -15,6 +15,8 @@ usage: oekaki-bench [--quick] [--json] [--write FILE]
   --thumbnail    only the thumbnail figures (the 1M-point .oekaki, `oekaki-thumbnailer` process and in-process), as JSON
   --notebook     only the 500-page notebook figures (open, PDF of every page vs Xournal++), as JSON
   --pdf          only the 300-page PDF figures (window to first page, annotated PDF export vs Xournal++), as JSON
+  --board        only the shared-board figures (board_*: the sync engine, the window joined at rest); with
+                 --write FILE it rewrites only FILE's board section
 """
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -23,7 +25,7 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
-var quick = false, json = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false, shapesOnly = false, thumbnailOnly = false, notebookOnly = false, pdfOnly = false
+var quick = false, json = false, boardOnly = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false, shapesOnly = false, thumbnailOnly = false, notebookOnly = false, pdfOnly = false
 var writePath: String?
 
 if args.first == "--export-child" {
@@ -63,6 +65,7 @@ while i < args.count {
     case "--notebook": notebookOnly = true
     case "--pdf": pdfOnly = true
     case "--sync-only": syncOnly = true   // internal: only the shared-board figures
+    case "--board": boardOnly = true
     case "--selection-only": selectionOnly = true   // internal: only the selection figures
     case "--write":
         guard i + 1 < args.count else { fail("--write needs a FILE\n\(usage)", code: 2) }
@@ -182,11 +185,14 @@ if notebookOnly {
 let command = CommandLine.arguments.joined(separator: " ")
 do {
     let suite = Suite(quick: quick, command: command)
-    let m = appOnly ? try suite.runAppOnly() : syncOnly ? try suite.runSyncOnly()
+    let m = appOnly ? try suite.runAppOnly() : syncOnly ? try suite.runSyncOnly() : boardOnly ? try suite.runBoardOnly()
         : selectionOnly ? try suite.runSelectionOnly() : try suite.run()
     let report = Report(m)
-    if let path = writePath {
-        try BenchmarksFile.update(path, with: [("summary", report.summary()), ("figures", report.markdown())])
+    if let path = writePath, boardOnly {
+        try BenchmarksFile.update(path, with: [("board", report.boardMarkdown())])
+        FileHandle.standardError.write(Data("oekaki-bench: wrote the board section of \(path)\n".utf8))
+    } else if let path = writePath {
+        try BenchmarksFile.update(path, with: [("summary", report.summary()), ("figures", report.markdown()), ("board", report.boardMarkdown())])
         FileHandle.standardError.write(Data("oekaki-bench: wrote \(path)\n".utf8))
     }
     print(json ? report.json() : report.table(), terminator: "")

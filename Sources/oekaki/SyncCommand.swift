@@ -52,7 +52,8 @@ enum SyncCommand {
                     offline = false
                     print("online again")
                 }
-                let n = try sync.pull(waitMs: 100)
+                // Sleeps until an entry arrives (the client library wakes it), at most a second.
+                let n = try sync.pull(waitMs: 1000)
                 if n > 0 { print("applied \(n) entries, board at \(sync.replica.ledger.lastSequence), \(sync.document.document.strokeCount) strokes on \(sync.document.document.pages.count) pages") }
                 let sent = try sync.push()
                 if sent > 0 { print("published \(sent) entries") }

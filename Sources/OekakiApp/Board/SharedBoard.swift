@@ -5,8 +5,10 @@ import InkStore
 import InkSync
 
 /// A window's document shared on a board. The sync engine writes the same file as autosave, so it runs on the
-/// save queue; every 30 ms the GTK thread asks it to apply what arrived and publish what is waiting. Drawing
-/// never waits for the network: the GTK thread only ever hands work to the queue.
+/// save queue. Nothing polls: the engine is stepped when the client library says something arrived or the link
+/// changed, when a local change is committed, while this user's strokes grow (live traces, every 30 ms at most),
+/// every 2 s for presence, and every 2 s while the board cannot be reached. Drawing never waits for the network:
+/// the GTK thread only ever hands work to the queue.
 final class SharedBoard {
     enum State: Equatable {
         case connecting
@@ -44,8 +46,15 @@ final class SharedBoard {
     private var lastPresence = Date.distantPast
 
     // GTK thread only.
-    private var timer: UInt32 = 0
-    private var tickQueued = false
+    private var liveTimer: UInt32 = 0
+    private var presenceTimer: UInt32 = 0
+    private var retryTimer: UInt32 = 0
+    private var expiryTimer: UInt32 = 0
+    /// A step is queued on the save queue (any thread): wake-ups coalesce into it.
+    private let stepQueued = Flag()
+
+    /// How often this user says "here" and how long someone silent stays in the title bar.
+    static let presenceSeconds = 2.0, presenceTimeout = 5.0
 
     init(url: BoardURL, autosave: Autosave, numbers: StrokeNumbers, pageNumbers: StrokeNumbers) {
         self.url = url; self.autosave = autosave; self.numbers = numbers; self.pageNumbers = pageNumbers
@@ -79,9 +88,18 @@ final class SharedBoard {
         var changed = others.expire(at: now)
         for m in live { others.receive(m, at: now); changed = true }
         if changed { onLive?(others.shown) }
+        // Someone's trace that stops without an end fades after `LiveStrokes.timeout`: looked at only while any shows.
+        if !others.isEmpty && expiryTimer == 0 {
+            expiryTimer = every(milliseconds: 500) { [weak self] in
+                guard let self else { return false }
+                if self.others.expire(at: Self.now) { self.onLive?(self.others.shown) }
+                if self.others.isEmpty { self.expiryTimer = 0; return false }
+                return true
+            }
+        }
         let before = Set(people.keys)
         for p in here { people[p.client] = (p.name, now) }
-        people = people.filter { now - $0.value.seen < 3 }
+        people = people.filter { now - $0.value.seen < Self.presenceTimeout }
         if Set(people.keys) != before || !here.isEmpty && people.count != before.count {
             onPeople?([name] + people.filter { $0.key != client }.values.map(\.name).sorted())
         }
@@ -96,6 +114,7 @@ final class SharedBoard {
                 s.numbers = numbers
                 s.pageNumbers = pageNumbers
                 s.note = { FileHandle.standardError.write(Data("oekaki: board \(url.board): \($0)\n".utf8)) }
+                s.onActivity = { [weak self] in self?.wake() }
                 s.onApplied = { [weak self] c in
                     let batch = MainLoopHandoff(value: c)
                     onMainLoop {
@@ -108,46 +127,74 @@ final class SharedBoard {
                 }
                 let client = s.replica.client
                 onMainLoop { [weak self] in self?.client = client }
-                self.autosave.onCommitted = { [weak s] change in s?.didCommit([change]) }
+                // A committed change is in the outbox: publish it now.
+                self.autosave.onCommitted = { [weak self, weak s] change in s?.didCommit([change]); self?.wake() }
                 self.sync = s
-                self.step()
+                self.stepNow()
             } catch {
                 self.report(.failed("\(error)"))
             }
         }
-        timer = every(milliseconds: 30) { [weak self] in
+        presenceTimer = every(milliseconds: UInt32(Self.presenceSeconds * 1000)) { [weak self] in
             guard let self else { return false }
-            if !self.tickQueued {
-                self.tickQueued = true
-                let outgoing = MainLoopHandoff(value: self.liveMessages())
-                self.autosave.withFile { [weak self] _ in
-                    guard let self else { return }
-                    self.step(sending: outgoing.value)
-                    let live = self.sync?.takeLive() ?? [], here = self.sync?.takePresence() ?? []
-                    let back = MainLoopHandoff(value: (live, here))
-                    onMainLoop { [weak self] in
-                        self?.tickQueued = false
-                        self?.received(back.value.0, back.value.1)
-                    }
-                }
+            self.received([], [])
+            self.wake()
+            return true
+        }
+    }
+
+    /// GTK thread: this user's strokes in progress changed; their new points go out within 30 ms, and the timer
+    /// stops once nothing more is drawn.
+    func liveChanged() {
+        guard liveTimer == 0, client != nil else { return }
+        liveTimer = every(milliseconds: 30) { [weak self] in
+            guard let self else { return false }
+            let messages = self.liveMessages()
+            if messages.isEmpty { self.liveTimer = 0; return false }
+            let outgoing = MainLoopHandoff(value: messages)
+            self.autosave.withFile { [weak self] _ in
+                guard let self, self.online, let s = self.sync else { return }
+                for m in outgoing.value { s.publishLive(m) }
             }
             return true
         }
     }
 
     func stop() {
-        stopTimer(&timer)
+        stopTimer(&liveTimer); stopTimer(&presenceTimer); stopTimer(&retryTimer); stopTimer(&expiryTimer)
         autosave.withFile { [weak self] _ in
+            self?.sync?.onActivity = nil
             self?.sync?.disconnect()
             self?.autosave.onCommitted = nil
         }
     }
 
+    /// Any thread: something may be waiting (an arrival, a commit, presence, a retry); one step is queued however
+    /// many ring before it runs.
+    private func wake() {
+        guard stepQueued.raise() else { return }
+        autosave.withFile { [weak self] _ in
+            guard let self else { return }
+            // Lowered before the step: what arrives while it runs queues the next one.
+            self.stepQueued.lower()
+            self.stepNow()
+        }
+    }
+
+    /// On the save queue: one step, and what it brought for the GTK thread.
+    private func stepNow() {
+        step()
+        let live = sync?.takeLive() ?? [], here = sync?.takePresence() ?? []
+        guard !live.isEmpty || !here.isEmpty else { return }
+        let back = MainLoopHandoff(value: (live, here))
+        onMainLoop { [weak self] in self?.received(back.value.0, back.value.1) }
+    }
+
     /// On the save queue: reconnect when due, apply what arrived, publish what waits.
-    private func step(sending live: [LiveStroke] = []) {
+    private func step() {
         guard let s = sync else { return }
         if !online {
-            guard Date().timeIntervalSince(lastAttempt) > 2 else { return report(.offline(waiting: s.waiting)) }
+            guard Date().timeIntervalSince(lastAttempt) > 1.5 else { return report(.offline(waiting: s.waiting)) }
             lastAttempt = Date()
             do {
                 try s.connect(timeoutMs: 1500)
@@ -163,8 +210,7 @@ final class SharedBoard {
         do {
             // The client library notices a lost server at once (the log would only tell after heartbeats).
             guard s.isConnected else { throw BoardSync.Failure.unreachable("disconnected") }
-            for m in live { s.publishLive(m) }
-            if Date().timeIntervalSince(lastPresence) >= 1 { s.publishPresence(name: name); lastPresence = Date() }
+            if Date().timeIntervalSince(lastPresence) >= Self.presenceSeconds * 0.9 { s.publishPresence(name: name); lastPresence = Date() }
             try s.pull(waitMs: 0)
             try s.push()
             report(.online)
@@ -179,6 +225,23 @@ final class SharedBoard {
         guard state != lastState else { return }
         lastState = state
         let s = MainLoopHandoff(value: state)
-        onMainLoop { [weak self] in self?.onState?(s.value) }
+        onMainLoop { [weak self] in
+            guard let self else { return }
+            // Only while the board cannot be reached does a timer retry.
+            if case .offline = s.value {
+                if self.retryTimer == 0 { self.retryTimer = every(milliseconds: 2000) { [weak self] in self?.wake(); return self != nil } }
+            } else {
+                stopTimer(&self.retryTimer)
+            }
+            self.onState?(s.value)
+        }
     }
+}
+
+/// A flag raised from any thread; `raise` says whether this call raised it.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var up = false
+    func raise() -> Bool { lock.lock(); defer { lock.unlock() }; if up { return false }; up = true; return true }
+    func lower() { lock.lock(); up = false; lock.unlock() }
 }

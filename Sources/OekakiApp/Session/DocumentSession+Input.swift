@@ -27,6 +27,8 @@ protocol InputSink: AnyObject {
 extension DocumentSession: InputSink {
     func input(_ event: InputEvent, view: ViewTransform, shift: Bool) {
         Trace.measure("event input") { inputNow(event, view: view, shift: shift) }
+        // This user's stroke in progress goes to the board as it grows.
+        board?.liveChanged()
     }
 
     private func inputNow(_ viewEvent: InputEvent, view: ViewTransform, shift: Bool) {
