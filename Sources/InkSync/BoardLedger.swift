@@ -16,8 +16,26 @@ public struct BoardLedger: Sendable, Equatable {
         public var look: StrokeLook
         /// Its order before the last front, back or reorder: where an undo of that puts it back.
         public var was: UInt64?
-        public init(local: StrokeID, visible: Bool, order: UInt64, page: PageID = Page.firstID, look: StrokeLook, was: UInt64? = nil) {
+        /// The local layer it is on on the board (its page's first layer has the page's id).
+        public var layer: LayerID
+        public init(local: StrokeID, visible: Bool, order: UInt64, page: PageID = Page.firstID, look: StrokeLook, was: UInt64? = nil,
+                    layer: LayerID? = nil) {
             self.local = local; self.visible = visible; self.order = order; self.page = page; self.look = look; self.was = was
+            self.layer = layer ?? page
+        }
+    }
+
+    public struct LayerEntry: Hashable, Sendable {
+        public var local: LayerID
+        /// The local page it is on.
+        public var page: PageID
+        public var visible: Bool
+        public var key: PageKey
+        public var look: LayerLook
+        public var everyPage: Bool
+        public init(local: LayerID, page: PageID, visible: Bool = true, key: PageKey = .first, look: LayerLook = LayerLook(name: Layer.defaultName),
+                    everyPage: Bool = false) {
+            self.local = local; self.page = page; self.visible = visible; self.key = key; self.look = look; self.everyPage = everyPage
         }
     }
 
@@ -37,6 +55,9 @@ public struct BoardLedger: Sendable, Equatable {
     public private(set) var pages: [BoardPageID: PageEntry] = [:]
     /// Local page id → global id, for the pages the board has confirmed.
     public private(set) var globalPageIDs: [PageID: BoardPageID] = [:]
+    public private(set) var layers: [BoardLayerID: LayerEntry] = [:]
+    /// Local layer id → global id, for the layers the board has confirmed.
+    public private(set) var globalLayerIDs: [LayerID: BoardLayerID] = [:]
     /// The last log sequence applied.
     public var lastSequence: UInt64 = 0
     /// Highest operation number applied, per client.
@@ -74,6 +95,16 @@ public struct BoardLedger: Sendable, Equatable {
         }
     }
 
+    public subscript(layer id: BoardLayerID) -> LayerEntry? {
+        get { layers[id] }
+        set {
+            if let old = layers[id] { globalLayerIDs[old.local] = nil }
+            layers[id] = newValue
+            if let e = newValue { globalLayerIDs[e.local] = id }
+        }
+    }
+
     public func globalID(local: StrokeID) -> BoardStrokeID? { globalIDs[local] }
+    public func globalLayerID(local: LayerID) -> BoardLayerID? { globalLayerIDs[local] }
     public func globalPageID(local: PageID) -> BoardPageID? { globalPageIDs[local] }
 }

@@ -43,6 +43,17 @@ public struct BoardOperation: Hashable, Sendable {
         case movePages([BoardPageID: PageKey])
         /// New sizes or backgrounds.
         case formatPages([BoardPageID: PageFormat])
+        /// A new layer on a page (one entry per page for a notebook layer).
+        case addLayer(BoardLayer)
+        /// Layers deleted and brought back: last writer wins, like pages (their items travel as strokes).
+        case deleteLayers([BoardLayerID])
+        case restoreLayers([BoardLayerID])
+        /// Layers moved among their page's layers: each takes its new key.
+        case moveLayers([BoardLayerID: PageKey])
+        /// Layers renamed, hidden or shown.
+        case lookLayers([BoardLayerID: LayerLook])
+        /// Items moved to another layer of their page: last writer wins per item.
+        case moveItems([BoardStrokeID: BoardLayerID])
     }
 
     /// True for changes that only a log entry of version 2 can carry.
@@ -52,6 +63,7 @@ public struct BoardOperation: Hashable, Sendable {
         case .replace(_, let a): return !a.allSatisfy(\.isVersion1)
         case .remove, .restore: return false
         case .look, .front, .back, .reorder, .addPage, .deletePages, .restorePages, .movePages, .formatPages: return true
+        case .addLayer, .deleteLayers, .restoreLayers, .moveLayers, .lookLayers, .moveItems: return true
         }
     }
 }
@@ -71,19 +83,23 @@ public struct BoardStroke: Hashable, Sendable {
     public var shape: ShapeKind?
     /// Ink, or a text box or an image (the image's bytes are not on the log; see SHARING.md).
     public var content: StrokeContent
+    /// The layer it is on; nil: its page's first layer (a piece of a cut: its original's layer).
+    public var layer: BoardLayerID?
 
     public init(id: BoardStrokeID, place: BoardStrokeID? = nil, page: BoardPageID = .first, style: StrokeStyle, points: [InkPoint],
-                transform: AffineMap = .identity, shape: ShapeKind? = nil, content: StrokeContent = .ink) {
+                transform: AffineMap = .identity, shape: ShapeKind? = nil, content: StrokeContent = .ink, layer: BoardLayerID? = nil) {
         self.id = id; self.place = place; self.page = page; self.style = style; self.points = points
-        self.transform = transform; self.shape = shape; self.content = content
+        self.transform = transform; self.shape = shape; self.content = content; self.layer = layer
     }
 
-    /// What an entry of version 1 can say: ink on the first page, never moved.
-    var isVersion1: Bool { page == .first && transform.isIdentity && content == .ink }
+    /// What an entry of version 1 can say: ink on the first page's first layer, never moved.
+    var isVersion1: Bool { page == .first && transform.isIdentity && content == .ink && layer == nil }
 
     /// The stroke under a local id, page and drawing order.
-    func stroke(local: StrokeID, page: PageID, order: StrokeID) -> Stroke {
-        Stroke(id: local, style: style, points: points, order: order, shape: shape, page: page, transform: transform, content: content)
+    func stroke(local: StrokeID, page: PageID, order: StrokeID, layer: LayerID? = nil) -> Stroke {
+        var s = Stroke(id: local, style: style, points: points, order: order, shape: shape, page: page, transform: transform, content: content)
+        if let layer { s.layer = layer }
+        return s
     }
 }
 

@@ -13,8 +13,10 @@ extension BoardReplica {
         var out: [BoardOperation.Change] = []
         var shownAt: [PageID: Int] = [:]
         for (i, p) in document.pages.enumerated() { shownAt[p.id] = i }
-        if pagesPending { out += pageChanges(shownAt) }
+        let layers = pagesPending ? layerChanges(shownAt) : (changes: [], deletes: [])
+        if pagesPending { out += pageChanges(shownAt) + layers.changes }
         out += strokeChanges(shownAt, chunk: chunk)
+        if !layers.deletes.isEmpty { out.append(.deleteLayers(layers.deletes)) }
         let deletes = pagesPending ? pageDeletes(shownAt) : []
         if !deletes.isEmpty { out.append(.deletePages(deletes.sorted())) }
         return out
@@ -26,7 +28,7 @@ extension BoardReplica {
         guard !pendingStrokes.isEmpty || pagesPending else { return }
         var shownAt: [PageID: Int] = [:]
         for (i, p) in document.pages.enumerated() { shownAt[p.id] = i }
-        if pagesPending, pageChanges(shownAt).isEmpty, pageDeletes(shownAt).isEmpty { pagesPending = false }
+        if pagesPending, pageChanges(shownAt).isEmpty, pageDeletes(shownAt).isEmpty, layerChanges(shownAt).changes.isEmpty, layerChanges(shownAt).deletes.isEmpty { pagesPending = false }
         pendingStrokes = pendingStrokes.filter { differs($0.key, page: $0.value, shownAt) }
     }
 
@@ -49,7 +51,7 @@ extension BoardReplica {
         let s = shownAt[e.page].map { document.pages[$0].stroke(e.local) } ?? parked[e.page]?.page.stroke(e.local)
         // Not here: kept hidden with a look of mine, it differs again the moment the board restores it.
         guard let s else { return e.visible || hidden[e.local].map { StrokeLook(of: $0) != e.look } ?? false }
-        return !e.visible || StrokeLook(of: s) != e.look || s.order != e.order
+        return !e.visible || StrokeLook(of: s) != e.look || s.order != e.order || s.layer != e.layer
     }
 
     /// The confirmed stroke at `order` that is not drawn here (lowest id first), if any.
@@ -92,6 +94,7 @@ extension BoardReplica {
         var looks: [LookChange] = []
         var fronts: [(Stroke, BoardStrokeID)] = [], backs: [(Stroke, BoardStrokeID)] = []
         var reorders: [BoardStrokeID: UInt64] = [:]
+        var layerMoves: [BoardStrokeID: BoardLayerID] = [:]
         var gone: [UInt64: BoardStrokeID] = [:]   // board order → confirmed stroke no longer drawn here
         for (local, _) in pendingStrokes {
             guard let gid = ledger.globalID(local: local), let e = ledger[gid] else { continue }
@@ -106,6 +109,7 @@ extension BoardReplica {
                                         width: look.width == e.look.width ? nil : look.width,
                                         color: look.color == e.look.color ? nil : look.color))
             }
+            if s.layer != e.layer { layerMoves[gid] = boardLayerID(s.layer, page: e.page) }
             if s.order != e.order {
                 // Back where it was before the last front or back (an undo): exactly there.
                 if s.order == e.was { reorders[gid] = s.order } else if s.drawKey > Int64(bitPattern: e.order) { fronts.append((s, gid)) } else { backs.append((s, gid)) }
@@ -123,11 +127,14 @@ extension BoardReplica {
         for (i, s) in fresh {
             let page = boardPageID(document.pages[i].id)
             let gid = BoardStrokeID(client: client, number: s.id)
-            let board = BoardStroke(id: gid, page: page, style: s.style, points: s.drawnPoints, transform: s.transform, shape: s.shape, content: s.content)
-            // A piece of a stroke the board knows: its order is that stroke's board order.
+            var board = BoardStroke(id: gid, page: page, style: s.style, points: s.drawnPoints, transform: s.transform, shape: s.shape, content: s.content)
+            if s.layer != s.page { board.layer = boardLayerID(s.layer, page: s.page) }
+            // A piece of a stroke the board knows: its order is that stroke's board order (and its layer that
+            // stroke's layer; one on another goes there with a `moveItems` once confirmed).
             if s.order != s.id, let original = gone[s.order] ?? goneOriginal(order: s.order, shownAt) {
                 var piece = board
                 piece.place = original
+                piece.layer = nil
                 pieces[original, default: []].append(piece)
             } else {
                 adds.append(.add(board))
@@ -155,6 +162,10 @@ extension BoardReplica {
         let backGroups = stride(from: 0, to: back.count, by: step).map { Array(back[$0..<min($0 + step, back.count)]) }
         for g in backGroups.reversed() { out.append(.back(g)) }
         if !reorders.isEmpty { out.append(.reorder(reorders)) }
+        let moved = layerMoves.sorted { $0.key < $1.key }
+        for i in stride(from: 0, to: moved.count, by: chunk) {
+            out.append(.moveItems(Dictionary(uniqueKeysWithValues: moved[i..<min(i + chunk, moved.count)].map { ($0.key, $0.value) })))
+        }
         return out
     }
 

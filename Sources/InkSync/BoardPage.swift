@@ -54,3 +54,17 @@ public struct LookChange: Hashable, Sendable {
         self.id = id; self.transform = transform; self.width = width; self.color = color
     }
 }
+
+extension BoardReplica {
+    /// A page deleted here (by this user or by the board) that the board knows: kept with its strokes so a
+    /// restore brings it back as the board has it.
+    public struct ParkedPage: Sendable {
+        /// The page as it was, its layers and items included.
+        public var page: Page
+        public var format: PageFormat {
+            get { page.format }
+            set { page.format = newValue }
+        }
+        public init(_ page: Page) { self.page = page }
+    }
+}

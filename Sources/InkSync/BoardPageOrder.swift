@@ -19,8 +19,10 @@ extension BoardReplica {
 
     /// Gives every shown page a key that fits the local page order, changing as few keys as possible (those not in
     /// the longest run of keys already in order): a moved page gets a new key, the others keep theirs.
-    mutating func fixKeys() {
-        let ids = document.pages.map(\.id)
+    mutating func fixKeys() { Self.fitKeys(document.pages.map(\.id), &keys) }
+
+    /// The same for any ordered ids (a page's layers too).
+    static func fitKeys(_ ids: [UInt64], _ keys: inout [UInt64: PageKey]) {
         var tails: [Int] = []
         var previous = [Int](repeating: -1, count: ids.count)
         for (i, id) in ids.enumerated() {

@@ -2,7 +2,8 @@ import InkCore
 import InkStore
 
 /// What a replica document stores about its shared board, in tables of its own in the document (`board`,
-/// `board_clients`, `board_strokes`, `board_pages`: formats 4 and 10 made them; `board_outbox` is made here), read
+/// `board_clients`, `board_strokes`, `board_pages`: formats 4 and 10 made them; `board_outbox`, `board_layers` and
+/// `board_stroke_layers` are made here), read
 /// and written through the store's `StoreRows` in the document's transactions. The store does not know them.
 public struct BoardRecord: Sendable {
     /// A stroke's placement, width and colour on the board.
@@ -24,9 +25,28 @@ public struct BoardRecord: Sendable {
         public var look: Look?
         /// The board order before the last front or back (where an undo puts it), if any.
         public var was: UInt64?
-        public init(local: StrokeID, client: UInt64, number: UInt64, visible: Bool, order: UInt64, look: Look? = nil, was: UInt64? = nil) {
+        /// The local layer it is on on the board; nil: its page's first layer.
+        public var layer: LayerID?
+        public init(local: StrokeID, client: UInt64, number: UInt64, visible: Bool, order: UInt64, look: Look? = nil, was: UInt64? = nil,
+                    layer: LayerID? = nil) {
             self.local = local; self.client = client; self.number = number; self.visible = visible; self.order = order; self.look = look
-            self.was = was
+            self.was = was; self.layer = layer
+        }
+    }
+
+    /// A layer the board knows (`board_layers`).
+    public struct LayerEntry: Hashable, Sendable {
+        public var local: LayerID
+        public var client: UInt64
+        public var number: UInt64
+        public var page: PageID
+        public var visible: Bool
+        public var key: [UInt16]
+        public var look: LayerLook
+        public var everyPage: Bool
+        public init(local: LayerID, client: UInt64, number: UInt64, page: PageID, visible: Bool, key: [UInt16], look: LayerLook, everyPage: Bool) {
+            self.local = local; self.client = client; self.number = number; self.page = page; self.visible = visible; self.key = key
+            self.look = look; self.everyPage = everyPage
         }
     }
 
@@ -52,6 +72,7 @@ public struct BoardRecord: Sendable {
     public var pages: [PageEntry]
     /// Pages the board knows that are deleted here (their strokes are among `hidden`).
     public var parkedPages: [(id: PageID, format: PageFormat)]
+    public var layers: [LayerEntry] = []
 
     public init(client: UInt64, url: String, lastSequence: UInt64 = 0, applied: [UInt64: UInt64] = [:],
                 entries: [Entry] = [], hidden: [Stroke] = [], pages: [PageEntry] = [], parkedPages: [(id: PageID, format: PageFormat)] = []) {
@@ -75,6 +96,8 @@ public struct BoardCommit: Sendable {
     /// The pages parked (deleted here, known to the board), when the pages changed.
     public var parkedPages: [(id: PageID, format: PageFormat)]
     public var pageEntries: [BoardRecord.PageEntry]
+    /// Every layer the board knows, when the pages or layers changed.
+    public var layerEntries: [BoardRecord.LayerEntry] = []
     /// What the board changed in the document, in order: the file and the editor apply exactly these.
     public var edits: [Edit]
     /// The outbox rows the board has caught up with (all up to this one go); 0: none.

@@ -13,31 +13,21 @@ import InkCore
 /// writer wins by log order; locally it follows the board unless this replica changed it and has not published
 /// that yet (then its change goes out later and wins in turn).
 public struct BoardReplica: Sendable {
-    /// A page deleted here (by this user or by the board) that the board knows: kept with its strokes so a
-    /// restore brings it back as the board has it.
-    public struct ParkedPage: Sendable {
-        /// The page as it was, its layers and items included.
-        public var page: Page
-        public var format: PageFormat {
-            get { page.format }
-            set { page.format = newValue }
-        }
-        public init(_ page: Page) { self.page = page }
-    }
-
     public let client: UInt64
     public private(set) var document: Document
-    public private(set) var parked: [PageID: ParkedPage]
-    public private(set) var hidden: [StrokeID: Stroke]
+    public internal(set) var parked: [PageID: ParkedPage]
+    public internal(set) var hidden: [StrokeID: Stroke]
     /// The key each local page has in the board's page order: the board's, unless moved here and not yet published.
     public internal(set) var keys: [PageID: PageKey] = [:]
-    public private(set) var ledger: BoardLedger
+    /// The key each local layer has among its page's layers, as `keys` for pages (`BoardLayers.swift`).
+    public internal(set) var layerKeys: [LayerID: PageKey] = [:]
+    public internal(set) var ledger: BoardLedger
     /// Local ids whose stroke, visibility or ledger entry changed since `takeTouched()`: what to store.
-    public private(set) var touched: Set<StrokeID> = []
+    public internal(set) var touched: Set<StrokeID> = []
     /// True when pages were added, deleted, moved, reformatted or confirmed since `takeTouched()`.
     public internal(set) var pagesTouched = false
     /// What `receive` skipped, for the log (hostile or stale entries never stop a replica).
-    public private(set) var notes: [String] = []
+    public internal(set) var notes: [String] = []
     /// Edits the board brought about in `document` since `takeFollowed()`, in order: the file and the editor apply
     /// exactly these with `Document.apply`, so all three documents stay the same.
     public private(set) var followed: [Edit] = []
@@ -82,7 +72,7 @@ public struct BoardReplica: Sendable {
         return id
     }
 
-    private mutating func makePageID() -> PageID {
+    mutating func makePageID() -> PageID {
         guard let n = pageNumbers else { return document.makePageID() }
         let id = n.make()
         document.reservePageIDs(through: id)
@@ -113,6 +103,7 @@ public struct BoardReplica: Sendable {
             }
         }
         fixKeys()
+        startLayers()
         for e in self.ledger.entries.values where e.order & Self.slotMask != 0 {
             let root = e.order & ~Self.slotMask
             piecesPlaced[root] = max(piecesPlaced[root] ?? 0, e.order & Self.slotMask)
@@ -167,7 +158,7 @@ public struct BoardReplica: Sendable {
 
     /// Shows a stroke the board has (new, restored, moved in the drawing order or restyled): an edit followed,
     /// applied with `Document.apply` and kept for the file and the editor; on a parked page, into that page.
-    private mutating func show(_ s: Stroke) {
+    mutating func show(_ s: Stroke) {
         if let i = document.index(of: s.page) {
             let e: Edit = document.pages[i].stroke(s.id).map { .replace(removed: [$0], added: [s]) } ?? .add([s])
             follow(e)
@@ -231,7 +222,7 @@ public struct BoardReplica: Sendable {
             for s in parked.removeValue(forKey: p.id)?.page.strokes ?? [] { pendingStrokes[s.id] = p.id }
             document.apply(edit)
             for s in p.strokes { hidden[s.id] = nil; touched.insert(s.id); pendingStrokes[s.id] = p.id }
-            fixKeys()
+            fixKeys(); fitLayerKeys(p)
             pagesTouched = true; pagesPending = true
         case .deletePage(let p, _):
             guard let i = document.index(of: p.id), document.pages.count > 1 else { return }
@@ -239,12 +230,12 @@ public struct BoardReplica: Sendable {
             document.apply(edit)
             parked[p.id] = ParkedPage(page)
             pagesTouched = true; pagesPending = true
-        case .layers:
-            // The items a layer edit takes away or brings back travel as strokes; the layers themselves are not
-            // shared yet.
+        case .layers(let steps):
+            // Layers go out as layer entries (`BoardLayers.swift`), the items they take away or bring back as strokes.
             document.apply(edit)
             for s in edit.removed { hidden[s.id] = s; touched.insert(s.id); pendingStrokes[s.id] = s.page }
             for s in edit.added { hidden[s.id] = nil; touched.insert(s.id); pendingStrokes[s.id] = s.page }
+            performLayers(steps)
         case .movePage:
             document.apply(edit)
             fixKeys()
@@ -358,7 +349,8 @@ public struct BoardReplica: Sendable {
                     let root = order & ~Self.slotMask
                     let n = min((piecesPlaced[root] ?? 0) + 1, Self.slotMask)
                     piecesPlaced[root] = n
-                    addConfirmed(s, order: root | n, own: own)
+                    // A piece stays on its original's layer.
+                    addConfirmed(s, order: root | n, own: own, layer: ledger[p].flatMap { $0.page == ledger[page: s.page]?.local ? $0.layer : nil })
                 } else if own, s.id.client == client, ledger[s.id] == nil, let page = ledger[page: s.page]?.local {
                     // My piece of a stroke that was gone when my cut reached the board: it does not exist.
                     if unshow(s.id.number, page: page) != nil { touched.insert(s.id.number) }
@@ -397,6 +389,8 @@ public struct BoardReplica: Sendable {
                 if !own, keys[e.local] == old { keys[e.local] = key }
             }
             arrange()
+        case .addLayer, .deleteLayers, .restoreLayers, .moveLayers, .lookLayers, .moveItems:
+            receiveLayers(op.change, own: own)
         case .formatPages(let formats):
             for (id, f) in formats.sorted(by: { $0.key < $1.key }) {
                 guard var e = ledger[page: id] else { continue }
@@ -423,25 +417,27 @@ public struct BoardReplica: Sendable {
         notes.append("entry \(sequence) skipped: \(reason)")
     }
 
-    private mutating func addConfirmed(_ s: BoardStroke, order: UInt64, own: Bool) {
+    private mutating func addConfirmed(_ s: BoardStroke, order: UInt64, own: Bool, layer: LayerID? = nil) {
         guard ledger[s.id] == nil else { notes.append("add of \(s.id), which exists, ignored"); return }
         guard let page = ledger[page: s.page]?.local else { notes.append("add of \(s.id) on page \(s.page), which does not exist, ignored"); return }
         let look = StrokeLook(transform: s.transform, width: s.style.width, color: s.style.color)
+        // A layer the board does not know (or another page's): the page's first layer (a missing one: the top one).
+        let layer = layer ?? s.layer.flatMap { l in ledger[layer: l].flatMap { $0.page == page ? $0.local : nil } } ?? page
         if own && s.id.client == client {
             // My stroke: it is already here (or was erased here since, an edit still to publish).
             let local = s.id.number
-            ledger[s.id] = .init(local: local, visible: true, order: order, page: page, look: look)
+            ledger[s.id] = .init(local: local, visible: true, order: order, page: page, look: look, layer: layer)
             if stroke(local, page: page) != nil {
                 place(local, page: page, order: order)
             } else if hidden[local] == nil {
-                hidden[local] = s.stroke(local: local, page: page, order: order)
+                hidden[local] = s.stroke(local: local, page: page, order: order, layer: layer)
             }
             touched.insert(local)
             return
         }
         let local = makeLocalID()
-        ledger[s.id] = .init(local: local, visible: true, order: order, page: page, look: look)
-        show(s.stroke(local: local, page: page, order: order))
+        ledger[s.id] = .init(local: local, visible: true, order: order, page: page, look: look, layer: layer)
+        show(s.stroke(local: local, page: page, order: order, layer: layer))
         touched.insert(local)
     }
 
@@ -453,7 +449,8 @@ public struct BoardReplica: Sendable {
         case .replace(let r, let a): ids = r + a.map(\.id)
         case .look(let l): ids = l.map(\.id)
         case .reorder(let o): ids = Array(o.keys)
-        case .addPage, .deletePages, .restorePages, .movePages, .formatPages: pagesPending = true
+        case .moveItems(let m): ids = Array(m.keys)
+        case .addPage, .deletePages, .restorePages, .movePages, .formatPages, .addLayer, .deleteLayers, .restoreLayers, .moveLayers, .lookLayers: pagesPending = true
         }
         for id in ids { if let e = ledger[id] { pendingStrokes[e.local] = e.page } }
     }
@@ -547,12 +544,14 @@ public struct BoardReplica: Sendable {
             // My page: already here (or deleted here since, an edit still to publish).
             let local = p.id.number
             ledger[page: p.id] = .init(local: local, visible: true, key: p.key, format: p.format)
+            ownLayer(of: p.id, local: local)
             if document.index(of: local) == nil && parked[local] == nil { parked[local] = ParkedPage(Page(id: local, format: p.format)) }
             if keys[local] == nil { keys[local] = p.key }
             return
         }
         let local = makePageID()
         ledger[page: p.id] = .init(local: local, visible: true, key: p.key, format: p.format)
+        ownLayer(of: p.id, local: local)
         keys[local] = p.key
         // In key order at once (the other pages are in order already).
         let pages = document.pages

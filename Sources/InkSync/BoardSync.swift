@@ -58,6 +58,11 @@ public final class BoardSync {
                 ledger[page: BoardPageID(client: p.client, number: p.number)] = .init(local: p.local, visible: p.visible, key: key, format: p.format)
             }
             for p in r.parkedPages { parked[p.id] = .init(Page(id: p.id, format: p.format)) }
+            for l in r.layers {
+                guard let key = PageKey(digits: l.key) else { throw Failure.document("\(document.path): a board layer has no valid key") }
+                ledger[layer: BoardLayerID(client: l.client, number: l.number)] = .init(local: l.local, page: l.page, visible: l.visible, key: key,
+                                                                                       look: l.look, everyPage: l.everyPage)
+            }
             var strokes: [StrokeID: Stroke] = [:]
             for p in document.document.pages { for s in p.strokes { strokes[s.id] = s } }
             for s in r.hidden { strokes[s.id] = s }
@@ -68,7 +73,7 @@ public final class BoardSync {
                 let look = e.look.map { StrokeLook(transform: $0.transform, width: $0.width, color: $0.color) } ?? s.map { StrokeLook(of: $0) }
                     ?? StrokeLook(transform: .identity, width: 1, color: .black)
                 ledger[BoardStrokeID(client: e.client, number: e.number)] = .init(local: e.local, visible: e.visible, order: e.order,
-                                                                                 page: s?.page ?? Page.firstID, look: look, was: e.was)
+                                                                                 page: s?.page ?? Page.firstID, look: look, was: e.was, layer: e.layer)
                 if e.visible { visible.insert(e.local) }
             }
             for s in r.hidden {
@@ -232,12 +237,17 @@ public final class BoardSync {
                 c.hidden.append(s)
             }
             let look = BoardRecord.Look(transform: e.look.transform, width: e.look.width, color: e.look.color)
-            c.entries.append(.init(local: id, client: g.client, number: g.number, visible: e.visible, order: e.order, look: look, was: e.was))
+            c.entries.append(.init(local: id, client: g.client, number: g.number, visible: e.visible, order: e.order, look: look, was: e.was,
+                                   layer: e.layer == e.page ? nil : e.layer))
         }
         if pagesTouched {
             c.parkedPages = replica.parked.map { (id: $0.key, format: $0.value.format) }.sorted { $0.id < $1.id }
             c.pageEntries = l.pages.map { g, e in
                 BoardRecord.PageEntry(local: e.local, client: g.client, number: g.number, visible: e.visible, key: e.key.digits, format: e.format)
+            }
+            c.layerEntries = l.layers.map { g, e in
+                BoardRecord.LayerEntry(local: e.local, client: g.client, number: g.number, page: e.page, visible: e.visible, key: e.key.digits,
+                                       look: e.look, everyPage: e.everyPage)
             }
         }
         do { try BoardTables.commit(c, to: document) } catch { throw Failure.document("\(error)") }

@@ -14,6 +14,19 @@ enum BoardTables {
                 seq INTEGER PRIMARY KEY AUTOINCREMENT,
                 strokes BLOB NOT NULL,
                 pages INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS board_layers(
+                layer INTEGER PRIMARY KEY,
+                client INTEGER NOT NULL,
+                number INTEGER NOT NULL,
+                page INTEGER NOT NULL,
+                visible INTEGER NOT NULL,
+                key BLOB NOT NULL,
+                name TEXT NOT NULL,
+                shown INTEGER NOT NULL,
+                every_page INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS board_stroke_layers(
+                stroke INTEGER PRIMARY KEY,
+                layer INTEGER NOT NULL);
             """)
     }
 
@@ -24,13 +37,16 @@ enum BoardTables {
         case .did(let x), .redid(let x): e = x
         case .undid(let x): e = x.inverse
         }
-        try r.run("INSERT INTO board_outbox(strokes, pages) VALUES(?1, ?2)", [.blob(named(e)), .int(e.changesPages ? 1 : 0)])
+        try r.run("INSERT INTO board_outbox(strokes, pages) VALUES(?1, ?2)", [.blob(named(e)), .int(e.changesPages || e.changesLayers ? 1 : 0)])
     }
 
     /// Stroke id and page id pairs, 16 bytes each, little-endian.
     private static func named(_ e: Edit) -> [UInt8] {
         var pairs: [(StrokeID, PageID)] = (e.removed + e.added).map { ($0.id, $0.page) }
         if case .transform(let t) = e { pairs += t.ids.map { ($0, t.page) } }
+        if case .layers(let steps) = e {
+            for case .moveItems(let p, let ids, _, _) in steps { pairs += ids.map { ($0, p) } }
+        }
         var b: [UInt8] = []
         b.reserveCapacity(pairs.count * 16)
         for (s, p) in pairs { put(s, &b); put(p, &b) }
@@ -101,11 +117,33 @@ enum BoardTables {
                                            number: UInt64(bitPattern: p.int(2)), visible: p.int(3) != 0, key: key, format: format))
             }
         }
+        if record != nil, try file.rows({ try $0.hasTable("board_layers") }) { try readLayers(file, into: &record!) }
         guard var record else { return nil }
         let known = Set(record.pages.map(\.local))
         record.parkedPages = try file.deletedPages().filter { known.contains($0.id) }
         record.hidden = try file.keptStrokes(Set(record.entries.map(\.local)))
         return record
+    }
+
+    /// The layers the board knows, and the layer of each board stroke off its page's first layer.
+    private static func readLayers(_ file: DocumentFile, into record: inout BoardRecord) throws {
+        func bad(_ detail: String) -> Error { StoreError.corrupt(path: file.path, detail: detail) }
+        var strokeLayers: [StrokeID: LayerID] = [:]
+        try file.rows { r in
+            try r.query("SELECT layer, client, number, page, visible, key, name, shown, every_page FROM board_layers") { l in
+                let k = l.blob(5)
+                guard k.count % 2 == 0, k.count <= 512 else { throw bad("a board layer key of \(k.count) bytes") }
+                let key = stride(from: 0, to: k.count, by: 2).map { UInt16(k[$0]) << 8 | UInt16(k[$0 + 1]) }
+                let name = l.text(6) ?? ""
+                guard !name.isEmpty, name.count <= Layer.maxNameLength else { throw bad("a board layer name of \(name.count) characters") }
+                record.layers.append(.init(local: UInt64(bitPattern: l.int(0)), client: UInt64(bitPattern: l.int(1)), number: UInt64(bitPattern: l.int(2)),
+                                           page: UInt64(bitPattern: l.int(3)), visible: l.int(4) != 0, key: key,
+                                           look: LayerLook(name: name, visible: l.int(7) != 0), everyPage: l.int(8) != 0))
+            }
+            try r.query("SELECT stroke, layer FROM board_stroke_layers") { q in strokeLayers[UInt64(bitPattern: q.int(0))] = UInt64(bitPattern: q.int(1)) }
+        }
+        guard !strokeLayers.isEmpty else { return }
+        for i in record.entries.indices { record.entries[i].layer = strokeLayers[record.entries[i].local] }
     }
 
     /// Writes a batch's board state (called inside the transaction that commits its edits).
@@ -121,7 +159,27 @@ enum BoardTables {
                       [.int(Int64(bitPattern: e.local)), .int(Int64(bitPattern: e.client)), .int(Int64(bitPattern: e.number)),
                        .int(e.visible ? 1 : 0), .blob(key), .text(e.format.storedText)])
         }
-        for id in c.unmapped { try r.run("DELETE FROM board_strokes WHERE stroke = ?1", [.int(Int64(bitPattern: id))]) }
+        for e in c.layerEntries {
+            let key = e.key.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xff)] }
+            try r.run("INSERT OR REPLACE INTO board_layers(layer, client, number, page, visible, key, name, shown, every_page) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                      [.int(Int64(bitPattern: e.local)), .int(Int64(bitPattern: e.client)), .int(Int64(bitPattern: e.number)),
+                       .int(Int64(bitPattern: e.page)), .int(e.visible ? 1 : 0), .blob(key), .text(e.look.name), .int(e.look.visible ? 1 : 0),
+                       .int(e.everyPage ? 1 : 0)])
+        }
+        // Most boards have every item on its page's first layer: then the table stays empty and costs nothing.
+        var offFirst = false
+        try r.query("SELECT 1 FROM board_stroke_layers LIMIT 1") { _ in offFirst = true }
+        for id in c.unmapped {
+            try r.run("DELETE FROM board_strokes WHERE stroke = ?1", [.int(Int64(bitPattern: id))])
+            if offFirst { try r.run("DELETE FROM board_stroke_layers WHERE stroke = ?1", [.int(Int64(bitPattern: id))]) }
+        }
+        for e in c.entries {
+            if let l = e.layer {
+                try r.run("INSERT OR REPLACE INTO board_stroke_layers(stroke, layer) VALUES(?1, ?2)", [.int(Int64(bitPattern: e.local)), .int(Int64(bitPattern: l))])
+            } else if offFirst {
+                try r.run("DELETE FROM board_stroke_layers WHERE stroke = ?1", [.int(Int64(bitPattern: e.local))])
+            }
+        }
         for e in c.entries {
             var look: StoreRows.Value = .null
             if let l = e.look {

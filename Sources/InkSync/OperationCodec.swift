@@ -28,6 +28,12 @@ import InkStore
 /// background style's name, paper and line RGBA, spacing and margin, and a PDF flag (0, or 1 + the file's 64 hex
 /// digits + varint page index).
 ///
+/// Layers (version 2, kinds 15–21; older builds skip them as unknown): 15 add layer (layer id, page id, key, look,
+/// notebook flag 0/1), 16 delete layers and 17 restore layers (ids), 18 move layers (id + key each), 19 layer looks
+/// (id + look each), 20 move items (per item: stroke id, layer id), 21 add on a layer (layer id, then a stroke as in
+/// kind 1: a stroke on its page's first layer is still kind 1). A layer id is two varints; a look is the name
+/// (varint length + UTF-8, at most `Layer.maxNameLength` characters) and a visibility byte 0/1.
+///
 /// Version 3 is version 2 whose strokes end (after the content, before the points) with their fill, caps and dashes:
 /// a varint length, 0 for solid, unfilled, round-capped ink, else `LineLookCodec`'s words. Only entries holding such
 /// a stroke are written as version 3, so replicas of older builds keep reading every other entry.
@@ -44,6 +50,8 @@ public enum OperationCodec {
     public static let maxReordered = 64
     /// Most pages one entry may name.
     public static let maxPages = 10_000
+    /// Most layers one entry may name (a notebook layer on every page of a large board).
+    public static let maxLayers = 100_000
     /// Largest message: a larger entry goes out in parts of this size (NATS servers refuse more than 1 MB unless
     /// configured otherwise).
     public static let partBytes = 512 << 10
@@ -67,6 +75,7 @@ public enum OperationCodec {
         let v2 = v3 || op.needsVersion2
         var out = ByteWriter([0x4F, 0x4B, v3 ? 3 : v2 ? 2 : 1], capacity: 64)
         switch op.change {
+        case .add(let s) where s.layer != nil: out.append(21)
         case .add: out.append(1)
         case .remove: out.append(2)
         case .restore: out.append(3)
@@ -80,10 +89,18 @@ public enum OperationCodec {
         case .movePages: out.append(11)
         case .formatPages: out.append(12)
         case .reorder: out.append(14)
+        case .addLayer: out.append(15)
+        case .deleteLayers: out.append(16)
+        case .restoreLayers: out.append(17)
+        case .moveLayers: out.append(18)
+        case .lookLayers: out.append(19)
+        case .moveItems: out.append(20)
         }
         out.varint(op.client); out.varint(op.number)
         switch op.change {
-        case .add(let s): try stroke(s, v2: v2, v3: v3, &out)
+        case .add(let s):
+            if let l = s.layer { layer(l, &out) }
+            try stroke(s, v2: v2, v3: v3, &out)
         case .remove(let ids), .restore(let ids), .front(let ids), .back(let ids): list(ids, &out)
         case .replace(let r, let a):
             list(r, &out)
@@ -112,6 +129,20 @@ public enum OperationCodec {
         case .formatPages(let formats):
             out.varint(UInt64(formats.count))
             for (i, f) in formats.sorted(by: { $0.key < $1.key }) { page(i, &out); format(f, &out) }
+        case .addLayer(let l):
+            layer(l.id, &out); page(l.page, &out); key(l.key, &out); look(l.look, &out); out.append(l.everyPage ? 1 : 0)
+        case .deleteLayers(let ids), .restoreLayers(let ids):
+            out.varint(UInt64(ids.count))
+            for i in ids { layer(i, &out) }
+        case .moveLayers(let keys):
+            out.varint(UInt64(keys.count))
+            for (i, k) in keys.sorted(by: { $0.key < $1.key }) { layer(i, &out); key(k, &out) }
+        case .lookLayers(let looks):
+            out.varint(UInt64(looks.count))
+            for (i, l) in looks.sorted(by: { $0.key < $1.key }) { layer(i, &out); look(l, &out) }
+        case .moveItems(let moves):
+            out.varint(UInt64(moves.count))
+            for (i, l) in moves.sorted(by: { $0.key < $1.key }) { id(i, &out); layer(l, &out) }
         }
         return out.bytes
     }
@@ -160,6 +191,33 @@ public enum OperationCodec {
         let change: BoardOperation.Change
         switch kind {
         case 1: change = .add(try r.stroke())
+        case 21 where r.v2:
+            let l = try r.layer()
+            var s = try r.stroke()
+            s.layer = l
+            change = .add(s)
+        case 15 where r.v2:
+            change = .addLayer(BoardLayer(id: try r.layer(), page: try r.page(), key: try r.key(), look: try r.look(), everyPage: try r.flag()))
+        case 16 where r.v2, 17 where r.v2:
+            let n = try r.count(limit: maxLayers)
+            var ids: [BoardLayerID] = []
+            for _ in 0..<n { ids.append(try r.layer()) }
+            change = kind == 16 ? .deleteLayers(ids) : .restoreLayers(ids)
+        case 18 where r.v2:
+            let n = try r.count(limit: maxLayers)
+            var keys: [BoardLayerID: PageKey] = [:]
+            for _ in 0..<n { keys[try r.layer()] = try r.key() }
+            change = .moveLayers(keys)
+        case 19 where r.v2:
+            let n = try r.count(limit: maxLayers)
+            var looks: [BoardLayerID: LayerLook] = [:]
+            for _ in 0..<n { looks[try r.layer()] = try r.look() }
+            change = .lookLayers(looks)
+        case 20 where r.v2:
+            let n = try r.count(limit: maxIDs)
+            var moves: [BoardStrokeID: BoardLayerID] = [:]
+            for _ in 0..<n { moves[try r.id()] = try r.layer() }
+            change = .moveItems(moves)
         case 2: change = .remove(try r.ids())
         case 3: change = .restore(try r.ids())
         case 4:
@@ -227,6 +285,15 @@ public enum OperationCodec {
     private static func id(_ i: BoardStrokeID, _ out: inout ByteWriter) { out.varint(i.client); out.varint(i.number) }
 
     private static func page(_ i: BoardPageID, _ out: inout ByteWriter) { out.varint(i.client); out.varint(i.number) }
+
+    private static func layer(_ i: BoardLayerID, _ out: inout ByteWriter) { out.varint(i.client); out.varint(i.number) }
+
+    private static func look(_ l: LayerLook, _ out: inout ByteWriter) {
+        let name = Array(l.name.utf8)
+        out.varint(UInt64(name.count))
+        out.append(contentsOf: name)
+        out.append(l.visible ? 1 : 0)
+    }
 
     private static func key(_ k: PageKey, _ out: inout ByteWriter) {
         out.varint(UInt64(k.digits.count))
@@ -311,6 +378,27 @@ public enum OperationCodec {
         }
 
         mutating func page() throws -> BoardPageID { BoardPageID(client: try varint(), number: try varint()) }
+
+        mutating func layer() throws -> BoardLayerID { BoardLayerID(client: try varint(), number: try varint()) }
+
+        mutating func flag() throws -> Bool {
+            switch try byte() {
+            case 0: return false
+            case 1: return true
+            case let f: throw Failure("bad flag \(f)")
+            }
+        }
+
+        mutating func look() throws -> LayerLook {
+            let n = try varint()
+            guard n <= UInt64(Layer.maxNameLength * 4), n <= UInt64(bytes.count - at) else { throw Failure("bad layer name") }
+            let name = String(decoding: bytes[at..<at + Int(n)], as: UTF8.self)
+            at += Int(n)
+            guard !name.isEmpty, name.count <= Layer.maxNameLength, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw Failure("a layer name that is empty, too long or has control characters")
+            }
+            return LayerLook(name: name, visible: try flag())
+        }
 
         mutating func key() throws -> PageKey {
             let n = try count(limit: PageKey.maxDigits)

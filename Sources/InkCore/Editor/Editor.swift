@@ -91,7 +91,7 @@ public final class Editor {
         let current = page.id
         var dirty: [Rect] = []
         for e in edits {
-            if e.changesPages {
+            if e.changesPages || e.changesLayers {
                 document.apply(e)
                 u.pagesChanged = true
                 continue
@@ -107,7 +107,8 @@ public final class Editor {
         }
         if u.pagesChanged {
             currentPage = document.index(of: current) ?? min(currentPage, document.pages.count - 1)
-            if page.id != current { selection = [] }
+            // Items gone with a layer someone else deleted leave the selection.
+            if page.id != current { selection = [] } else { selection = Set(selection.filter { page.stroke($0) != nil }) }
         }
         u.dirty = Rect.union(of: dirty)
         return u

@@ -92,7 +92,7 @@ extension Page {
 
     /// Applies one layer step to this page. Total: a step naming a missing layer or a place out of range changes
     /// nothing, and the last layer is never taken away.
-    mutating func apply(_ step: LayerStep) {
+    public mutating func apply(_ step: LayerStep) {
         switch step {
         case .add(_, var l, let at):
             guard layerIndex(of: l.id) == nil else { return }
