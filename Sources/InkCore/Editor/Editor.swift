@@ -12,14 +12,14 @@
 /// Area-eraser pieces get new ids but keep the order of the stroke they were cut from, so they stay where it was
 /// in the drawing order (below strokes made after it); undo restores the original in its place.
 public final class Editor {
-    public private(set) var document: Document
+    public internal(set) var document: Document
     /// Index of the page input goes to.
     public internal(set) var currentPage = 0
     /// The layer input goes to, per page (by id); a page not named here draws on its top layer.
     var currentLayers: [PageID: LayerID] = [:]
     /// Whether erasers and selection reach the current layer only or every visible layer.
     public var layerScope = LayerScope.current
-    public private(set) var history: History
+    public internal(set) var history: History
     public internal(set) var tracker = TouchTracker()
     public var tool: Tool = .pen
     /// Colour and width remembered per tool, as users expect when switching back and forth.
@@ -65,6 +65,19 @@ public final class Editor {
     public var strokeIDs: (() -> StrokeID)?
     /// The same for page ids (a board's replica makes pages for pages other people added).
     public var pageIDs: (() -> PageID)?
+
+    /// The pen's feel (`Editor+Pen.swift`): its pressure curve, the stabilizer of pen and highlighter ink, and
+    /// palm rejection of touches while the pen is near.
+    public var pressureCurve = PressureCurve.linear
+    public var stabilizer = Stabilizer.Level.off
+    /// Off unless asked for (the app's preference, a log's first `proximity` line): pens and fingers drawing
+    /// together is how the editor behaved before there was palm rejection.
+    public var palmRejection = PalmRejection(enabled: false)
+    var stabilizing: [PointerID: Stabilizer] = [:]
+    /// When each touch down now began (ms), and the strokes touches made lately: a pen arriving takes back the
+    /// ones that began within the palm rejection's look-back.
+    var touchesBegan: [PointerID: Double] = [:]
+    var touchItems: [(began: Double, edit: Edit)] = []
 
     public init(document: Document = Document(), history: History = History()) {
         self.document = document; self.history = history
@@ -139,7 +152,8 @@ public final class Editor {
 
     public func resetHitTestStats() { hitTestStats = HitTestStats() }
 
-    public func handle(_ event: InputEvent) -> Update {
+    /// One event after palm rejection, the pressure curve and the stabilizer (`Editor+Pen.swift`): the tools.
+    func route(_ event: InputEvent) -> Update {
         let id = event.pointer
         // The tool is picked when a pointer goes down: a stylus's eraser end erases whole strokes whatever is chosen.
         let tool = event.eraserEnd && event.phase == .began ? Tool.strokeEraser : self.tool

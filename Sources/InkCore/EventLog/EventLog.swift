@@ -3,7 +3,9 @@
 ///     {"type":"touch","phase":"began|moved|ended|cancelled","id":INT,"x":NUM,"y":NUM,
 ///      "pressure":0..1?,"device":"touch|pen|mouse"?,"t":MS?}
 ///     {"type":"tool","tool":"pen|highlighter|stroke-eraser|area-eraser|line|arrow|rectangle|ellipse|lasso|select-rect|text|laser",
-///      "color":"#RRGGBB[AA]"?,"width":NUM?,"recognize":BOOL?,"fill":-1..255?,"style":"solid|dash|dashdot|dot|cust: L…"?}
+///      "color":"#RRGGBB[AA]"?,"width":NUM?,"recognize":BOOL?,"fill":-1..255?,"style":"solid|dash|dashdot|dot|cust: L…"?,
+///      "pressureCurve":"soft|linear|firm|constant"|[[X,Y],…]?,"stabilizer":"off|low|high"?}
+///     {"type":"proximity","phase":"in|out","device":"pen"?,"t":MS?}   (see `PenEvents.swift`)
 ///     {"type":"undo"}  {"type":"redo"}  {"type":"clear"}  {"type":"canvas","width":NUM,"height":NUM}
 ///     {"type":"selection","op":"translate|scale|rotate|delete|duplicate|style|front|back|copy|cut|paste|all|none",…}
 ///     {"type":"page","op":"add|delete|next|prev|goto","index":K?,"width":NUM?,"height":NUM?,
@@ -45,7 +47,11 @@
 public enum LogEvent: Hashable, Sendable {
     case touch(InputEvent)
     /// `fill`: -1 takes the fill away, 0…255 fills at that alpha; nil leaves it as it is (as for every member).
-    case tool(Tool, color: RGBA?, width: Double?, recognize: Bool? = nil, fill: Int? = nil, line: LineStyle? = nil)
+    /// `pressureCurve` and `stabilizer` are the pen's feel (whatever the tool line names); nil leaves them as set.
+    case tool(Tool, color: RGBA?, width: Double?, recognize: Bool? = nil, fill: Int? = nil, line: LineStyle? = nil,
+              pressureCurve: PressureCurve? = nil, stabilizer: Stabilizer.Level? = nil)
+    /// The pen came near the screen (`near`) or left it, at `time` (ms, the touches' clock).
+    case proximity(near: Bool, time: Double)
     case undo
     case redo
     case clear
@@ -185,7 +191,8 @@ public enum EventLog {
             if fill != nil || line != nil, !(tool == .pen || tool == .highlighter || tool.isShape) {
                 throw LineError("\"fill\" and \"style\" are for the pen, highlighter and shape tools, not {0}", quoted(name))
             }
-            return .tool(tool, color: color, width: width, recognize: try fields.optionalBool("recognize"), fill: fill, line: line)
+            return .tool(tool, color: color, width: width, recognize: try fields.optionalBool("recognize"), fill: fill, line: line,
+                         pressureCurve: try pressureCurve(fields), stabilizer: try stabilizer(fields))
         case "selection": return .selection(try selectionOp(fields))
         case "undo": return .undo
         case "redo": return .redo
@@ -230,6 +237,7 @@ public enum EventLog {
         case "ruler", "setsquare", "compass":
             return .guide(try guide(type, fields))
         case "layer": return .layer(try layerCommand(fields))
+        case "proximity": return try proximity(fields)
         default:
             throw LineError("unknown type {0}", quoted(type))
         }

@@ -14,7 +14,14 @@ public struct EventLogReplay {
     public private(set) var eventCount = 0
     private var pending: [UInt8] = []
 
-    public init(editor: Editor = Editor()) { self.editor = editor }
+    /// Whether touches are judged against the pen (palm rejection): not until the log's first `proximity` line,
+    /// so logs recorded before there was palm rejection (pens and fingers drawing together) replay as they did.
+    private let judgesTouches = ReplayFlag()
+
+    public init(editor: Editor = Editor()) {
+        self.editor = editor
+        editor.palmRejection.enabled = false
+    }
 
     /// Replays a whole log held in memory.
     public static func replay(_ text: String, into editor: Editor = Editor()) throws -> Editor {
@@ -98,7 +105,9 @@ public struct EventLogReplay {
             e.tapRadius = InputEvent.defaultRadius
             e.guideRadius = InputEvent.defaultGuideRadius
             _ = editor.handle(e)
-        case .tool(let tool, let color, let width, let recognize, let fill, let line):
+        case .tool(let tool, let color, let width, let recognize, let fill, let line, let curve, let stabilizer):
+            if let curve { editor.pressureCurve = curve }
+            if let stabilizer { editor.stabilizer = stabilizer }
             // Shape tools draw with the pen's style, so their colour, width, fill and dashes are the pen's.
             editor.tool = tool
             if let c = color { editor.style.color = c }
@@ -106,6 +115,13 @@ public struct EventLogReplay {
             if let f = fill { editor.style.fill = f < 0 ? nil : UInt8(f) }
             if let l = line { editor.style.line = l }
             if let r = recognize { editor.recognizeShapes = r }
+        case .proximity(let near, let time):
+            // A log that speaks of proximity came from a pen-aware source: from here on its touches are judged.
+            if !judgesTouches.value {
+                judgesTouches.value = true
+                editor.palmRejection.enabled = true
+            }
+            _ = editor.proximity(near: near, at: time)
         case .undo: _ = editor.undo()
         case .redo: _ = editor.redo()
         case .clear: _ = editor.clear()
@@ -149,6 +165,11 @@ public struct EventLogReplay {
             }
         }
     }
+}
+
+/// A replay's switch, a reference so `apply` stays non-mutating.
+private final class ReplayFlag {
+    var value = false
 }
 
 /// A replay's clipboard: a reference, so `apply` stays non-mutating as the app's calls are.

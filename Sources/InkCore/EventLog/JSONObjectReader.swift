@@ -1,13 +1,14 @@
 /// A small, strict JSON reader for one object per line, written for the event log: it is fast (no Foundation,
 /// no intermediate tree for the values we do not need) and its errors name the column.
-/// Nested arrays and objects are validated and skipped; only their kind is kept.
+/// Nested objects are validated and skipped (only their kind is kept); arrays keep their values (a pressure
+/// curve's points), bounded by the line's length.
 struct JSONObjectReader {
     enum Value: Equatable {
         case string(String)
         case number(Double, integer: Int64?)
         case bool(Bool)
         case null
-        case array
+        indirect case array([Value])
         case object
 
         var kind: Wording {
@@ -96,16 +97,17 @@ struct JSONObjectReader {
         }
     }
 
-    private mutating func array(depth: Int) throws {
+    private mutating func array(depth: Int) throws -> [Value] {
         pos += 1 // [
+        var out: [Value] = []
         skipSpace()
-        if pos < end, bytes[pos] == UInt8(ascii: "]") { pos += 1; return }
+        if pos < end, bytes[pos] == UInt8(ascii: "]") { pos += 1; return out }
         while true {
-            _ = try value(depth: depth + 1)
+            out.append(try value(depth: depth + 1))
             skipSpace()
             guard pos < end else { throw fail(Wording("expected ',' or ']'")) }
             if bytes[pos] == UInt8(ascii: ",") { pos += 1; continue }
-            if bytes[pos] == UInt8(ascii: "]") { pos += 1; return }
+            if bytes[pos] == UInt8(ascii: "]") { pos += 1; return out }
             throw fail(Wording("expected ',' or ']'"))
         }
     }
@@ -117,7 +119,7 @@ struct JSONObjectReader {
         switch bytes[pos] {
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "{"): _ = try object(keep: false, depth: depth); return .object
-        case UInt8(ascii: "["): try array(depth: depth); return .array
+        case UInt8(ascii: "["): return .array(try array(depth: depth))
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null

@@ -27,6 +27,10 @@ public struct History: Sendable {
         return e
     }
 
+    /// Takes the last edit back out of the history, as if it had never been made (a palm's stroke the pen's
+    /// arrival showed to be a palm): the caller applies `edit.inverse`; nothing is left to redo.
+    public mutating func withdrawLast() -> Edit? { undoStack.popLast() }
+
     /// Points held by all edits: the memory the history costs.
     public var pointCount: Int { (undoStack + redoStack).reduce(0) { $0 + $1.pointCount } }
 }
