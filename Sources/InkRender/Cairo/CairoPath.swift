@@ -8,6 +8,9 @@ import InkCore
 extension CairoContext {
     public enum LineEnds { case butt, round }
 
+    /// Paints `image` stretched over `rect`, smoothly filtered (a page's preview in the sidebar).
+    public func paintImage(_ image: ImageSurface, in rect: Rect) { drawImage(image, in: rect) }
+
     public func move(to x: Double, _ y: Double) { cairo_move_to(cr, x, y) }
     public func line(to x: Double, _ y: Double) { cairo_line_to(cr, x, y) }
     public func move(to p: Point) { cairo_move_to(cr, p.x, p.y) }

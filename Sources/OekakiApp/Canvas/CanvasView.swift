@@ -79,6 +79,9 @@ final class CanvasView: CanvasNavigation {
     var pdfShownTraced = false
     /// The selected ink while it is dragged, rendered once (`CanvasView+Selection.swift`).
     var dragLayer: SelectionLayer?
+    /// The search bar's hits in page order, marked on their pages (`CanvasView+Search.swift`), and the current one.
+    var searchHits: [SearchHit] = [] { didSet { redraw() } }
+    var currentSearchHit: Int? { didSet { redraw() } }
 
     /// Called after every frame while a text box is being typed (the field follows pans and zooms).
     var onViewDrawn: (() -> Void)?
@@ -267,6 +270,7 @@ final class CanvasView: CanvasNavigation {
         }
         cache.draw(into: cr)
         cr.restore()
+        drawSearchHits(cr)
         drawSelection(cr)
         drawTeaching(cr)
         drawEraserOutline(cr)

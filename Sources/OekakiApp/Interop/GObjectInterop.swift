@@ -217,3 +217,21 @@ public func every(milliseconds: UInt32, _ body: @escaping () -> Bool) -> UInt32 
 
 /// Lets Swift code hand the closure-based helpers an `@unchecked Sendable` payload from a background queue.
 struct MainLoopHandoff<T>: @unchecked Sendable { let value: T }
+
+/// "pressed" of a GtkGestureClick: `void (*)(GtkGestureClick *, int n_press, double x, double y, gpointer)`.
+func connectClickPressed(_ instance: gpointer, _ body: @escaping (Double, Double) -> Void) {
+    typealias F = (Double, Double) -> Void
+    let thunk: @convention(c) (gpointer?, Int32, Double, Double, gpointer?) -> Void = { _, _, x, y, data in unbox(data, as: F.self)?(x, y) }
+    connectRaw(instance, "pressed", unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
+}
+
+/// "scroll" of a GtkEventControllerScroll: `gboolean (*)(GtkEventControllerScroll *, double dx, double dy, gpointer)`;
+/// handled (the scroll goes no further).
+func connectScroll(_ instance: gpointer, _ body: @escaping (Double) -> Void) {
+    typealias F = (Double) -> Void
+    let thunk: @convention(c) (gpointer?, Double, Double, gpointer?) -> gboolean = { _, _, dy, data in
+        unbox(data, as: F.self)?(dy)
+        return 1
+    }
+    connectRaw(instance, "scroll", unsafeBitCast(thunk, to: GCallback.self), retained(body as F))
+}

@@ -187,6 +187,15 @@ final class DocumentSession {
         publish(u)
     }
 
+    /// Makes page `index` current where the view is (a search hit or an outline entry: the view scrolls only as far
+    /// as it must to show the place).
+    func makeCurrent(_ index: Int) {
+        if !editor.liveStrokes.isEmpty { cancelStrokes() }
+        var u = SessionUpdate(editor.goToPage(min(max(index, 0), editor.document.pages.count - 1)))
+        u.pageChanged = true
+        publish(u)
+    }
+
     /// The view scrolled a stack of pages: the page under its centre (a view-space point) becomes current — not
     /// while a pointer is drawing, and never an endless page (that would switch the whole view to it).
     func viewCentred(on centre: Point) {

@@ -43,6 +43,12 @@ final class MainWindow {
     let textField = TextBoxEditor()
     /// Font family and size (page units) of new text boxes.
     var textFont = (family: "Sans", size: 16.0)
+    /// Ctrl+F (`MainWindow+Search.swift`): the bar, the search running, the PDF text read so far.
+    let searchBar = SearchBar()
+    var searchRun: SearchRun?
+    let pdfTexts = PDFTexts()
+    /// F9 (`MainWindow+Sidebar.swift`): page previews and the outline.
+    lazy var sidebar = PageSidebar(session: session)
 
     init(application: UnsafeMutablePointer<GtkApplication>, document: OpenDocument) {
         session = DocumentSession(document)
@@ -63,11 +69,17 @@ final class MainWindow {
         gtk_overlay_add_overlay(OpaquePointer(overlay), textField.widget)
         gtk_overlay_add_overlay(OpaquePointer(overlay), banners)
         gtk_overlay_add_overlay(OpaquePointer(overlay), presentation.bar)
+        gtk_overlay_add_overlay(OpaquePointer(overlay), searchBar.widget)
         let content = Widgets.box(horizontal: false)
-        Widgets.append(content, toolbar.widget, overlay)
+        let main = Widgets.box()
+        overlay.setHExpand(true)
+        Widgets.append(main, sidebar.widget, overlay)
+        Widgets.append(content, toolbar.widget, main)
         gtk_window_set_child(typed(window, as: GtkWindow.self), content)
 
         wire()
+        wireSearch()
+        wireSidebar()
         canvas.touchMode = preferences.touchMode
         session.setRecognizeShapes(preferences.recognizeShapes)
         session.setSelectionRule(preferences.selectWhollyInside ? .whollyInside : .halfInside)
@@ -102,6 +114,11 @@ final class MainWindow {
             Widgets.button(icon: "document-save-as-symbolic", label: localized("Save As"), tooltip: localized("Save under a new name (Ctrl+S)")) { [weak self] in self?.perform(.saveAs) },
             Widgets.button(icon: "document-send-symbolic", label: localized("Export"), tooltip: localized("Export as PNG, SVG, PDF or Xournal++ .xopp (Ctrl+E)")) { [weak self] in self?.perform(.export) })
         gtk_header_bar_pack_start(header, start)
+        let navigation = Widgets.box(linked: true)
+        Widgets.append(navigation,
+            Widgets.button(icon: "sidebar-show-symbolic", tooltip: localized("Page previews and outline (F9)")) { [weak self] in self?.perform(.toggleSidebar) },
+            Widgets.button(icon: "edit-find-symbolic", tooltip: localized("Find in text boxes and PDF text (Ctrl+F)")) { [weak self] in self?.perform(.find) })
+        gtk_header_bar_pack_start(header, navigation)
 
         recoverButton = gtk_menu_button_new()
         gtk_menu_button_set_label(OpaquePointer(recoverButton), localized("Recover"))
@@ -357,6 +374,8 @@ final class MainWindow {
         case .tool(let t): session.setTool(t)
         case .guide(let g): session.toggleGuide(g, view: canvas.transform)
         case .present: presentation.start()
+        case .find: openSearch()
+        case .toggleSidebar: toggleSidebar()
         case .size(let s): session.setSize(s)
         case .customColor:
             FileDialogs.chooseColor(parent: window, initial: session.style.color) { [weak self] in self?.setColor($0) }
@@ -502,6 +521,7 @@ final class MainWindow {
     /// What the window shows of a session update (the canvas has shown it already).
     private func follow(_ u: SessionUpdate) {
         if u.documentReplaced || u.pageChanged { showPage() }
+        followInSidebar(u)
         if u.historyChanged || u.documentReplaced { updateHistoryButtons() }
         if u.toolChanged { canvas.toolChanged(); showTool() }
         if let p = u.textTap { textTap(at: p) }

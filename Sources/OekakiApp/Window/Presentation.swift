@@ -60,6 +60,8 @@ final class Presentation {
         w.session.cancelStrokes()
         w.session.teaching.presenting = true
         gtk_widget_set_visible(w.toolbar.widget, 0)
+        w.sidebar.widget.setVisible(false)
+        if w.searchBar.isOpen { w.closeSearch() }
         if let title = gtk_window_get_titlebar(typed(w.window, as: GtkWindow.self)) { gtk_widget_set_visible(title, 0) }
         gtk_window_fullscreen(typed(w.window, as: GtkWindow.self))
         showTool(w.session.tool)
@@ -76,6 +78,7 @@ final class Presentation {
         w.session.teaching.presenting = false
         gtk_window_unfullscreen(typed(w.window, as: GtkWindow.self))
         gtk_widget_set_visible(w.toolbar.widget, 1)
+        w.sidebar.widget.setVisible(w.sidebar.isShown)
         if let title = gtk_window_get_titlebar(typed(w.window, as: GtkWindow.self)) { gtk_widget_set_visible(title, 1) }
         hideBar()
         if let b = before {

@@ -84,6 +84,8 @@ enum Shortcuts {
                     plain(GDK_KEY_minus), plain(GDK_KEY_KP_Subtract, listed: false)]),
                 Shortcut(title: localized("Fit the page in the window"), command: .zoomFit, keys: [ctrl(GDK_KEY_0), ctrl(GDK_KEY_KP_0, listed: false)]),
                 Shortcut(title: localized("Present: full screen, a page at a time (Esc leaves)"), command: .present, keys: [plain(GDK_KEY_F5)]),
+                Shortcut(title: localized("Find in text boxes and PDF text"), command: .find, keys: [ctrl(GDK_KEY_f)]),
+                Shortcut(title: localized("Page previews and the PDF's outline"), command: .toggleSidebar, keys: [plain(GDK_KEY_F9)]),
             ]),
             (localized("Pages"), [
                 Shortcut(title: localized("Next page"), command: .nextPage, keys: [ctrl(GDK_KEY_Page_Down), ctrl(GDK_KEY_KP_Page_Down, listed: false)]),

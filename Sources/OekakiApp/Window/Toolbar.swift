@@ -22,6 +22,8 @@ enum Command: Equatable {
     /// The teaching menu: a guide shown or put away; presentation mode (F5).
     case guide(GuideHandles.Guide)
     case present
+    /// Ctrl+F: the search bar; F9: the page sidebar.
+    case find, toggleSidebar
 }
 
 /// The palette of the seed apps plus a few more.

@@ -1,0 +1,48 @@
+import InkCore
+
+/// Ctrl+F: the search bar's query searched off the GTK thread (`SearchRun`), hits streaming into the bar and onto
+/// the canvas; Enter and Shift+Enter go from hit to hit, each shown on its page.
+extension MainWindow {
+    func wireSearch() {
+        searchBar.onQuery = { [weak self] in self?.search($0) }
+        searchBar.onStep = { [weak self] in self?.stepSearch($0) }
+        searchBar.onClose = { [weak self] in self?.closeSearch() }
+    }
+
+    func openSearch() { searchBar.open() }
+
+    func closeSearch() {
+        searchRun?.cancel()
+        searchRun = nil
+        searchBar.close()
+        canvas.searchHits = []
+        canvas.currentSearchHit = nil
+        canvas.widget.grabFocus()
+    }
+
+    /// Searches the document as it is now; hits come in page by page.
+    func search(_ query: String) {
+        searchRun?.cancel()
+        let matcher = TextMatcher(query)
+        searchBar.restart(searching: !matcher.isEmpty)
+        canvas.searchHits = []
+        canvas.currentSearchHit = nil
+        guard !matcher.isEmpty else { searchRun = nil; return }
+        searchRun = SearchRun(session.document, matcher: matcher, texts: pdfTexts, queue: backgroundQueue, found: { [weak self] hits in
+            guard let self else { return }
+            let first = self.searchBar.hits.isEmpty
+            self.searchBar.add(hits)
+            self.canvas.searchHits = self.searchBar.hits
+            // The first hit is shown as soon as it is found, as a browser does.
+            if first { self.stepSearch(1) }
+        }, done: { [weak self] in
+            self?.searchBar.finish()
+        })
+    }
+
+    func stepSearch(_ delta: Int) {
+        guard let hit = searchBar.step(delta) else { return }
+        canvas.currentSearchHit = searchBar.current
+        canvas.reveal(hit)
+    }
+}

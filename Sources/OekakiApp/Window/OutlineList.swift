@@ -1,0 +1,50 @@
+import InkCore
+import Localization
+
+/// The sidebar's outline tab: the PDF's bookmarks as an indented tree, each a button going to its page.
+final class OutlineList {
+    /// More entries than this are not listed (a list of buttons; PDFs with a longer outline are rare).
+    static let maxShown = 2_000
+
+    let widget: Widget
+    private let list = Widgets.box(horizontal: false, spacing: 0)
+    var onGo: ((OutlineEntry) -> Void)?
+    /// The PDF's own outline (its pages), placed again on the document's pages when they move.
+    var pdfOutline: (file: ContentHash, entries: [OutlineEntry])?
+
+    init() {
+        widget = Widgets.scrolled(list)
+        widget.expand()
+        show([])
+    }
+
+    /// Shows `entries` (pages of the document), or a line saying there is no outline.
+    func show(_ entries: [OutlineEntry]) {
+        while let child = list.firstChild { list.removeChild(child) }
+        guard !entries.isEmpty else {
+            let none = Widgets.label(localized("This document has no outline."))
+            none.addCSSClass("dim-label")
+            none.setMargins(start: 12, end: 12, top: 12)
+            Widgets.append(list, none)
+            return
+        }
+        var shown = 0
+        func add(_ entries: [OutlineEntry], depth: Int) {
+            for e in entries {
+                guard shown < Self.maxShown else { return }
+                shown += 1
+                let label = Widgets.ellipsized(e.title)
+                label.setHExpand(true)
+                let number = Widgets.label(String(e.page + 1))
+                number.addCSSClass("dim-label")
+                let row = Widgets.box(spacing: 6)
+                Widgets.append(row, label, number)
+                let item = Widgets.flatButton(row, tooltip: e.title) { [weak self] in self?.onGo?(e) }
+                item.setMargins(start: 4 + 14 * min(depth, 8))
+                Widgets.append(list, item)
+                add(e.children, depth: depth + 1)
+            }
+        }
+        add(entries, depth: 0)
+    }
+}

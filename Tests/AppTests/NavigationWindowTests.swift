@@ -1,0 +1,131 @@
+import Foundation
+import InkCore
+import InkSamples
+import InkStore
+import XCTest
+import TestSupport
+
+/// Finding one's way in the real window under its own Xvfb: Ctrl+F marks every hit of a PDF's text on its page
+/// and Enter / Shift+Enter move the current one; F9's page sidebar marks the current page, goes to a page
+/// clicked, and moves a page dragged (stored, and undone by Ctrl+Z).
+final class NavigationWindowTests: WindowTestCase {
+    /// Three 400×200 pages; page k has the sample's blue band and says "Numbat page k" at y ≈ 105…124.
+    func writePaper() throws -> (pdf: URL, document: String) {
+        let pdf = home.appendingPathComponent("paper.pdf")
+        try Data(SamplePDF.make(pageCount: 3, size: Size(width: 400, height: 200)) { "Numbat page \($0 + 1)" }).write(to: pdf)
+        return (pdf, home.appendingPathComponent("paper.oekaki").path)
+    }
+
+    func waitForPDF() throws {
+        _ = try waitFor(seconds: 10) { s in self.paperCorner(s).map { s.isSampleBand($0.x + 140, $0.y + 55) } ?? false }
+    }
+
+    func testSearchMarksEveryHitAndSteps() throws {
+        let paper = try writePaper()
+        try launch(paper.pdf.path, title: "paper.oekaki")
+        try waitForPDF()
+        key("ctrl+f")
+        usleep(300_000)
+        xdotool(["type", "--delay", "40", "NUMBAT"])
+        // The entry searches once typing pauses.
+        usleep(700_000)
+        // Three hits, one on each page, the first current (outlined); all three marked.
+        let found = try waitFor(seconds: 5) { $0.hitOutline() != nil && $0.hitFills() >= 3 }
+        let first = try XCTUnwrap(found.hitOutline(), "the current hit is outlined")
+        XCTAssertGreaterThanOrEqual(found.hitFills(), 3, "every hit is marked")
+        // Enter: the next hit, on page 2 (a page and a gap further down); Shift+Enter back.
+        key("Return")
+        let second = try waitFor { ($0.hitOutline()?.y ?? first.y) > first.y + 150 }
+        let y2 = try XCTUnwrap(second.hitOutline()).y
+        XCTAssertEqual(Double(y2 - first.y), 200 + PageLayout.gap, accuracy: 4, "the next hit is on page 2")
+        key("shift+Return")
+        let back = try waitFor { abs(($0.hitOutline()?.y ?? 0) - first.y) <= 2 }
+        XCTAssertEqual(try XCTUnwrap(back.hitOutline()).y, first.y, accuracy: 2, "Shift+Enter goes back to the first")
+        // Past the last hit, Enter wraps to the first.
+        for _ in 0..<3 { key("Return"); usleep(200_000) }
+        let wrapped = try waitFor { abs(($0.hitOutline()?.y ?? 0) - first.y) <= 2 }
+        XCTAssertEqual(try XCTUnwrap(wrapped.hitOutline()).y, first.y, accuracy: 2, "three steps from the first come back to it")
+        // Escape closes the bar and the marks go.
+        key("Escape")
+        let closed = try waitFor { $0.hitOutline() == nil && $0.hitFills() == 0 }
+        XCTAssertNil(closed.hitOutline())
+        XCTAssertEqual(closed.hitFills(), 0, "no marks once the search is closed")
+    }
+
+    func testSidebarGoesToAPageAndMovesOne() throws {
+        let paper = try writePaper()
+        try launch(paper.pdf.path, title: "paper.oekaki")
+        try waitForPDF()
+        key("F9")
+        // The current page (1) is framed in blue in the sidebar.
+        let shown = try waitFor(seconds: 5) { $0.currentPageFrame() != nil }
+        let row0 = try XCTUnwrap(shown.currentPageFrame(), "the sidebar marks the current page")
+        XCTAssertLessThan(row0.x, 300, "the sidebar is at the window's left")
+        let step = 176
+        // A click on the third preview makes page 3 current.
+        xdotool(["mousemove", String(row0.x), String(row0.y + 2 * step), "click", "1"])
+        let clicked = try waitFor { abs(($0.currentPageFrame()?.y ?? 0) - (row0.y + 2 * step)) <= 3 }
+        XCTAssertEqual(try XCTUnwrap(clicked.currentPageFrame()).y, row0.y + 2 * step, accuracy: 3, "page 3 is current")
+        // Page 1 dragged below page 3: the order becomes 2, 3, 1.
+        drag([(row0.x, row0.y), (row0.x, row0.y + 40), (row0.x, row0.y + 200), (row0.x, row0.y + 380), (row0.x, row0.y + 2 * step + 90)])
+        usleep(800_000)
+        quit()
+        XCTAssertEqual(try pdfPages(paper.document), [1, 2, 0], "page 1 moved to the end")
+        // One undoable edit: Ctrl+Z after reopening puts it back.
+        try launch(paper.document, title: "paper.oekaki")
+        key("ctrl+z")
+        usleep(800_000)
+        quit()
+        XCTAssertEqual(try pdfPages(paper.document), [0, 1, 2], "undo moved it back")
+    }
+
+    func pdfPages(_ path: String) throws -> [Int?] {
+        let stored = try DocumentFile.open(path: path, readOnly: true)
+        defer { stored.close() }
+        return stored.document.pages.map { $0.background.pdf?.index }
+    }
+}
+
+extension Screenshot {
+    func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+        let i = (y * width + x) * 3
+        guard x >= 0, y >= 0, x < width, y < height, i + 2 < rgb.count else { return (255, 255, 255) }
+        return (Int(rgb[i]), Int(rgb[i + 1]), Int(rgb[i + 2]))
+    }
+
+    /// `SamplePDF`'s blue band (0x20, 0x40, 0xc0).
+    func isSampleBand(_ x: Int, _ y: Int) -> Bool {
+        let c = pixel(x, y)
+        return abs(c.r - 0x20) < 24 && abs(c.g - 0x40) < 24 && abs(c.b - 0xc0) < 24
+    }
+
+    /// The current hit's outline (orange, 217·77·0): the centre of its pixels, nil when none is shown.
+    func hitOutline() -> (x: Int, y: Int)? {
+        centre { c in abs(c.r - 217) < 20 && abs(c.g - 77) < 25 && c.b < 30 }
+    }
+
+    /// Pixels of hit marks on white paper (the current one's fill and the others'), in hundreds.
+    func hitFills() -> Int {
+        var n = 0
+        for y in stride(from: 0, to: height, by: 1) {
+            for x in stride(from: 0, to: width, by: 1) {
+                let c = pixel(x, y)
+                if c.r > 245, (190...230).contains(c.g), (130...195).contains(c.b) { n += 1 }
+            }
+        }
+        return n / 100
+    }
+
+    /// The sidebar's blue frame around the current page's preview (54·133·227): the centre of its pixels.
+    func currentPageFrame() -> (x: Int, y: Int)? {
+        centre { c in abs(c.r - 54) < 12 && abs(c.g - 133) < 12 && abs(c.b - 227) < 12 }
+    }
+
+    private func centre(_ matches: ((r: Int, g: Int, b: Int)) -> Bool) -> (x: Int, y: Int)? {
+        var sx = 0, sy = 0, n = 0
+        for y in 0..<height {
+            for x in 0..<width where matches(pixel(x, y)) { sx += x; sy += y; n += 1 }
+        }
+        return n >= 20 ? (sx / n, sy / n) : nil
+    }
+}
