@@ -108,10 +108,10 @@ public enum StrokeShape {
         let perSegment = style.trace == .polyline && sp.first.map { r in sp.contains { $0.radius != r.radius } } == true
         var rings: [[Point]]
         if style.line.isSolid {
-            rings = [perSegment ? segmentOutline(spine: sp, options: o) : outline(spine: sp, options: o)]
+            rings = perSegment ? pressureOutline(spine: sp, options: o) : [outline(spine: sp, options: o)]
         } else {
             let dashes = StrokeDashes.pieces(of: sp, pattern: style.line.dashes, perSegmentWidths: perSegment)
-            rings = dashes.map { perSegment ? segmentOutline(spine: $0, options: o) : outline(spine: $0, options: o) }
+            rings = dashes.flatMap { perSegment ? pressureOutline(spine: $0, options: o) : [outline(spine: $0, options: o)] }
         }
         if style.tool == .highlighter, style.fill != nil, let area = fillArea(of: stroke) { rings.append(area) }
         return rings.filter { !$0.isEmpty }
@@ -148,8 +148,8 @@ public enum StrokeShape {
         return poly
     }
 
-    /// A polyline whose segments have their own widths, drawn as Xournal++ draws it: every segment a capsule
-    /// as wide as its first point gives. The capsules (all wound the same way) are chained into one polygon;
+    /// A polyline whose segments have their own widths as Xournal++ draws it, the slow way: every segment a capsule
+    /// as wide as its first point gives (the reference `pressureOutline` is checked against). The capsules (all wound the same way) are chained into one polygon;
     /// the short edges from one capsule's start to the next run there and back (forward between the capsules,
     /// backward at the end), so the non-zero fill shows exactly their union.
     public static func segmentOutline(spine sp: [SpinePoint], options o: Options) -> [Point] {
