@@ -99,7 +99,7 @@ final class XoppTests: TempDirTestCase {
         XCTAssertEqual(shaped[0], 0.5, accuracy: 0.01)
         XCTAssertEqual(shaped[1], 1.0, accuracy: 0.01)
         XCTAssertEqual(shaped[2], 1.5, accuracy: 0.01)
-        XCTAssertEqual(r.drawing.strokes[1].style.color, RGBA(r: 255, g: 255, b: 0))
+        XCTAssertEqual(r.drawing.strokes[1].style.color, RGBA(r: 255, g: 255, b: 0, a: 120), "drawn at 120/255 as Xournal++ draws every highlighter")
         XCTAssertEqual(r.drawing.strokes[1].style.tool, .highlighter)
         XCTAssertEqual(r.notes, ["has 1 images that are not readable PNG or JPEG pictures (or larger than 16384 pixels a side or 64 megapixels); left them out"], "AAAA is no picture")
         XCTAssertEqual(r.drawing.strokes[2].content.text, TextBox(text: "hi & there", font: "Sans", size: 12, color: .black, width: 99))
