@@ -27,6 +27,11 @@ public final class BoardSync {
     private var pagesStored = false
     /// Rows in the document's outbox table (local changes not yet known to be on the board).
     private var outboxRows = 0
+    /// The entry the board's newest snapshot holds it at, as far as this replica knows, and this replica's own
+    /// newest entry on the log: the client whose entries carry the log `url.snapshotEvery` past the snapshot
+    /// writes the next one (so one of a class does, not thirty).
+    public private(set) var snapshotSequence: UInt64 = 0
+    private var lastOwnSequence: UInt64 = 0
 
     public enum Failure: Error, CustomStringConvertible {
         case unreachable(String), credentials(String), permission(String), document(String), other(String)
@@ -125,7 +130,15 @@ public final class BoardSync {
         }
         c.activity.set(onActivity)
         do {
-            if try c.streamLastSequence(url.stream) == nil {
+            if let bounds = try c.streamBounds(url.stream) {
+                // Entries this replica never read were removed (a snapshot was written with keep=snapshot): it
+                // cannot catch up from the log.
+                if bounds.first > replica.ledger.lastSequence + 1 {
+                    c.close()
+                    throw Failure.other("board '\(url.board)': entries \(replica.ledger.lastSequence + 1)–\(bounds.first - 1) were removed from its log after a snapshot, "
+                        + "so this replica cannot catch up; join the board again into a new file")
+                }
+            } else {
                 try c.addStream(url.stream, subject: url.logSubject, replicas: url.replicas, maxMessageBytes: OperationCodec.maxBytes)
             }
             log = try c.consume(stream: url.stream, subject: url.logSubject, from: replica.ledger.lastSequence + 1, deliverPrefix: url.deliverSubject)
@@ -198,8 +211,12 @@ public final class BoardSync {
                 guard m.sequence > replica.ledger.lastSequence else { continue }
                 do {
                     switch try OperationCodec.decodeMessage(m.data) {
-                    case .operation(let op): replica.receive(op, sequence: m.sequence)
-                    case .part(let p): replica.receive(p, sequence: m.sequence)
+                    case .operation(let op):
+                        if op.client == replica.client { lastOwnSequence = m.sequence }
+                        replica.receive(op, sequence: m.sequence)
+                    case .part(let p):
+                        if p.client == replica.client { lastOwnSequence = m.sequence }
+                        replica.receive(p, sequence: m.sequence)
                     }
                 } catch {
                     replica.skip(sequence: m.sequence, because: "\(error)")
@@ -311,6 +328,7 @@ public final class BoardSync {
                 do { try document.rows { try $0.run("DELETE FROM board_outbox") } } catch { throw Failure.document("\(error)") }
                 outboxRows = 0
             }
+            writeSnapshotIfDue(c)
             return 0
         }
         var sent = 0
@@ -330,6 +348,24 @@ public final class BoardSync {
             }
         }
         return sent
+    }
+
+    /// Writes the board's snapshot when this replica's own entries carried the log `url.snapshotEvery` entries
+    /// past the newest one, and it holds exactly the board (called when nothing waits to be published and its
+    /// own entries are back). A failure is a note: the log still holds everything.
+    private func writeSnapshotIfDue(_ c: NatsConnection) {
+        let every = UInt64(url.snapshotEvery)
+        guard every > 0, !unsure, lastOwnSequence >= snapshotSequence + every, replica.resumeSequence == replica.ledger.lastSequence else { return }
+        // Someone may have written one meanwhile.
+        snapshotSequence = max(snapshotSequence, BoardSnapshot.newest(c, url))
+        guard lastOwnSequence >= snapshotSequence + every else { return }
+        do {
+            snapshotSequence = try BoardSnapshot.write(document, url: url, connection: c, scratch: document.path + ".snapshot-out")
+        } catch {
+            note("snapshot not written: \(error)")
+            // Not again before another `every` entries of ours.
+            snapshotSequence = replica.ledger.lastSequence
+        }
     }
 
     /// Catches up with the board, publishes the outbox and waits until the board has it back: afterwards this

@@ -1,6 +1,7 @@
 import Foundation
 
-/// `nats://[user:password@]host:port/BOARD[?replicas=N]`: where a board lives and who we are there.
+/// `nats://[user:password@]host:port/BOARD[?replicas=N&snapshots=N&keep=log|snapshot]`: where a board lives, who
+/// we are there, and how this client keeps the board's snapshots (`BoardSnapshot`).
 public struct BoardURL: Hashable, Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
@@ -9,6 +10,10 @@ public struct BoardURL: Hashable, Sendable, CustomStringConvertible {
     public var password: String?
     /// Copies of the board's log kept by a cluster when this client creates the board.
     public var replicas: Int
+    /// Log entries after the last snapshot before this client writes a new one (0: it never writes one).
+    public var snapshotEvery = 5_000
+    /// Whether the log before a snapshot this client writes stays on the server (the default) or is removed.
+    public var keepLog = true
 
     public struct Malformed: Error, CustomStringConvertible { public let description: String }
 
@@ -22,8 +27,13 @@ public struct BoardURL: Hashable, Sendable, CustomStringConvertible {
             rest = rest[..<q]
             for item in query.split(separator: "&") {
                 let kv = item.split(separator: "=", maxSplits: 1)
-                guard kv.count == 2, kv[0] == "replicas", let n = Int(kv[1]), (1...5).contains(n) else { throw bad("unknown option '\(item)'") }
-                replicas = n
+                guard kv.count == 2 else { throw bad("unknown option '\(item)'") }
+                switch (kv[0], Int(kv[1])) {
+                case ("replicas", let n?) where (1...5).contains(n): replicas = n
+                case ("snapshots", let n?) where (0...10_000_000).contains(n): snapshotEvery = n
+                case ("keep", _) where kv[1] == "log" || kv[1] == "snapshot": keepLog = kv[1] == "log"
+                default: throw bad("unknown option '\(item)'")
+                }
             }
         }
         guard let slash = rest.firstIndex(of: "/") else { throw bad("no board name") }
@@ -60,6 +70,11 @@ public struct BoardURL: Hashable, Sendable, CustomStringConvertible {
     public var liveSubject: String { "oekaki.board.\(board).live" }
     public var presenceSubject: String { "oekaki.board.\(board).presence" }
     public var deliverSubject: String { "oekaki.board.\(board).deliver" }
+    /// The snapshots' stream (newest message per subject) and subjects: a head naming the parts, and the parts.
+    public var snapshotStream: String { "OEKAKISNAP_\(board)" }
+    public var snapshotSubjects: String { "oekaki.board.\(board).snapshot.>" }
+    public var snapshotHeadSubject: String { "oekaki.board.\(board).snapshot.head" }
+    public func snapshotPartSubject(_ k: Int) -> String { "oekaki.board.\(board).snapshot.part.\(k)" }
 
     private static func percentDecoded(_ s: Substring) -> String? {
         var bytes: [UInt8] = []

@@ -210,6 +210,88 @@ final class NatsConnection {
         return si?.pointee.State.LastSeq ?? 0
     }
 
+    /// The first and last sequence a stream holds (first is last + 1 when it is empty), nil if it does not exist.
+    func streamBounds(_ stream: String) throws -> (first: UInt64, last: UInt64)? {
+        var si: UnsafeMutablePointer<jsStreamInfo>?
+        var code = jsErrCode(0)
+        let s = js_GetStreamInfo(&si, js, stream, nil, &code)
+        defer { if let si { jsStreamInfo_Destroy(si) } }
+        if s == NATS_NOT_FOUND { return nil }
+        try check(s, "cannot read board \(stream)")
+        return (si?.pointee.State.FirstSeq ?? 0, si?.pointee.State.LastSeq ?? 0)
+    }
+
+    /// Creates a stream that keeps only the newest message of each subject (a snapshot's parts and its head):
+    /// rollup headers allowed, `replicas` copies.
+    func addLatestStream(_ stream: String, subjects: String, replicas: Int, maxMessageBytes: Int) throws {
+        var cfg = jsStreamConfig()
+        jsStreamConfig_Init(&cfg)
+        var code = jsErrCode(0)
+        var si: UnsafeMutablePointer<jsStreamInfo>?
+        let s: natsStatus = stream.withCString { name in
+            subjects.withCString { subj in
+                var list: [UnsafePointer<CChar>?] = [subj]
+                return list.withUnsafeMutableBufferPointer { l in
+                    cfg.Name = name
+                    cfg.Subjects = l.baseAddress
+                    cfg.SubjectsLen = 1
+                    cfg.Storage = js_FileStorage
+                    cfg.Replicas = Int64(replicas)
+                    cfg.MaxMsgsPerSubject = 1
+                    cfg.AllowRollup = true
+                    cfg.MaxMsgSize = Int32(maxMessageBytes)
+                    return js_AddStream(&si, js, &cfg, nil, &code)
+                }
+            }
+        }
+        if let si { jsStreamInfo_Destroy(si) }
+        if s != NATS_OK, code == JSStreamNameExistErr { return }
+        try check(s, "cannot create \(stream)")
+    }
+
+    /// Publishes with headers (e.g. `Nats-Rollup: sub`) and waits for the acknowledgement; returns the sequence.
+    @discardableResult
+    func publish(_ subject: String, _ data: [UInt8], headers: [(String, String)]) throws -> UInt64 {
+        var msg: OpaquePointer?
+        let created: natsStatus = data.withUnsafeBytes { natsMsg_Create(&msg, subject, nil, $0.baseAddress?.assumingMemoryBound(to: CChar.self), Int32($0.count)) }
+        try check(created, "cannot publish to \(subject)")
+        defer { natsMsg_Destroy(msg) }
+        for (k, v) in headers { try check(natsMsgHeader_Set(msg, k, v), "cannot publish to \(subject)") }
+        var po = jsPubOptions()
+        jsPubOptions_Init(&po)
+        po.MaxWait = waitMs
+        var ack: UnsafeMutablePointer<jsPubAck>?
+        var code = jsErrCode(0)
+        let s = js_PublishMsg(&ack, js, msg, &po, &code)
+        defer { if let ack { jsPubAck_Destroy(ack) } }
+        try check(s, "cannot publish to \(subject)")
+        return ack?.pointee.Sequence ?? 0
+    }
+
+    /// The newest message a stream holds on `subject`: its bytes, or nil when there is none.
+    func lastMessage(stream: String, subject: String) throws -> [UInt8]? {
+        var msg: OpaquePointer?
+        var code = jsErrCode(0)
+        let s = js_GetLastMsg(&msg, js, stream, subject, nil, &code)
+        if s == NATS_NOT_FOUND { return nil }
+        try check(s, "cannot read \(subject)")
+        guard let msg else { return nil }
+        defer { natsMsg_Destroy(msg) }
+        let n = Int(natsMsg_GetDataLength(msg))
+        var data = [UInt8](repeating: 0, count: n)
+        if n > 0, let p = natsMsg_GetData(msg) { data.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: p, count: n)) } }
+        return data
+    }
+
+    /// Removes a stream's messages before `sequence`.
+    func purge(_ stream: String, before sequence: UInt64) throws {
+        var o = jsOptions()
+        jsOptions_Init(&o)
+        o.Stream.Purge.Sequence = sequence
+        var code = jsErrCode(0)
+        try check(js_PurgeStream(js, stream, &o, &code), "cannot remove old entries of \(stream)")
+    }
+
     /// The server leading a replicated stream (nil for a single server).
     func streamLeader(_ stream: String) throws -> String? {
         var si: UnsafeMutablePointer<jsStreamInfo>?

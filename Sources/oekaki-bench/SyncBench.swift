@@ -17,10 +17,14 @@ enum SyncBench {
         var syncIdleCPU1m = Samples()
         /// One stroke committed at a live replica of the 1M-point board until it is committed in another's file.
         var apply1m = Samples()
+        /// A new replica of the 1M-point board after 100,000 further edits: the snapshot, then the log after it.
+        var catchUpHistory = Samples()
+        /// Of those, the log entries the new replica read after the snapshot (median of the joins).
+        var historyReplayed = Samples()
         var notes: [String] = []
     }
 
-    static func run(_ million: Drawing, folder: String, applyRounds: Int, strokesEach: Int) -> Result {
+    static func run(_ million: Drawing, folder: String, applyRounds: Int, strokesEach: Int, historyEdits: Int = 100_000) -> Result {
         var r = Result()
         r.strokesEach = strokesEach
         guard let server = serverExecutable else {
@@ -32,9 +36,11 @@ enum SyncBench {
         defer { ChildProcess.stop(pid); try? FileManager.default.removeItem(atPath: dir) }
         do {
             r.apply = try applyLatency(base + "/latency", dir: dir, rounds: applyRounds)
-            r.catchUp1m = try catchUp(million, base + "/million", dir: dir)
-            r.apply1m = try applyLatency(base + "/million", dir: dir + "/on1m", rounds: applyRounds)
-            r.syncIdleCPU1m = try syncIdle(base + "/million", dir: dir)
+            // These boards write no snapshots, so the catch-up reads the log and no writer stops for one.
+            r.catchUp1m = try catchUp(million, base + "/million?snapshots=0", dir: dir)
+            r.apply1m = try applyLatency(base + "/million?snapshots=0", dir: dir + "/on1m", rounds: applyRounds)
+            r.syncIdleCPU1m = try syncIdle(base + "/million?snapshots=0", dir: dir)
+            (r.catchUpHistory, r.historyReplayed) = try catchUpHistory(million, base + "/term", dir: dir, edits: historyEdits)
             r.tenWriters = try tenWriters(base + "/ten", dir: dir, strokesEach: strokesEach)
         } catch { r.notes.append("sync: \(error)") }
         return r
@@ -131,6 +137,85 @@ enum SyncBench {
             join.disconnect(); join.document.close()
         }
         return s
+    }
+
+    /// A term of lessons on the 1M-point board: one replica makes `edits` further edits as a teacher would (new
+    /// strokes, moves of a few strokes, erases, undos, page backgrounds and new pages), each committed to its file
+    /// and published as the app does, writing snapshots as it goes (the default: every 5,000 entries). Then new
+    /// replicas join: the newest snapshot, then the log after it. The writer's file lives in /dev/shm when there
+    /// is one (its fsyncs are not what is measured); the joiners' on disk.
+    static func catchUpHistory(_ drawing: Drawing, _ url: String, dir: String, edits: Int) throws -> (Samples, Samples) {
+        let shm = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm/oekaki-bench-\(getpid())" : dir + "/shm"
+        try? FileManager.default.createDirectory(atPath: shm, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: shm) }
+        let up = try replica(shm + "/teacher.oekaki", url, drawing: drawing)
+        try up.syncOnce(timeoutMs: 120_000)
+        var rng = SeededRandom(seed: 25)
+        func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(max(n, 1))) }
+        var ids = drawing.strokes.map(\.id)
+        var done: [Edit] = []
+        var background = Background.Style.plain
+        for k in 0..<edits {
+            let page = up.replica.document.pages[0]
+            let layer = page.layers[0].drawing
+            let roll = pick(100)
+            var change: Change?
+            if roll < 40 || ids.count < 10 {
+                // A word or a line of a lesson.
+                var s = Stroke(id: up.replica.document.nextStrokeID, style: StrokeStyle(), points: [])
+                let x = Double(pick(1800)) + 50, y = Double(pick(2800)) + 50
+                for i in 0..<30 { s.append(InkPoint(x: x + Double(i) * 2.5, y: y + sin(Double(i + k) / 3) * 6, pressure: 0.35 + Double(i % 7) * 0.05)) }
+                change = .did(.add([s]))
+            } else if roll < 60 {
+                let chosen = (0..<(1 + pick(5))).compactMap { _ in layer.stroke(ids[pick(ids.count)]) }
+                let unique = Array(Dictionary(chosen.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }).values)
+                if !unique.isEmpty {
+                    change = .did(.transform(StrokeTransform(page: page.id, ids: unique.map(\.id), before: unique.map(Placement.init(of:)),
+                                                             matrix: .translation(Double(pick(41)) - 20, Double(pick(41)) - 20))))
+                }
+            } else if roll < 75 {
+                if let s = layer.stroke(ids[pick(ids.count)]) { change = .did(.remove([s])) }
+            } else if roll < 90 {
+                if let e = done.popLast() { change = .undid(e) }
+            } else if roll < 99 {
+                let next: Background.Style = background == .plain ? .ruled : .plain
+                change = .did(.setFormat([Edit.FormatChange(page: page.id, from: page.format, to: PageFormat(size: page.format.size, background: Background(style: next)))]))
+                background = next
+            } else {
+                let docPages = up.replica.document.pages
+                change = .did(.addPage(Page(id: up.replica.document.nextPageID, format: .fixed(Size(width: 595, height: 842))), at: docPages.count))
+            }
+            guard let c = change else { continue }
+            try up.commit([c])
+            switch c {
+            case .did(let e):
+                done.append(e)
+                if case .add(let added) = e { ids += added.map(\.id) }
+            case .undid, .redid: break
+            }
+            if k % 50 == 49 { try up.pull(waitMs: 0); try up.push() }
+        }
+        try up.syncOnce(timeoutMs: 120_000)
+        let expected = (points: up.document.drawing.pointCount, pages: up.document.document.pages.count, entries: up.replica.ledger.lastSequence)
+        up.disconnect(); up.document.close()
+        var s = Samples(), replayed = Samples()
+        for k in 0..<3 {
+            let path = dir + "/term\(k).oekaki"
+            let t0 = Clock.nanoseconds()
+            let seeded = BoardSnapshot.seed(path: path, url: try BoardURL(url)) { FileHandle.standardError.write(Data("oekaki-bench: \($0)\n".utf8)) }
+            let doc = FileManager.default.fileExists(atPath: path) ? try DocumentFile.open(path: path) : try DocumentFile.create(path: path, drawing: Drawing())
+            let join = try BoardSync(document: doc, url: try BoardURL(url))
+            try join.connect(timeoutMs: 5000)
+            try join.syncOnce(timeoutMs: 120_000)
+            s.add(Double(Clock.nanoseconds() - t0) / 1e9)
+            replayed.add(Double(expected.entries - (seeded ?? 0)))
+            guard join.document.drawing.pointCount == expected.points, join.document.document.pages.count == expected.pages else {
+                throw BoardSync.Failure.other("catch-up after a term: \(join.document.drawing.pointCount) of \(expected.points) points, "
+                    + "\(join.document.document.pages.count) of \(expected.pages) pages")
+            }
+            join.disconnect(); join.document.close()
+        }
+        return (s, replayed)
     }
 
     /// Ten threads, each a replica committing `strokesEach` strokes one by one (as the app does) and publishing

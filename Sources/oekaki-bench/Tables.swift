@@ -117,6 +117,9 @@ extension Report {
             s += "| `\(r.key)` | \(r.label) | **\(Format.number(r.value, unit: r.unit))**\(r.statistic == .p99 ? " (p99)" : "") | "
             s += "\(Format.spread(r.samples, unit: r.unit)) | \(r.samples.count) | \(r.goal ?? "") | \(Format.met(r.met)) |\n"
         }
+        if let n = m.sync.historyReplayed.median {
+            s += "\n`board_catchup_s_1m_history`: each new replica read the snapshot and then \(Int(n)) log entries (median of \(m.sync.historyReplayed.count) joins).\n"
+        }
         let notes = m.sync.notes + m.boardWindow.notes
         if !notes.isEmpty { s += "\n" + notes.map { "- \($0)\n" }.joined() }
         return s

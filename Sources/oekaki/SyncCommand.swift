@@ -20,6 +20,8 @@ enum SyncCommand {
         let url: BoardURL
         do { url = try BoardURL(text) } catch { throw CommandFailure.input("\(error)") }
 
+        // A new replica starts from the board's newest snapshot, then reads the log after it.
+        _ = BoardSnapshot.seed(path: file, url: url) { FileHandle.standardError.write(Data("oekaki sync: \($0)\n".utf8)) }
         let document: DocumentFile
         do {
             document = FileManager.default.fileExists(atPath: file)

@@ -77,6 +77,9 @@ extension Documents {
     static func replicaPath(for url: BoardURL) throws -> String {
         let dir = dataDirectory + "/boards"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return "\(dir)/\(url.board) on \(url.host) \(url.port).oekaki"
+        let path = "\(dir)/\(url.board) on \(url.host) \(url.port).oekaki"
+        // A board joined for the first time starts from its newest snapshot, then reads the log after it.
+        _ = BoardSnapshot.seed(path: path, url: url) { FileHandle.standardError.write(Data("oekaki: \($0)\n".utf8)) }
+        return path
     }
 }
