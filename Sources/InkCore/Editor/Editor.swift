@@ -156,7 +156,8 @@ public final class Editor {
     func route(_ event: InputEvent) -> Update {
         let id = event.pointer
         // The tool is picked when a pointer goes down: a stylus's eraser end erases whole strokes whatever is chosen.
-        let tool = event.eraserEnd && event.phase == .began ? Tool.strokeEraser : self.tool
+        // A barrel button or the eraser end may pick another tool in the preferences.
+        let tool = event.phase == .began ? event.tool ?? (event.eraserEnd ? Tool.strokeEraser : self.tool) : self.tool
         // The text tool's clicks place or open boxes in the app (`addText`, `changeText`), never ink.
         // A pointer already drawing or erasing finishes as it began.
         if tool == .text, !isLive(id) { return .none }

@@ -21,6 +21,9 @@ public struct InputEvent: Hashable, Sendable {
     /// The stylus is held upside down: the gesture that begins with this event erases whole strokes, whatever
     /// tool is chosen (the tool is picked when a pointer goes down, so only `began` reads it).
     public var eraserEnd: Bool
+    /// The tool a stylus's eraser end or barrel button picks for this gesture (preferences), whatever is chosen;
+    /// nil: the chosen tool (or the stroke eraser for an eraser end). Read when the pointer goes down.
+    public var tool: Tool?
     /// How far (page units) a resting pointer may wander and still hold: 3 screen pixels at the event's zoom.
     public var holdRadius: Double
     /// How far (page units) a pointer may move and still be a tap: 3 screen pixels at the event's zoom.

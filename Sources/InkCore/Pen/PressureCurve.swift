@@ -118,8 +118,19 @@ public struct PressureCurve: Hashable, Sendable {
         var y = Swift.min(Swift.max(p.y, 0), 1)
         if index > 0 { y = Swift.max(y, q[index - 1].y) }
         if index < q.count - 1 { y = Swift.min(y, q[index + 1].y) }
-        q[index] = Point(x, y)
+        // Thousandths: a dragged point is kept as a person would write it.
+        q[index] = Point((x * 1000).rounded() / 1000, (y * 1000).rounded() / 1000)
         return (try? PressureCurve(points: q)) ?? self
+    }
+
+    /// Read as `text` writes it (the preferences keep it so), with the event log's rules; nil when it is no curve.
+    public init?(text: String) {
+        if let preset = Preset(rawValue: text) { self.init(preset); return }
+        let line = #"{"type":"tool","tool":"pen","pressureCurve":"# + text + "}"
+        guard text.utf8.count < 4096, case .tool(_, _, _, _, _, _, let curve?, _)? = try? EventLog.event(fromLine: line) else {
+            return nil
+        }
+        self = curve
     }
 
     /// Written as the event log and the preferences write it: a preset's name, or `[[x,y],…]`.

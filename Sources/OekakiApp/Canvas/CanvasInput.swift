@@ -44,10 +44,14 @@ final class CanvasInput {
     private var penSeen = false
     /// Space held: the left button pans instead of drawing.
     var spaceHeld = false
+    /// What the stylus's eraser end and barrel buttons do (preferences).
+    var stylus = StylusButtons()
+    /// The barrel button held down (2 or 3) while the pen hovers: the tip's next stroke does its action.
+    private var heldBarrel: UInt32?
 
     /// The pointer drawing with the mouse or pen, if any: whether it reports real pressure, and whether it is
     /// a stylus's eraser end (which erases whole strokes whatever tool is chosen).
-    private var drawing: (id: PointerID, device: InputEvent.Device, realPressure: Bool, eraserEnd: Bool)?
+    private var drawing: (id: PointerID, device: InputEvent.Device, realPressure: Bool, eraserEnd: Bool, tool: Tool?)?
     /// Pressure fix-ups of the pen stroke in progress.
     private var penPressure = PenPressure()
     /// Last view position while panning with a button.
@@ -101,6 +105,11 @@ final class CanvasInput {
         case .leave:
             navigation?.hover(atView: nil, eraserEnd: false)
             return false
+        case .proximityIn, .proximityOut:
+            // Palm rejection hears when the pen comes near and leaves (touches near it neither draw nor navigate).
+            sink?.proximity(near: event.kind == .proximityIn, time: event.time)
+            if event.kind == .proximityOut { navigation?.hover(atView: nil, eraserEnd: false) }
+            return false
         case .grabBroken:
             finishPointer(at: nil, time: 0, cancelled: true)
             return false
@@ -112,8 +121,9 @@ final class CanvasInput {
     // MARK: mouse and pen
 
     /// Hands a sample to the session with what it carries; a press takes the keyboard focus to the canvas.
-    private func send(_ e: InputEvent, eraserEnd: Bool = false) {
+    private func send(_ e: InputEvent, eraserEnd: Bool = false, tool: Tool? = nil) {
         var e = e
+        e.tool = tool
         let view = viewport.transform
         // A hold and a tap are 3 pixels on screen, whatever the zoom.
         e.holdRadius = 3 / max(view.zoom, 1e-6)
@@ -133,11 +143,16 @@ final class CanvasInput {
         let time = event.time
         let device: InputEvent.Device = pen ? .pen : .mouse
         lastPointer = v
-        navigation?.hover(atView: v, eraserEnd: pen && event.isEraserEnd)
+        navigation?.hover(atView: v, eraserEnd: pen && event.isEraserEnd && stylus.eraserEnd.tool?.isEraser == true)
         shift = event.shift
         switch event.kind {
         case .buttonPress:
             let button = event.button
+            if pen, button == 2 || button == 3 {
+                // A barrel button: its action applies to the tip's next stroke, for as long as it is held.
+                heldBarrel = button
+                return true
+            }
             if button == 3 {
                 sink?.contextMenu(atView: v, view: viewport.transform)
                 return true
@@ -148,15 +163,26 @@ final class CanvasInput {
                 return true
             }
             guard button == 1, drawing == nil else { return button == 1 }
+            // The eraser end or a barrel button may do something else than the chosen tool.
+            var picked: Tool?
+            if pen, let action = stylusAction(event) {
+                switch action {
+                case .none: return true
+                case .pan:
+                    panFrom = v
+                    return true
+                default: picked = action.tool
+                }
+            }
             let id = pen ? Self.penPointer : Self.mousePointer
             let real = pen && event.pressure != nil
-            drawing = (id, device, real, pen && event.isEraserEnd)
+            drawing = (id, device, real, picked != nil, picked)
             let first = sample(v, event: event, time: time, pen: pen)
             penPressure = PenPressure()
             // A pen whose first sample has no pressure yet begins with its first motion.
             if real, penPressure.down(first, hasPressure: true) == nil { return true }
             send(InputEvent(pointer: id, phase: .began, point: first, device: device, hasPressure: real),
-                 eraserEnd: drawing?.eraserEnd ?? false)
+                 eraserEnd: drawing?.eraserEnd ?? false, tool: picked)
             armHold(first)
             return true
         case .motion:
@@ -174,19 +200,23 @@ final class CanvasInput {
             if d.realPressure {
                 let fixed = penPressure.move(samples)
                 if let began = fixed.began {
-                    send(InputEvent(pointer: d.id, phase: .began, point: began, device: d.device, hasPressure: true), eraserEnd: d.eraserEnd)
+                    send(InputEvent(pointer: d.id, phase: .began, point: began, device: d.device, hasPressure: true), eraserEnd: d.eraserEnd, tool: d.tool)
                 }
                 // Still waiting for the pen's first real pressure: nothing to draw yet.
                 if penPressure.heldDown != nil { return true }
                 points = fixed.moved
             }
             for p in points {
-                send(InputEvent(pointer: d.id, phase: .moved, point: p, device: d.device, hasPressure: d.realPressure))
+                send(InputEvent(pointer: d.id, phase: .moved, point: p, device: d.device, hasPressure: d.realPressure), tool: d.tool)
             }
             if let last = points.last { armHold(last) }
             return true
         case .buttonRelease:
             let button = event.button
+            if pen, button == 2 || button == 3 {
+                if heldBarrel == button { heldBarrel = nil }
+                return true
+            }
             if panFrom != nil, button == 2 || button == 1 {
                 panFrom = nil
                 return true
@@ -222,7 +252,7 @@ final class CanvasInput {
         guard let d = drawing, let (p, clock) = lastSample, penPressure.heldDown == nil else { return }
         var q = p
         q.time = p.time + (Self.clockMs() - clock)
-        send(InputEvent(pointer: d.id, phase: .moved, point: q, device: d.device, hasPressure: d.realPressure))
+        send(InputEvent(pointer: d.id, phase: .moved, point: q, device: d.device, hasPressure: d.realPressure), tool: d.tool)
     }
 
     private static func clockMs() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
@@ -236,7 +266,7 @@ final class CanvasInput {
         if cancelled || point == nil {
             // A pen-down still waiting for pressure was never reported: nothing to cancel.
             if !held {
-                send(InputEvent(pointer: d.id, phase: .cancelled, point: point ?? InkPoint(x: 0, y: 0), device: d.device))
+                send(InputEvent(pointer: d.id, phase: .cancelled, point: point ?? InkPoint(x: 0, y: 0), device: d.device), tool: d.tool)
             }
             penPressure = PenPressure()
         } else if let point {
@@ -244,12 +274,21 @@ final class CanvasInput {
             if d.realPressure {
                 let fixed = penPressure.up(point, hasPressure: reported)
                 if let began = fixed.began {
-                    send(InputEvent(pointer: d.id, phase: .began, point: began, device: d.device, hasPressure: true), eraserEnd: d.eraserEnd)
+                    send(InputEvent(pointer: d.id, phase: .began, point: began, device: d.device, hasPressure: true), eraserEnd: d.eraserEnd, tool: d.tool)
                 }
                 end = fixed.ended
             }
-            send(InputEvent(pointer: d.id, phase: .ended, point: end, device: d.device, hasPressure: d.realPressure))
+            send(InputEvent(pointer: d.id, phase: .ended, point: end, device: d.device, hasPressure: d.realPressure), tool: d.tool)
         }
+    }
+
+    /// What the stylus asks for instead of the chosen tool: its eraser end, or a barrel button held (nil: the tool).
+    private func stylusAction(_ event: GdkInput) -> StylusAction? {
+        if event.isEraserEnd { return stylus.eraserEnd }
+        let held = event.barrelButtons
+        if heldBarrel == 2 || held.first { return stylus.first }
+        if heldBarrel == 3 || held.second { return stylus.second }
+        return nil
     }
 
     private func sample(_ v: Point, event: GdkInput, time: Double, pen: Bool) -> InkPoint {
@@ -278,7 +317,8 @@ final class CanvasInput {
         guard draws else {
             switch kind {
             case .touchBegin:
-                if let v { fingers.down(id, at: v) }
+                // Palm rejection: a touch near the pen does not navigate either.
+                if let v, sink?.touchMayNavigate(at: time) ?? true { fingers.down(id, at: v) }
             case .touchUpdate:
                 guard let v, let step = fingers.move(id, to: v) else { return true }
                 navigation?.pan(byView: step.pan)

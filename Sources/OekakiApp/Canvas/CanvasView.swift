@@ -96,6 +96,11 @@ final class CanvasView: CanvasNavigation {
         get { input?.touchMode ?? .draw }
         set { input?.touchMode = newValue }
     }
+    /// What the stylus's eraser end and barrel buttons do.
+    var stylus: StylusButtons {
+        get { input?.stylus ?? StylusButtons() }
+        set { input?.stylus = newValue }
+    }
     var spaceHeld: Bool {
         get { input?.spaceHeld ?? false }
         set {

@@ -9,6 +9,8 @@ struct GdkInput {
         case touchBegin, touchUpdate, touchEnd, touchCancel
         case buttonPress, buttonRelease, motion
         case scroll, pinch, enter, leave, grabBroken, other
+        /// A pen came near the tablet or screen, or left it.
+        case proximityIn, proximityOut
     }
 
     enum PinchPhase { case begin, update, end }
@@ -34,7 +36,9 @@ struct GdkInput {
         case GDK_SCROLL: return .scroll
         case GDK_TOUCHPAD_PINCH: return .pinch
         case GDK_ENTER_NOTIFY: return .enter
-        case GDK_LEAVE_NOTIFY, GDK_PROXIMITY_OUT: return .leave
+        case GDK_LEAVE_NOTIFY: return .leave
+        case GDK_PROXIMITY_IN: return .proximityIn
+        case GDK_PROXIMITY_OUT: return .proximityOut
         case GDK_GRAB_BROKEN: return .grabBroken
         default: return .other
         }
@@ -73,6 +77,11 @@ struct GdkInput {
     var shift: Bool { gdk_event_get_modifier_state(event).rawValue & GDK_SHIFT_MASK.rawValue != 0 }
     var control: Bool { gdk_event_get_modifier_state(event).rawValue & GDK_CONTROL_MASK.rawValue != 0 }
     var button: UInt32 { gdk_button_event_get_button(event) }
+    /// A stylus's barrel buttons held (GDK numbers them 2 and 3, as the middle and right mouse buttons).
+    var barrelButtons: (first: Bool, second: Bool) {
+        let state = gdk_event_get_modifier_state(event).rawValue
+        return (state & GDK_BUTTON2_MASK.rawValue != 0, state & GDK_BUTTON3_MASK.rawValue != 0)
+    }
 
     /// The pressure axis, 0…1, nil when the device reports none.
     var pressure: Double? {

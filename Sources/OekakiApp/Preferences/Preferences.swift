@@ -1,4 +1,5 @@
 import Foundation
+import InkCore
 
 /// Settings that outlive a session, kept as `key=value` lines in `$XDG_CONFIG_HOME/oekaki/settings`.
 struct Preferences {
@@ -15,6 +16,15 @@ struct Preferences {
     var selectWhollyInside = false
     /// Resizing a selection keeps line widths (instead of scaling them with it).
     var keepLineWidths = false
+    /// The pen's feel (`PenPreferences.swift`): pressure curve, stabilizer, palm rejection and its delay (ms).
+    var pressureCurve = PressureCurve.linear
+    var stabilizer = Stabilizer.Level.off
+    var palmRejection = true
+    var palmDelay = PalmRejection.defaultDelay
+    /// What the stylus's eraser end and its two barrel buttons do.
+    var eraserEnd = StylusAction.strokeEraser
+    var firstButton = StylusAction.areaEraser
+    var secondButton = StylusAction.none
 
     private static var path: String {
         let env = ProcessInfo.processInfo.environment
@@ -39,6 +49,13 @@ struct Preferences {
             case "recognize-shapes": p.recognizeShapes = parts[1] == "1"
             case "select-wholly-inside": p.selectWhollyInside = parts[1] == "1"
             case "keep-line-widths": p.keepLineWidths = parts[1] == "1"
+            case "pressure-curve": if let c = PressureCurve(text: parts[1]) { p.pressureCurve = c }
+            case "stabilizer": if let l = Stabilizer.Level(rawValue: parts[1]) { p.stabilizer = l }
+            case "palm-rejection": p.palmRejection = parts[1] != "0"
+            case "palm-delay": if let d = Double(parts[1]), PalmRejection.delayRange.contains(d) { p.palmDelay = d }
+            case "eraser-end": if let a = StylusAction(rawValue: parts[1]) { p.eraserEnd = a }
+            case "first-button": if let a = StylusAction(rawValue: parts[1]) { p.firstButton = a }
+            case "second-button": if let a = StylusAction(rawValue: parts[1]) { p.secondButton = a }
             default: break
             }
         }
@@ -62,6 +79,9 @@ struct Preferences {
         if recognizeShapes { lines.append("recognize-shapes=1") }
         if selectWhollyInside { lines.append("select-wholly-inside=1") }
         if keepLineWidths { lines.append("keep-line-widths=1") }
+        lines += ["pressure-curve=\(pressureCurve.text)", "stabilizer=\(stabilizer.rawValue)",
+                  "palm-rejection=\(palmRejection ? 1 : 0)", "palm-delay=\(Int(palmDelay))",
+                  "eraser-end=\(eraserEnd.rawValue)", "first-button=\(firstButton.rawValue)", "second-button=\(secondButton.rawValue)"]
         try? (lines.joined(separator: "\n") + "\n").write(toFile: Self.path, atomically: true, encoding: .utf8)
     }
 }

@@ -17,6 +17,10 @@ struct SelectionDrag {
 /// was held. `CanvasInput` sends here; nothing here calls back into the view.
 protocol InputSink: AnyObject {
     func input(_ event: InputEvent, view: ViewTransform, shift: Bool)
+    /// The pen came near the screen or left it (GDK's proximity events; `time` on the events' clock).
+    func proximity(near: Bool, time: Double)
+    /// Whether a touch beginning at `time` may pan or zoom (palm rejection refuses touches near the pen).
+    func touchMayNavigate(at time: Double) -> Bool
     /// A right-click (or a long-press) at this point of `view`.
     func contextMenu(atView point: Point, view: ViewTransform)
 }
@@ -33,6 +37,14 @@ extension DocumentSession: InputSink {
 
     private func inputNow(_ viewEvent: InputEvent, view: ViewTransform, shift: Bool) {
         var event = viewEvent
+        // A touch palm rejection refuses does nothing at all here: no page change, no text box, no selection drag.
+        if event.device == .touch {
+            if event.phase == .began, !touchMayNavigate(at: event.point.time) { palmTouches.insert(event.pointer) }
+            if palmTouches.contains(event.pointer) {
+                if event.phase == .ended || event.phase == .cancelled { palmTouches.remove(event.pointer) }
+                return
+            }
+        }
         let v = event.point.point
         if event.phase == .began {
             strokeBegins()
@@ -57,14 +69,16 @@ extension DocumentSession: InputSink {
         if chosen.isSelection, let s = selectionInput(event, view: view, shift: shift) { publish(s); return }
         let erasing = isErasing
         setConstrained(shift)
+        // The tool this gesture uses: a stylus's end or barrel button may pick another than the chosen one.
+        let picked = event.tool ?? (event.eraserEnd ? .strokeEraser : chosen)
         if EventRecorder.isOn {
-            EventRecorder.record(event, tool: event.eraserEnd && event.phase == .began ? .strokeEraser : chosen,
-                                 style: event.eraserEnd && event.phase == .began ? styles[.strokeEraser] ?? style : style,
+            EventRecorder.record(event, tool: event.phase == .began ? picked : chosen,
+                                 style: event.phase == .began && picked != chosen ? styles[picked] ?? style : style,
                                  recognize: recognizesShapes)
         }
         var out = SessionUpdate(handle(event))
         out.drawingChanged = erasing || isErasing
-        if chosen.isSelection, !event.eraserEnd, event.phase == .ended || event.phase == .cancelled {
+        if picked.isSelection, event.phase == .ended || event.phase == .cancelled {
             // The editor finished the loop or box: the selection changed.
             selectionPath = []
             out.selectionChanged = true

@@ -35,6 +35,8 @@ final class DocumentSession {
     /// Pointers whose press went to the text tool: the rest of their gesture is theirs too.
     var textPointers = Set<PointerID>()
     var lastPress: (time: Double, point: Point)?
+    /// Touches palm rejection refused when they began: the rest of their events are dropped too.
+    var palmTouches = Set<PointerID>()
     /// The ruler, set square and compass, the laser's clock, presentation mode (`DocumentSession+Teaching.swift`).
     var teaching = TeachingState()
 
@@ -253,6 +255,21 @@ final class DocumentSession {
     func setRecognizeShapes(_ on: Bool) { editor.recognizeShapes = on }
     func setSelectionRule(_ rule: SelectionRule) { editor.selectionRule = rule }
     func setKeepLineWidths(_ on: Bool) { editor.keepLineWidths = on }
+    /// The pen's feel from the preferences: curve, stabilizer, palm rejection (on, delay in ms).
+    func setPenFeel(curve: PressureCurve, stabilizer: Stabilizer.Level, palmRejection: Bool, delay: Double) {
+        editor.pressureCurve = curve
+        editor.stabilizer = stabilizer
+        editor.palmRejection.enabled = palmRejection
+        editor.palmRejection.delay = delay
+    }
+
+    func proximity(near: Bool, time: Double) {
+        let u = editor.proximity(near: near, at: time)
+        // A palm taken back as the pen arrived is repainted and its removal saved.
+        if u.dirty != nil || !u.changes.isEmpty { publish(u, drawingChanged: true) }
+    }
+
+    func touchMayNavigate(at time: Double) -> Bool { editor.touchMayNavigate(at: time) }
 
     // MARK: text
 

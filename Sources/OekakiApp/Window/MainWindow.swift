@@ -84,6 +84,7 @@ final class MainWindow {
         session.setRecognizeShapes(preferences.recognizeShapes)
         session.setSelectionRule(preferences.selectWhollyInside ? .whollyInside : .halfInside)
         session.setKeepLineWidths(preferences.keepLineWidths)
+        applyPen(preferences)
         showDocument()
         showTool()
         showPage()
@@ -217,15 +218,28 @@ final class MainWindow {
         let shortcuts = Widgets.menuItem(localized("Keyboard Shortcuts"), accelerator: "Ctrl+?", tooltip: localized("Every key the app answers to")) { [weak self] in
             gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.perform(.showShortcuts)
         }
+        let pen = Widgets.menuItem(localized("Pen…"), tooltip: localized("Pressure curve, palm rejection, stabilizer, stylus buttons")) { [weak self] in
+            gtk_popover_popdown(typed(popover, as: GtkPopover.self))
+            guard let self else { return }
+            PenPreferences.show(parent: self.window) { [weak self] p in self?.applyPen(p) }
+        }
         let about = Widgets.menuItem(localized("About Oekaki"), tooltip: localized("Version, licence and website")) { [weak self] in
             gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.perform(.about)
         }
         Widgets.append(box, heading, drawWith, navigate, shapesHeading, recognize, selectingHeading, wholly, keepWidths, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), hint,
-                       gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), shortcuts, about)
+                       gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), pen, shortcuts, about)
         gtk_popover_set_child(typed(popover, as: GtkPopover.self), box)
         gtk_menu_button_set_popover(OpaquePointer(button), popover)
         reportLayout(whenShown: popover)
         return button
+    }
+
+    /// The pen's preferences, to the session (curve, stabilizer, palm rejection) and the canvas (stylus buttons).
+    func applyPen(_ p: Preferences) {
+        preferences.pressureCurve = p.pressureCurve; preferences.stabilizer = p.stabilizer
+        preferences.palmRejection = p.palmRejection; preferences.palmDelay = p.palmDelay
+        session.setPenFeel(curve: p.pressureCurve, stabilizer: p.stabilizer, palmRejection: p.palmRejection, delay: p.palmDelay)
+        canvas.stylus = StylusButtons(eraserEnd: p.eraserEnd, first: p.firstButton, second: p.secondButton)
     }
 
     /// Test support: a menu's items are in the layout report once it is open.
