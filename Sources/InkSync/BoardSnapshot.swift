@@ -105,7 +105,7 @@ public enum BoardSnapshot {
     /// is written.
     public static func seed(path: String, url: BoardURL, timeoutMs: Int64 = 2000, note: (String) -> Void) -> UInt64? {
         guard !FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let c = try? NatsConnection(url: url.server, user: url.user, password: url.password, timeoutMs: timeoutMs, name: "oekaki") else { return nil }
+        guard let c = try? NatsConnection(urls: url.serverURLs, user: url.user, password: url.password, timeoutMs: timeoutMs, name: "oekaki") else { return nil }
         defer { c.close() }
         let scratch = path + ".snapshot-in"
         defer { for s in ["", "-wal", "-shm", "-journal"] { unlink(scratch + s) } }

@@ -124,7 +124,7 @@ public final class BoardSync {
     public func connect(timeoutMs: Int64 = 5000) throws {
         let c: NatsConnection
         do {
-            c = try NatsConnection(url: url.server, user: url.user, password: url.password, timeoutMs: timeoutMs, name: "oekaki")
+            c = try NatsConnection(urls: url.serverURLs, user: url.user, password: url.password, timeoutMs: timeoutMs, name: "oekaki")
         } catch let f as NatsConnection.Failure {
             throw Self.map(f, url)
         }
@@ -190,9 +190,9 @@ public final class BoardSync {
 
     private static func map(_ f: NatsConnection.Failure, _ url: BoardURL) -> Failure {
         switch f.kind {
-        case .unreachable: return .unreachable("\(url.host):\(url.port): \(f.description)")
-        case .credentials: return .credentials("\(url.host):\(url.port): \(f.description)")
-        case .permission: return .permission("no permission for board '\(url.board)' on \(url.host):\(url.port)")
+        case .unreachable: return .unreachable("\(url.authority): \(f.description)")
+        case .credentials: return .credentials("\(url.authority): \(f.description)")
+        case .permission: return .permission("no permission for board '\(url.board)' on \(url.authority)")
         default: return .other("\(url): \(f.description)")
         }
     }
@@ -285,6 +285,8 @@ public final class BoardSync {
 
     /// Called after each batch of board entries is in the document, with what changed in the drawing.
     public var onApplied: ((BoardCommit) -> Void)?
+    /// Each message the board acknowledged, with its sequence (tests check that none is lost).
+    var onAcknowledged: ((_ sequence: UInt64, _ bytes: [UInt8]) -> Void)?
 
     /// Local edits someone else already committed to the document (the app's save queue; the outbox rows went
     /// in with them): the replica follows.
@@ -339,6 +341,7 @@ public final class BoardSync {
                 for m in messages {
                     let ack = try c.publish(url.logSubject, m.bytes, messageID: m.id)
                     awaiting = max(awaiting, ack.sequence)
+                    if !ack.duplicate { onAcknowledged?(ack.sequence, m.bytes) }
                 }
                 sent += 1
             } catch let f as NatsConnection.Failure {

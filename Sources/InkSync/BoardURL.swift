@@ -1,10 +1,16 @@
 import Foundation
 
-/// `nats://[user:password@]host:port/BOARD[?replicas=N&snapshots=N&keep=log|snapshot]`: where a board lives, who
-/// we are there, and how this client keeps the board's snapshots (`BoardSnapshot`).
+/// `nats://[user:password@]host:port[,host:port…]/BOARD[?replicas=N&snapshots=N&keep=log|snapshot]`: where a
+/// board lives, who we are there, and how this client keeps the board's snapshots (`BoardSnapshot`). Several
+/// servers (a cluster's nodes, comma-separated as nats writes them) are tried in turn, on the first connect and
+/// whenever the one in use goes away.
 public struct BoardURL: Hashable, Sendable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
+    public struct Server: Hashable, Sendable { public var host: String; public var port: Int }
+    /// Every server given, in the order given (at least one).
+    public var servers: [Server]
+    /// The first server: the replica's name in the app's data folder.
+    public var host: String { servers[0].host }
+    public var port: Int { servers[0].port }
     public var board: String
     public var user: String?
     public var password: String?
@@ -18,7 +24,7 @@ public struct BoardURL: Hashable, Sendable, CustomStringConvertible {
     public struct Malformed: Error, CustomStringConvertible { public let description: String }
 
     public init(_ text: String) throws {
-        func bad(_ why: String) -> Malformed { Malformed(description: "'\(text)' is not a board URL (\(why)); expected nats://[user:password@]host:port/BOARD") }
+        func bad(_ why: String) -> Malformed { Malformed(description: "'\(text)' is not a board URL (\(why)); expected nats://[user:password@]host:port[,host:port…]/BOARD") }
         guard text.hasPrefix("nats://") else { throw bad("it must start with nats://") }
         var rest = Substring(text.dropFirst("nats://".count))
         replicas = 1
@@ -53,17 +59,23 @@ public struct BoardURL: Hashable, Sendable, CustomStringConvertible {
                 password = p
             }
         }
-        guard let colon = authority.lastIndex(of: ":") else { throw bad("no port") }
-        host = String(authority[..<colon])
-        guard !host.isEmpty, !host.contains("/"), !host.contains(" ") else { throw bad("no host") }
-        guard let p = Int(authority[authority.index(after: colon)...]), (1...65535).contains(p) else { throw bad("bad port") }
-        port = p
+        servers = []
+        for one in authority.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let colon = one.lastIndex(of: ":") else { throw bad("no port") }
+            let host = String(one[..<colon])
+            guard !host.isEmpty, !host.contains("/"), !host.contains(" ") else { throw bad("no host") }
+            guard let p = Int(one[one.index(after: colon)...]), (1...65535).contains(p) else { throw bad("bad port") }
+            servers.append(Server(host: host, port: p))
+        }
+        guard servers.count <= 16 else { throw bad("more than 16 servers") }
     }
 
-    /// The server address for the client library (credentials are passed apart).
-    public var server: String { "nats://\(host):\(port)" }
+    /// The server addresses for the client library (credentials are passed apart).
+    public var serverURLs: [String] { servers.map { "nats://\($0.host):\($0.port)" } }
+    /// The servers as the user wrote them: `host:port,host:port`.
+    public var authority: String { servers.map { "\($0.host):\($0.port)" }.joined(separator: ",") }
     /// The URL without credentials: safe to store and to show.
-    public var description: String { "nats://\(host):\(port)/\(board)" }
+    public var description: String { "nats://\(authority)/\(board)" }
 
     public var stream: String { "OEKAKI_\(board)" }
     public var logSubject: String { "oekaki.board.\(board).log" }

@@ -93,14 +93,23 @@ final class NatsConnection {
     private let waitMs: Int64
     let activity = Activity()
 
-    /// Connects within `timeoutMs`; afterwards libnats reconnects by itself forever, buffering what is published
-    /// meanwhile (JetStream publishes fail until it is back, so they stay in the outbox).
-    init(url: String, user: String?, password: String?, timeoutMs: Int64, name: String) throws {
+    /// Connects to one of `urls` within `timeoutMs`; afterwards libnats reconnects by itself forever, to any of
+    /// them (and to the cluster's other nodes the server announces), buffering what is published meanwhile
+    /// (JetStream publishes fail until it is back, so they stay in the outbox).
+    convenience init(url: String, user: String?, password: String?, timeoutMs: Int64, name: String) throws {
+        try self.init(urls: [url], user: user, password: password, timeoutMs: timeoutMs, name: name)
+    }
+
+    init(urls: [String], user: String?, password: String?, timeoutMs: Int64, name: String) throws {
         waitMs = timeoutMs
         var opts: OpaquePointer?
         try Self.check(natsOptions_Create(&opts), "cannot set up the NATS client")
         defer { natsOptions_Destroy(opts) }
-        natsOptions_SetURL(opts, url)
+        let copies = urls.map { strdup($0) }
+        defer { for c in copies { free(c) } }
+        var list = copies.map { UnsafePointer($0) }
+        try Self.check(list.withUnsafeMutableBufferPointer { natsOptions_SetServers(opts, $0.baseAddress, Int32($0.count)) },
+                       "bad server address")
         if let user { natsOptions_SetUserInfo(opts, user, password ?? "") }
         natsOptions_SetTimeout(opts, timeoutMs)
         natsOptions_SetName(opts, name)
@@ -121,7 +130,8 @@ final class NatsConnection {
             let detail = Self.lastError()
             switch s {
             case NATS_NO_SERVER, NATS_TIMEOUT, NATS_IO_ERROR:
-                throw Failure(kind: .unreachable, description: "no NATS server answered within \(timeoutMs / 1000) s")
+                throw Failure(kind: .unreachable, description: urls.count > 1 ? "none of the \(urls.count) NATS servers answered within \(timeoutMs / 1000) s"
+                                                                               : "no NATS server answered within \(timeoutMs / 1000) s")
             case NATS_CONNECTION_AUTH_FAILED, NATS_NOT_PERMITTED:
                 throw Failure(kind: .credentials, description: "the server refused the user name or password")
             default:

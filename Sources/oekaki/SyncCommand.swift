@@ -10,7 +10,7 @@ import InkSync
 /// `--once` it stops when both are caught up, otherwise it keeps going, one line per batch applied.
 enum SyncCommand {
     static let usage = Usage([("oekaki sync FILE URL [--once]", localized("keep the replica FILE in step with the board at URL")),
-                              ("", "URL: nats://[user:password@]host:port/BOARD")])
+                              ("", "URL: nats://[user:password@]host:port[,host:port…]/BOARD[?replicas=N]")])
 
     static func run(_ args: [String]) throws {
         let a = try Arguments(args, command: "sync", options: [.flag("--once")])
