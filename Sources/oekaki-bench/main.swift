@@ -14,6 +14,9 @@ usage: oekaki-bench [--quick] [--json] [--write FILE]
   --shapes       only the hold-to-snap fit on 1,000-point strokes, as JSON
   --thumbnail    only the thumbnail figures (the 1M-point .oekaki, `oekaki-thumbnailer` process and in-process), as JSON
   --notebook     only the 500-page notebook figures (open, PDF of every page vs Xournal++), as JSON
+  --xopp-pressure
+                 only Xournal++-shaped pressure ink (10,000 × 100 points, a width per point): PNG and PDF export from
+                 the .xopp vs xournalpp and rsvg-convert, PDF size; JSON, or with --write FILE its section of FILE
   --pdf          only the 300-page PDF figures (window to first page, annotated PDF export vs Xournal++), as JSON
   --board        only the shared-board figures (board_*: the sync engine, the window joined at rest); with
                  --write FILE it rewrites only FILE's board section
@@ -25,7 +28,7 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
-var quick = false, json = false, boardOnly = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false, shapesOnly = false, thumbnailOnly = false, notebookOnly = false, pdfOnly = false
+var quick = false, json = false, boardOnly = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false, shapesOnly = false, thumbnailOnly = false, notebookOnly = false, pdfOnly = false, xoppPressureOnly = false
 var writePath: String?
 
 if args.first == "--export-child" {
@@ -64,6 +67,7 @@ while i < args.count {
     case "--thumbnail": thumbnailOnly = true
     case "--notebook": notebookOnly = true
     case "--pdf": pdfOnly = true
+    case "--xopp-pressure": xoppPressureOnly = true
     case "--sync-only": syncOnly = true   // internal: only the shared-board figures
     case "--board": boardOnly = true
     case "--selection-only": selectionOnly = true   // internal: only the selection figures
@@ -79,6 +83,23 @@ while i < args.count {
     }
     i += 1
 }
+if xoppPressureOnly {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-bench-xopp-\(getpid())").path
+    for d in [folder, folder + "/home", folder + "/home/run"] { try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }
+    chmod(folder + "/home/run", 0o700)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    FileManager.default.createFile(atPath: folder + "/peers.log", contents: nil)
+    let display = Executables.find("xournalpp") != nil ? try? VirtualDisplay.start(log: folder + "/peers.log") : nil
+    let r = XoppPressureBench.run(folder: folder, home: folder + "/home", log: folder + "/peers.log", rounds: quick ? 1 : 3, display: display)
+    display?.stop()
+    if let path = writePath {
+        do { try BenchmarksFile.update(path, with: [("xopp_pressure", XoppPressureBench.markdown(r, command: CommandLine.arguments.joined(separator: " ")))]) } catch { fail("\(error)", code: 1) }
+        FileHandle.standardError.write(Data("oekaki-bench: wrote the xopp_pressure section of \(path)\n".utf8))
+    }
+    print(XoppPressureBench.json(r))
+    exit(0)
+}
+
 if writePath != nil && quick { fail("--write records the full suite; drop --quick", code: 2) }
 
 #if DEBUG

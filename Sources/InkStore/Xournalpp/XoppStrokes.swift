@@ -1,0 +1,230 @@
+import Foundation
+import InkCore
+
+/// A `.xopp` stroke's look and numbers: Xournal++'s fill, dash style and cap read from its attributes, and the
+/// coordinates and widths of every stroke parsed after the XML pass, in parallel chunks, without a String per number.
+extension XoppImport {
+    /// Xournal++'s `fill` (-1 or absent: none; above 255 is opaque), `style` (a pattern Xournal++ does not know is
+    /// solid, as there) and `capStyle` (round unless butt or square).
+    static func readLook(_ attrs: [String: String], into style: inout StrokeStyle) {
+        if let f = attrs["fill"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), f >= 0 { style.fill = UInt8(min(f, 255)) }
+        if let name = attrs["style"] { style.line = LineStyle(name: name) ?? .solid }
+        if let cap = attrs["capStyle"].flatMap(CapStyle.init(rawValue:)) { style.cap = cap }
+    }
+
+    /// A stroke's element as read by the XML pass; its numbers are parsed afterwards, on all cores.
+    struct PendingStroke {
+        var style: StrokeStyle
+        var isPen: Bool
+        var width: String
+        var text: ArraySlice<UInt8>
+        var shape: ShapeKind?
+        /// A text box (or image): its content and box, already final.
+        var item: StrokeContent? = nil
+        var frame: Rect? = nil
+        /// Its layer's place in its page.
+        var layer = 0
+    }
+
+    struct FinishedStroke {
+        var style: StrokeStyle
+        var width: Double = 0
+        /// nil: an invalid width or no points (skipped and counted).
+        var points: [InkPoint]?
+        var dropped = 0, repaired = 0
+        var shape: ShapeKind?
+        /// Further pieces, where a foreign stroke had segments Xournal++ does not draw.
+        var more: [[InkPoint]] = []
+        var item: StrokeContent? = nil
+        var frame: Rect? = nil
+        /// The ink as strokes (the first piece, then `more`), numbered and placed on their page later: made in
+        /// the parallel pass, since making a stroke walks its points (duplicates, pressure, bounds).
+        var strokes: [Stroke] = []
+
+        mutating func makeStrokes() {
+            guard item == nil, let points else { return }
+            var style = self.style
+            style.width = width
+            strokes = [Stroke(id: 0, style: style, points: points, shape: shape)] + more.map { Stroke(id: 0, style: style, points: $0) }
+            // The strokes hold their own copies; nil would mean a skipped stroke.
+            self.points = []
+            more = []
+        }
+    }
+
+    /// Parses the pending strokes' coordinates and widths in parallel chunks; results keep document order,
+    /// and the first failure in document order is the one thrown, as in a sequential read.
+    static func finish(_ pending: [PendingStroke], exact: Bool) throws -> [FinishedStroke] {
+        let chunks = pending.isEmpty ? 0 : min(64, max(1, pending.count / 32))
+        var results = [[FinishedStroke]](repeating: [], count: chunks)
+        var failures = [ParseFailure?](repeating: nil, count: chunks)
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            let range = (pending.count * c / chunks)..<(pending.count * (c + 1) / chunks)
+            var out: [FinishedStroke] = []
+            out.reserveCapacity(range.count)
+            var failure: ParseFailure?
+            for k in range {
+                do {
+                    var f = try finish(pending[k], exact: exact)
+                    f.makeStrokes()
+                    out.append(f)
+                } catch let e as ParseFailure { failure = e; break } catch { break }
+            }
+            lock.lock(); results[c] = out; failures[c] = failure; lock.unlock()
+        }
+        if let first = failures.compactMap({ $0 }).first { throw first }
+        return results.flatMap { $0 }
+    }
+
+    static func finish(_ p: PendingStroke, exact: Bool) throws -> FinishedStroke {
+        var r = FinishedStroke(style: p.style, shape: p.shape)
+        if let item = p.item, let frame = p.frame {
+            r.item = item; r.frame = frame; r.points = []
+            return r
+        }
+        let widths = numbers(Array(p.width.utf8)[...]).values
+        guard let nominal = widths.first, nominal.isFinite, nominal > 0, nominal <= Schema.maxStrokeWidth else { return r }
+        var points = try coordinates(p.text, dropped: &r.dropped)
+        guard !points.isEmpty else { return r }
+        var segment = Array(widths.dropFirst())
+        // Xournal++ uses per-segment widths only when there is one for every segment; otherwise the stroke has
+        // its one width.
+        if !exact, segment.count + 1 < points.count { segment = [] }
+        if p.isPen, !segment.isEmpty, points.count > 1 {
+            var valid = [Bool](repeating: true, count: segment.count)
+            if exact {
+                // Our own files: a damaged width takes the last good one.
+                var last = nominal
+                for k in 0..<segment.count {
+                    if segment[k].isFinite, segment[k] > 0, segment[k] <= Schema.maxStrokeWidth { last = segment[k] } else { segment[k] = last; r.repaired += 1 }
+                }
+            } else {
+                // Xournal++ draws nothing for a segment whose width is zero, negative or not a number: the stroke
+                // is cut there (the pieces keep their widths).
+                for k in 0..<segment.count where !(segment[k].isFinite && segment[k] > 0 && segment[k] <= Schema.maxStrokeWidth) {
+                    valid[k] = false; r.repaired += 1
+                }
+            }
+            var widest = 0.0
+            for k in 0..<min(points.count - 1, segment.count) where valid[k] { widest = max(widest, segment[k]) }
+            guard widest > 0 else { return r }
+            // Polylines (everything not ours) take width = nominal × 2 × pressure, so any ratio of widths fits.
+            let polyline = p.style.trace == .polyline
+            let n = exact ? nominal : (polyline ? widest / 2 : widest * 2 / 3)
+            r.width = n
+            func pressure(_ w: Double) -> Double { min(max(polyline ? w / (2 * n) : w / n - 0.5, 0), 1) }
+            // Runs of drawn segments; each point takes the width of the segment it starts (the last point of a
+            // run, the width of the segment it ends).
+            var pieces: [[InkPoint]] = []
+            var piece: [InkPoint] = []
+            for k in 0..<(points.count - 1) {
+                let seg = min(k, segment.count - 1)
+                guard valid[seg] else {
+                    if !piece.isEmpty { pieces.append(piece); piece = [] }
+                    continue
+                }
+                var a = points[k], b = points[k + 1]
+                a.pressure = pressure(segment[seg]); b.pressure = a.pressure
+                if piece.isEmpty { piece.append(a) } else { piece[piece.count - 1].pressure = a.pressure }
+                piece.append(b)
+            }
+            if !piece.isEmpty { pieces.append(piece) }
+            pieces = pieces.filter { $0.count >= 2 }
+            guard let first = pieces.first else { return r }
+            r.points = first
+            r.more = Array(pieces.dropFirst())
+            return r
+        } else {
+            r.width = nominal
+        }
+        r.points = points
+        return r
+    }
+
+    /// Whitespace-separated decimals, without a String per number (an unreadable one is NaN).
+    /// `overlong` says a token exceeded 64 bytes; it is NaN too.
+    static func numbers(_ text: ArraySlice<UInt8>) -> (values: [Double], overlong: Bool) {
+        var values: [Double] = []
+        values.reserveCapacity(text.count / 8)
+        var overlong = false
+        var k = text.startIndex
+        let n = text.endIndex
+        while k < n {
+            while k < n, text[k] == 0x20 || text[k] == 0x0A || text[k] == 0x09 || text[k] == 0x0D { k += 1 }
+            let s = k
+            while k < n, !(text[k] == 0x20 || text[k] == 0x0A || text[k] == 0x09 || text[k] == 0x0D) { k += 1 }
+            if k > s {
+                if k - s > 64 { overlong = true; values.append(.nan); continue }
+                values.append(fastDouble(text, s, k) ?? Double(String(decoding: text[s..<k], as: UTF8.self)) ?? .nan)
+            }
+        }
+        return (values, overlong)
+    }
+
+    /// "x y x y …" → points; non-finite or absurd coordinates are dropped (and counted), an odd count is an error.
+    static func coordinates(_ text: ArraySlice<UInt8>, dropped: inout Int) throws -> [InkPoint] {
+        let (values, overlong) = numbers(text)
+        guard !overlong else { throw ParseFailure(message: "a coordinate is longer than 64 characters") }
+        guard values.count / 2 <= PointCodec.maxPoints else {
+            throw ParseFailure(message: "a stroke has \(values.count / 2) points (at most \(PointCodec.maxPoints) are allowed)")
+        }
+        guard values.count % 2 == 0 else { throw ParseFailure(message: "a stroke has an odd number of coordinates (\(values.count))") }
+        var out: [InkPoint] = []
+        out.reserveCapacity(values.count / 2)
+        for j in stride(from: 0, to: values.count, by: 2) {
+            let x = values[j], y = values[j + 1]
+            guard x.isFinite, y.isFinite, abs(x) <= PointCodec.maxCoordinate, abs(y) <= PointCodec.maxCoordinate else { dropped += 1; continue }
+            out.append(InkPoint(x: x, y: y, pressure: 0.5, time: 0))
+        }
+        return out
+    }
+
+    private static let powersOf10: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { a, _ in a * 10 } }
+
+    /// Plain decimals ("-12.345", "7", "1.5e3") parsed without a String; correctly rounded because the mantissa
+    /// and the power of ten are both exact doubles. Anything else (nan, inf, huge) returns nil for the slow path.
+    static func fastDouble(_ t: ArraySlice<UInt8>, _ from: Int, _ to: Int) -> Double? {
+        var i = from
+        var negative = false
+        if t[i] == 0x2D { negative = true; i += 1 } else if t[i] == 0x2B { i += 1 }
+        var mantissa: UInt64 = 0, digits = 0, fraction = 0
+        var sawDot = false, anyDigit = false
+        while i < to {
+            let c = t[i]
+            if c >= 0x30 && c <= 0x39 {
+                anyDigit = true
+                if digits >= 15 { return nil }
+                mantissa = mantissa * 10 + UInt64(c - 0x30)
+                if mantissa > 0 || sawDot { digits += mantissa > 0 ? 1 : 0 }
+                if sawDot { fraction += 1 }
+            } else if c == 0x2E && !sawDot {
+                sawDot = true
+            } else {
+                break
+            }
+            i += 1
+        }
+        var exponent = 0
+        if i < to {
+            guard t[i] == 0x65 || t[i] == 0x45 else { return nil }
+            i += 1
+            var eneg = false
+            if i < to, t[i] == 0x2D { eneg = true; i += 1 } else if i < to, t[i] == 0x2B { i += 1 }
+            guard i < to else { return nil }
+            while i < to {
+                let c = t[i]
+                guard c >= 0x30 && c <= 0x39, exponent < 1000 else { return nil }
+                exponent = exponent * 10 + Int(c - 0x30)
+                i += 1
+            }
+            if eneg { exponent = -exponent }
+        }
+        guard i == to, anyDigit else { return nil }
+        let e = exponent - fraction
+        guard abs(e) <= 22 else { return nil }
+        var v = Double(mantissa)
+        v = e >= 0 ? v * powersOf10[e] : v / powersOf10[-e]
+        return negative ? -v : v
+    }
+}
