@@ -267,6 +267,21 @@ extension CanvasView {
     }
 
     /// Repaints `rect` of the current page.
+    /// Everything in the cache's reach: a layer shown, hidden, moved or deleted changes whole pages. At once for a
+    /// small drawing, else as background patches like any stale area.
+    func repaintReach() {
+        guard let c = cache else { return }
+        let t = c.transform
+        if isSmall() {
+            let reach = t.pageRect(fromView: c.bounds.scaled(by: 1 / t.deviceScale))
+            if inFlight != nil { changedDuringRender.append(reach) }
+            c.invalidate(reach, in: scene)
+        } else {
+            addStale(c.bounds)
+            renderNextPatch()
+        }
+    }
+
     func repaint(_ rect: Rect?) {
         guard let rect else { return }
         let r = rect.offsetBy(currentOrigin)

@@ -175,6 +175,7 @@ final class CanvasView: CanvasNavigation {
         }
         // Erasers change the drawing as they move, before any change is recorded.
         if update.edit.changes.isEmpty, update.drawingChanged { repaint(update.edit.dirty) }
+        if update.layersChanged { repaintReach() }
         for r in update.repaint { repaint(r) }
         if update.gestureChanged { followDrag() }
         if let c = cache { updateLive(c) }
@@ -199,6 +200,9 @@ final class CanvasView: CanvasNavigation {
 
     /// A new stroke can simply be drawn on top only if nothing later lies above it.
     private func isTopmost(_ s: Stroke) -> Bool {
+        // Ink on a shown layer above the current one covers it.
+        let layers = session.layers
+        if layers[min(session.currentLayer + 1, layers.count)...].contains(where: { $0.visible && !$0.drawing.strokes.isEmpty }) { return false }
         guard let last = session.drawing.strokes.last else { return false }
         return !s.drawsBefore(last)
     }

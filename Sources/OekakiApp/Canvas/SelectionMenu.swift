@@ -5,7 +5,7 @@ import Localization
 extension MainWindow {
     func showSelectionMenu(at p: Point) {
         let list = Widgets.box(horizontal: false, spacing: 2)
-        let items: [(String, String, Command)] = [
+        let all: [(String, String, Command)] = [
             ("edit-cut-symbolic", localized("Cut"), .cut),
             ("edit-copy-symbolic", localized("Copy"), .copy),
             ("edit-paste-symbolic", localized("Paste"), .paste),
@@ -15,6 +15,9 @@ extension MainWindow {
             ("go-bottom-symbolic", localized("Send to back"), .selection(.back)),
             ("applications-graphics-symbolic", localized("Use the pen's colour and width"), .selection(.style(color: session.styles[.pen]?.color, keepsAlpha: false, width: session.styles[.pen]?.width))),
         ]
+        var items = all
+        // Only where there is another layer to go to.
+        if session.layers.count > 1 { items.append(("view-paged-symbolic", localized("Move to layer…"), .moveToLayer(p))) }
         // The popover exists once the items do; each item closes it.
         var close: (() -> Void)?
         for (icon, label, command) in items {

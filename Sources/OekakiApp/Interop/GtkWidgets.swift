@@ -18,6 +18,16 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     var scaleFactor: Int { Int(gtk_widget_get_scale_factor(self)) }
     /// Fills its row across (instead of its natural width).
     func fillAcross() { gtk_widget_set_halign(self, GTK_ALIGN_FILL) }
+    /// Its allocated size, in logical pixels.
+    var width: Int { Int(gtk_widget_get_width(self)) }
+    var height: Int { Int(gtk_widget_get_height(self)) }
+    /// Takes the free width of its row.
+    func expandAcross() { gtk_widget_set_hexpand(self, 1) }
+    func alignStart() { gtk_widget_set_halign(self, GTK_ALIGN_START) }
+    func setMargins(_ m: Int32) {
+        gtk_widget_set_margin_start(self, m); gtk_widget_set_margin_end(self, m)
+        gtk_widget_set_margin_top(self, m); gtk_widget_set_margin_bottom(self, m)
+    }
     /// The width it would like, in logical pixels.
     var naturalWidth: Int {
         var minimum: Int32 = 0, natural: Int32 = 0
@@ -32,6 +42,12 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     // A GtkBox.
     func removeChild(_ child: Widget) { gtk_box_remove(typed(self, as: GtkBox.self), child) }
 
+    // A GtkEditable (an entry).
+    var text: String {
+        get { gtk_editable_get_text(OpaquePointer(self)).map { String(cString: $0) } ?? "" }
+        nonmutating set { gtk_editable_set_text(OpaquePointer(self), newValue) }
+    }
+
     // A GtkMenuButton.
     func popupMenu() { gtk_menu_button_popup(OpaquePointer(self)) }
     func popdownMenu() { gtk_menu_button_popdown(OpaquePointer(self)) }
@@ -40,20 +56,40 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
 extension Widgets {
     /// A GtkDrawingArea whose frames a draw function paints (`setDrawFunction`).
     static func drawingArea() -> Widget { gtk_drawing_area_new() }
+
+    /// A one-line text field; `activate` runs on Enter.
+    static func entry(text: String, tooltip: String, activate: @escaping () -> Void) -> Widget {
+        let e = gtk_entry_new()!
+        e.text = text
+        gtk_widget_set_tooltip_text(e, tooltip)
+        connect(gobject(e), "activate", activate)
+        return e
+    }
+
+    /// A line across a popover between groups of controls.
+    static func separatorAcross() -> Widget { gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)! }
+
+    /// A heading in a popover (bold, at the start of its row).
+    static func heading(_ text: String) -> Widget {
+        let l = gtk_label_new(text)!
+        gtk_widget_set_halign(l, GTK_ALIGN_START)
+        gtk_widget_add_css_class(l, "heading")
+        return l
+    }
 }
 
 /// A GtkPopover attached to a widget and pointing at a spot of it, freed when it closes (a context menu).
 enum Popover {
     /// Shows `child` in a popover over `parent` pointing at `point` (the parent's coordinates); `close()` is
     /// handed to the caller's items.
-    static func show(_ child: Widget, over parent: Widget, at point: (x: Double, y: Double)) -> () -> Void {
+    static func show(_ child: Widget, over parent: Widget, at point: (x: Double, y: Double), onClosed: (() -> Void)? = nil) -> () -> Void {
         let popover = gtk_popover_new()!
         gtk_widget_set_parent(popover, parent)
         var rect = GdkRectangle(x: Int32(point.x), y: Int32(point.y), width: 1, height: 1)
         gtk_popover_set_pointing_to(typed(popover, as: GtkPopover.self), &rect)
         gtk_popover_set_child(typed(popover, as: GtkPopover.self), child)
         // Unparented when it closes, so each menu is freed.
-        connect(gobject(popover), "closed") { onMainLoop { gtk_widget_unparent(popover) } }
+        connect(gobject(popover), "closed") { onClosed?(); onMainLoop { gtk_widget_unparent(popover) } }
         gtk_popover_popup(typed(popover, as: GtkPopover.self))
         return { gtk_popover_popdown(typed(popover, as: GtkPopover.self)) }
     }

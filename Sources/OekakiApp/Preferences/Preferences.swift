@@ -25,6 +25,8 @@ struct Preferences {
     var eraserEnd = StylusAction.strokeEraser
     var firstButton = StylusAction.areaEraser
     var secondButton = StylusAction.none
+    /// Erasers and selection reach the current layer only (as in Xournal++), or every visible layer.
+    var layerScope = LayerScope.current
 
     private static var path: String {
         let env = ProcessInfo.processInfo.environment
@@ -56,6 +58,7 @@ struct Preferences {
             case "eraser-end": if let a = StylusAction(rawValue: parts[1]) { p.eraserEnd = a }
             case "first-button": if let a = StylusAction(rawValue: parts[1]) { p.firstButton = a }
             case "second-button": if let a = StylusAction(rawValue: parts[1]) { p.secondButton = a }
+            case "layer-scope": if let scope = LayerScope(rawValue: parts[1]) { p.layerScope = scope }
             default: break
             }
         }
@@ -82,6 +85,7 @@ struct Preferences {
         lines += ["pressure-curve=\(pressureCurve.text)", "stabilizer=\(stabilizer.rawValue)",
                   "palm-rejection=\(palmRejection ? 1 : 0)", "palm-delay=\(Int(palmDelay))",
                   "eraser-end=\(eraserEnd.rawValue)", "first-button=\(firstButton.rawValue)", "second-button=\(secondButton.rawValue)"]
+        if layerScope != .current { lines.append("layer-scope=\(layerScope.rawValue)") }
         try? (lines.joined(separator: "\n") + "\n").write(toFile: Self.path, atomically: true, encoding: .utf8)
     }
 }

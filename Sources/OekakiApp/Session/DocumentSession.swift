@@ -418,6 +418,54 @@ final class DocumentSession {
     /// A pointer goes down: earlier strokes are made durable first (normally at once; never longer than 0.25 s).
     func strokeBegins() { autosave.waitForQueued(timeout: 0.25) }
 
+    // MARK: layers
+
+    /// The layers of the current page as the window's layers menu drives them. Each change is one undoable edit from
+    /// the editor, published like any other (stored, shared on a board); choosing the current layer is not an edit. A
+    /// notebook layer (added "on every page") is renamed, hidden, shown, moved and deleted by its name, on every page
+    /// at once.
+    ///
+    /// The current page's layers, bottom first, and the one input goes to.
+    var layers: [Layer] { editor.page.layers }
+    var currentLayer: Int { editor.currentLayer }
+    var layerScope: LayerScope { editor.layerScope }
+
+    func addLayer(allPages: Bool) { layerCommand { $0.addLayer(allPages: allPages) } }
+    func renameLayer(_ index: Int, to name: String) { layerCommand { try $0.renameLayer(self.target(index), to: name) } }
+    func setLayerVisible(_ index: Int, _ visible: Bool) { layerCommand { try $0.setLayerVisible(self.target(index), visible) } }
+    func deleteLayer(_ index: Int) { layerCommand { try $0.deleteLayer(self.target(index)) } }
+    func moveLayer(_ index: Int, by delta: Int) { layerCommand { try $0.moveLayer(self.target(index), by: delta) } }
+    /// The selection goes to layer `index`, which becomes current.
+    func moveSelection(toLayer index: Int) { layerCommand { try $0.moveSelection(toLayer: index) } }
+
+    func selectLayer(_ index: Int) {
+        editor.selectLayer(index)
+        var u = SessionUpdate()
+        u.layersChanged = true
+        u.selectionChanged = true
+        publish(u)
+    }
+
+    /// Erasers and selection reach the current layer only, or every visible one.
+    func setLayerScope(_ scope: LayerScope) { editor.layerScope = scope }
+
+    /// A notebook layer by its name (every page's), any other by its place on this page.
+    private func target(_ index: Int) -> LayerTarget {
+        let l = layers.indices.contains(index) ? layers[index] : nil
+        return l.map { $0.everyPage ? .name($0.name) : .index(index) } ?? .index(index)
+    }
+
+    /// Strokes in progress end first (they would land on a layer that moved or went); a command that cannot be
+    /// done (no such layer: the menu was stale) changes nothing.
+    private func layerCommand(_ run: (Editor) throws -> Update) {
+        if !editor.liveStrokes.isEmpty { cancelStrokes() }
+        guard let done = try? run(editor) else { return }
+        var u = SessionUpdate(done)
+        u.layersChanged = true
+        u.selectionChanged = true
+        publish(u)
+    }
+
     // MARK: the board
 
     /// Shares the document on `url`: what it holds goes up, what the board holds comes down. The editor and the
@@ -445,6 +493,7 @@ final class DocumentSession {
     private func follow(_ edits: [Edit]) {
         var u = SessionUpdate(editor.follow(edits))
         u.drawingChanged = true
+        u.layersChanged = edits.contains { $0.changesLayers }
         u.historyChanged = true
         publish(u)
     }

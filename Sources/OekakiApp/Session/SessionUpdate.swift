@@ -37,16 +37,23 @@ struct SessionUpdate {
     var gestureChanged = false
     /// Areas of the current page to repaint besides `edit.dirty` (a selection's old and new place).
     var repaint: [Rect] = []
+    /// Layers were added, deleted, moved, shown, hidden or renamed, or items moved between them (here or by others
+    /// on a board), or another layer became current: whole pages look different and the layers menu refreshes.
+    var layersChanged = false
 
     init(_ edit: Update = Update()) {
         self.edit = edit
         pageChanged = edit.pagesChanged
         historyChanged = !edit.changes.isEmpty
+        layersChanged = edit.changes.contains { c in
+            switch c { case .did(let e), .undid(let e), .redid(let e): return e.changesLayers }
+        }
     }
 
     mutating func merge(_ o: SessionUpdate) {
         edit.merge(o.edit)
         drawingChanged = drawingChanged || o.drawingChanged
+        layersChanged = layersChanged || o.layersChanged
         // The oldest layout is the one the view still shows.
         if relaidFrom == nil { relaidFrom = o.relaidFrom }
         scrollToCurrentPage = scrollToCurrentPage || o.scrollToCurrentPage

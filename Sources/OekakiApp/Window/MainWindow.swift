@@ -49,6 +49,8 @@ final class MainWindow {
     let pdfTexts = PDFTexts()
     /// F9 (`MainWindow+Sidebar.swift`): page previews and the outline.
     lazy var sidebar = PageSidebar(session: session)
+    /// The layers menu while it is open (`MainWindow+Layers.swift`).
+    var layersMenu: LayersMenu?
 
     init(application: UnsafeMutablePointer<GtkApplication>, document: OpenDocument) {
         session = DocumentSession(document)
@@ -85,6 +87,7 @@ final class MainWindow {
         session.setSelectionRule(preferences.selectWhollyInside ? .whollyInside : .halfInside)
         session.setKeepLineWidths(preferences.keepLineWidths)
         applyPen(preferences)
+        session.setLayerScope(preferences.layerScope)
         showDocument()
         showTool()
         showPage()
@@ -226,7 +229,17 @@ final class MainWindow {
         let about = Widgets.menuItem(localized("About Oekaki"), tooltip: localized("Version, licence and website")) { [weak self] in
             gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.perform(.about)
         }
-        Widgets.append(box, heading, drawWith, navigate, shapesHeading, recognize, selectingHeading, wholly, keepWidths, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), hint,
+        // Xournal++ erases and selects on the current layer only; GIMP-like "every visible layer" is the other choice.
+        let everyLayer = gtk_check_button_new_with_label(localized("Erasers and selection reach every visible layer (not only the current one)"))!
+        gtk_check_button_set_active(typed(everyLayer, as: GtkCheckButton.self), preferences.layerScope == .visible ? 1 : 0)
+        connect(gobject(everyLayer), "toggled") { [weak self] in
+            guard let self else { return }
+            let scope: LayerScope = gtk_check_button_get_active(typed(everyLayer, as: GtkCheckButton.self)) != 0 ? .visible : .current
+            self.preferences.layerScope = scope
+            Preferences.update { $0.layerScope = scope }
+            self.session.setLayerScope(scope)
+        }
+        Widgets.append(box, heading, drawWith, navigate, shapesHeading, recognize, selectingHeading, wholly, keepWidths, everyLayer, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), hint,
                        gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), pen, shortcuts, about)
         gtk_popover_set_child(typed(popover, as: GtkPopover.self), box)
         gtk_menu_button_set_popover(OpaquePointer(button), popover)
@@ -385,6 +398,8 @@ final class MainWindow {
         case .deletePage: session.deletePage()
         case .movePageUp: session.movePage(by: -1)
         case .movePageDown: session.movePage(by: 1)
+        case .layers: showLayersMenu()
+        case .moveToLayer(let p): showMoveToLayerMenu(at: p)
         case .tool(let t): session.setTool(t)
         case .guide(let g): session.toggleGuide(g, view: canvas.transform)
         case .present: presentation.start()
@@ -536,6 +551,7 @@ final class MainWindow {
     private func follow(_ u: SessionUpdate) {
         if u.documentReplaced || u.pageChanged { showPage() }
         followInSidebar(u)
+        if u.documentReplaced || u.pageChanged || u.layersChanged || u.historyChanged { refreshLayersMenu() }
         if u.historyChanged || u.documentReplaced { updateHistoryButtons() }
         if u.toolChanged { canvas.toolChanged(); showTool() }
         if let p = u.textTap { textTap(at: p) }

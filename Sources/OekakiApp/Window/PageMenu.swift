@@ -38,6 +38,8 @@ final class PageMenu {
             Widgets.menuItem(title, accelerator: key, tooltip: tip) { [weak self] in self?.close(); self?.onCommand?(c) }
         }
         Widgets.append(box,
+            item(localized("Layers…"), "Ctrl+L", localized("The layers of this page: add, rename, hide, move, delete, choose the one to draw on"), .layers),
+            gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!,
             item(localized("Add page"), nil, localized("Add a page after this one (same size and paper)"), .addPage),
             item(localized("Duplicate page"), nil, localized("Add a copy of this page and its ink after it"), .duplicatePage),
             item(localized("Delete page"), nil, localized("Delete this page and its ink (Undo brings it back)"), .deletePage),

@@ -92,6 +92,7 @@ enum Shortcuts {
                 Shortcut(title: localized("Previous page"), command: .previousPage, keys: [ctrl(GDK_KEY_Page_Up), ctrl(GDK_KEY_KP_Page_Up, listed: false)]),
                 Shortcut(title: localized("First page"), command: .firstPage, keys: [plain(GDK_KEY_Home), plain(GDK_KEY_KP_Home, listed: false)]),
                 Shortcut(title: localized("Last page"), command: .lastPage, keys: [plain(GDK_KEY_End), plain(GDK_KEY_KP_End, listed: false)]),
+                Shortcut(title: localized("Layers of the page"), command: .layers, keys: [ctrl(GDK_KEY_l)]),
             ]),
             (localized("Help"), [
                 Shortcut(title: localized("Keyboard shortcuts"), command: .showShortcuts, keys: [ctrl(GDK_KEY_question), ctrl(GDK_KEY_slash, listed: false)]),

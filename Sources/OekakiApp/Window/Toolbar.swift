@@ -13,6 +13,9 @@ enum Command: Equatable {
     case cancelStroke
     case nextPage, previousPage, firstPage, lastPage
     case addPage, duplicatePage, deletePage, movePageUp, movePageDown
+    /// The current page's layers (`LayersMenu`); the selection's "Move to layer…" (its menu at this page point).
+    case layers
+    case moveToLayer(Point)
     case tool(Tool)
     case size(PenSize)
     /// An operation on the selection (arrows move it, Ctrl+A selects all, Delete deletes, …).
