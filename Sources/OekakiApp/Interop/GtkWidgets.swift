@@ -18,9 +18,6 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     var scaleFactor: Int { Int(gtk_widget_get_scale_factor(self)) }
     /// Fills its row across (instead of its natural width).
     func fillAcross() { gtk_widget_set_halign(self, GTK_ALIGN_FILL) }
-    /// Its allocated size, in logical pixels.
-    var width: Int { Int(gtk_widget_get_width(self)) }
-    var height: Int { Int(gtk_widget_get_height(self)) }
     /// Takes the free width of its row.
     func expandAcross() { gtk_widget_set_hexpand(self, 1) }
     func alignStart() { gtk_widget_set_halign(self, GTK_ALIGN_START) }
