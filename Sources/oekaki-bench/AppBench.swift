@@ -31,6 +31,8 @@ enum AppBench {
         /// CPU per scroll event in the 500-page notebook, at its first and its last page (`NotebookBench`).
         var scrollPage1 = Samples(), scrollPage500 = Samples()
         var rssEmptyMiB: Double?, rss1mMiB: Double?
+        /// Per drawing motion event: its timestamp to the end of the frame that painted its ink (the app's trace).
+        var latencyEmpty = Samples(), latency1m = Samples()
         var notes: [String] = []
     }
 
@@ -76,7 +78,11 @@ enum AppBench {
                     if kind == "1m" { r.rss1mMiB = rss } else { r.rssEmptyMiB = rss }
                 }
                 let pan = s.cpuPerEvent(button: 2, path: panPath)
+                let mark = s.traceLength()
                 let draw = s.cpuPerEvent(button: 1, path: drawPath)
+                for ms in s.latencies(since: mark) {
+                    if kind == "1m" { r.latency1m.add(ms) } else if kind == "empty" { r.latencyEmpty.add(ms) }
+                }
                 switch kind {
                 case "floor": pan.map { r.panFloor.add($0) }; draw.map { r.drawFloor.add($0) }
                 case "empty": pan.map { r.panEmpty.add($0) }; draw.map { r.drawEmpty.add($0) }
@@ -147,6 +153,18 @@ enum AppBench {
         }
 
         func stop() { ChildProcess.stop(pid); unlink(trace) }
+
+        /// Bytes the app has traced so far.
+        func traceLength() -> Int { (try? Data(contentsOf: URL(fileURLWithPath: trace)))?.count ?? 0 }
+
+        /// The `latency event_to_frame_ms=N` lines traced after byte `offset` (`InkLatency` in the app).
+        func latencies(since offset: Int) -> [Double] {
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: trace)), data.count > offset else { return [] }
+            let text = String(decoding: data.dropFirst(offset), as: UTF8.self)
+            return text.split(separator: "\n").compactMap { line in
+                line.hasPrefix("latency event_to_frame_ms=") ? Double(line.split(separator: "=").last ?? "") : nil
+            }
+        }
 
         /// User + system CPU of the process, all threads, dead ones included.
         func cpuMs() -> Double? { ChildProcess.cpuMs(of: pid) }

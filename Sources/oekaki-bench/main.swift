@@ -10,6 +10,8 @@ usage: oekaki-bench [--quick] [--json] [--write FILE]
   --quick        fewer repetitions (two to three minutes); every key is still reported
   --json         one JSON object with every key on stdout (progress goes to stderr)
   --write FILE   full suite, then rewrite the generated sections of FILE (BENCHMARKS.md: the summary, every figure)
+  --latency      only the pen latency in the window (app_event_to_frame_ms_*), as JSON; with --write FILE it
+                 rewrites only FILE's latency section
   --touch        only the touch figures (the real window on a Broadway display), as JSON
   --pages        only the 500-page notebook scroll figures (the real window under Xvfb), as JSON
   --shapes       only the hold-to-snap fit on 1,000-point strokes, as JSON
@@ -31,6 +33,7 @@ func fail(_ message: String, code: Int32) -> Never {
 var args = Array(CommandLine.arguments.dropFirst())
 var quick = false, json = false, boardOnly = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false, shapesOnly = false, thumbnailOnly = false, notebookOnly = false, pdfOnly = false, xoppPressureOnly = false
 var writePath: String?
+var latencyOnly = false
 
 if args.first == "--export-child" {
     // Internal: what `oekaki export IN OUT.png` does, used when the oekaki CLI is not built beside the bench.
@@ -69,6 +72,7 @@ while i < args.count {
     case "--json": json = true
     case "--app-only": appOnly = true   // internal: only the window figures
     case "--touch": touchOnly = true
+    case "--latency": latencyOnly = true
     case "--pages": pagesOnly = true
     case "--shapes": shapesOnly = true
     case "--thumbnail": thumbnailOnly = true
@@ -120,6 +124,27 @@ if shapesOnly {
                        ("snapped", .integer(r.snapped)), ("kept_as_ink", .integer(r.kept)),
                        ("median_ms_by_kind", .object(ShapeBench.kinds.map { ($0, .number(r.byKind[$0]?.median)) })),
                        ("max_ms_by_kind", .object(ShapeBench.kinds.map { ($0, .number(r.byKind[$0]?.max)) }))]).text())
+    exit(0)
+}
+
+if latencyOnly {
+    do {
+        let w = try Workloads()
+        defer { w.removeAll() }
+        try w.writeFiles()
+        let display = try VirtualDisplay.start(log: w.log)
+        defer { display.stop() }
+        let r = LatencyBench.run(w, display: display, rounds: quick ? 1 : 3)
+        if let path = writePath {
+            let machine = Machine.describe(log: w.log).summary
+            try BenchmarksFile.update(path, with: [("latency", LatencyBench.markdown(r, command: CommandLine.arguments.joined(separator: " "), machine: machine))])
+            FileHandle.standardError.write(Data("oekaki-bench: wrote the latency section of \(path)\n".utf8))
+        }
+        print(JSON.object(LatencyBench.keys(r).map { ($0.0, .number($0.1)) } + [("events", .object([("empty", .integer(r.empty.count)), ("1m", .integer(r.million.count))])),
+                                                                                ("notes", .array(r.notes.map(JSON.string)))]).text())
+    } catch {
+        fail("\(error)", code: 1)
+    }
     exit(0)
 }
 

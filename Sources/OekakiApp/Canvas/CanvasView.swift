@@ -42,6 +42,8 @@ final class CanvasView: CanvasNavigation {
     }
     var cache: ScreenCache?
     private var input: CanvasInput?
+    /// The bench's latency trace watches the frame clock (connected at the first frame, when there is one).
+    private var watchingPaint = false
     /// Pointer position in view units while over the canvas, to outline the eraser.
     private var hoverPoint: Point?
     /// The pointer is a stylus's eraser end: the outline shows the stroke eraser it will use.
@@ -218,6 +220,10 @@ final class CanvasView: CanvasNavigation {
     private func draw(_ cr: CairoContext, width: Int, height: Int) {
         let f0 = zoomTraceStart.map { Trace.wallMs() - $0 }
         Trace.measure("frame") { drawFrame(cr, width: width, height: height) }
+        if Trace.isOn {
+            InkLatency.canvasDrawn()
+            if !watchingPaint { watchingPaint = afterEveryPaint(of: widget) { InkLatency.framePainted(nowMs: monotonicMs()) } }
+        }
         if let f0, let t0 = zoomTraceStart { Trace.write("zoom detail frame=\(f0)..\(Trace.wallMs() - t0)") }
         // The first frame showing a rendered PDF tile, as wall-clock time (the bench subtracts its spawn time).
         if pdfShownPending, stale.isEmpty, inFlight == nil {

@@ -187,6 +187,18 @@ public func setDrawFunction(_ area: Widget, _ body: @escaping (CairoContext, Int
     gtk_drawing_area_set_draw_func(typed(area, as: GtkDrawingArea.self), thunk, retained(body as F), releaseDestroy)
 }
 
+/// Calls `body` after every frame GTK paints for `widget`'s window ("after-paint" of its GdkFrameClock); nothing
+/// before the widget is realized (it has no frame clock yet). Returns whether it is connected.
+@discardableResult
+func afterEveryPaint(of widget: Widget, _ body: @escaping () -> Void) -> Bool {
+    guard let clock = gtk_widget_get_frame_clock(widget) else { return false }
+    connect(gobject(clock), "after-paint", body)
+    return true
+}
+
+/// The monotonic clock in ms (GLib's, CLOCK_MONOTONIC: the clock the X server stamps events with).
+func monotonicMs() -> Double { Double(g_get_monotonic_time()) / 1000 }
+
 // MARK: the main loop
 
 /// Runs `body` once on the GTK thread at the next idle moment. Safe to call from any thread: this is how
