@@ -85,13 +85,35 @@ final class LayersCommandTests: XCTestCase {
         XCTAssertEqual(j["strokes"] as? Int, 0)
     }
 
+    /// `move` takes the selection to this page's layer K, which becomes current (new ink goes there); undo puts the
+    /// items back.
+    func testMoveTakesTheSelectionToALayer() throws {
+        let lines = Self.line(1, y: 10) + Self.line(1, y: 20) + [
+            #"{"type":"layer","op":"add","name":"Answers"}"#,
+            #"{"type":"layer","op":"select","index":1}"#,
+            #"{"type":"selection","op":"all"}"#,
+            #"{"type":"layer","op":"move","index":2}"#,
+        ] + Self.line(1, y: 30)
+        let r = try OekakiBinary.run(["replay", try write(lines)])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let j = try json(r.stdout)
+        XCTAssertEqual(layers(j), [["Layer 1 shown 0", "Answers shown 3"]])
+        XCTAssertEqual(itemLayers(j), ["1:2", "1:2", "1:2"])
+
+        let undone = try OekakiBinary.run(["replay", try write(lines + [#"{"type":"undo"}"#, #"{"type":"undo"}"#], "undo.jsonl")])
+        XCTAssertEqual(undone.status, 0, undone.stderr)
+        XCTAssertEqual(layers(try json(undone.stdout)), [["Layer 1 shown 2", "Answers shown 0"]])
+    }
+
     func testMalformedLayerLinesNameFileAndLine() throws {
         let cases: [(String, String)] = [
             (#"{"type":"layer","op":"hide"}"#, #"missing "index" or "name""#),
             (#"{"type":"layer","op":"select","index":0}"#, #""index" 0 is not a layer number (1 or more, from the bottom)"#),
-            (#"{"type":"layer","op":"twirl","index":1}"#, #"unknown layer op "twirl" (add, select, hide, show, delete, up, down or rename)"#),
+            (#"{"type":"layer","op":"twirl","index":1}"#, #"unknown layer op "twirl" (add, select, hide, show, delete, up, down, rename or move)"#),
             (#"{"type":"layer","op":"delete","index":4}"#, "page 1 has no layer 4 (it has 1)"),
             (#"{"type":"layer","op":"rename","index":1}"#, #"missing "name""#),
+            (#"{"type":"layer","op":"move"}"#, #"missing "index""#),
+            (#"{"type":"layer","op":"move","index":2}"#, "page 1 has no layer 2 (it has 1)"),
         ]
         for (bad, message) in cases {
             let log = try write(Self.line(1, y: 10) + [bad], "bad.jsonl")

@@ -193,10 +193,36 @@ final class LayerTests: XCTestCase {
         XCTAssertEqual(e.page.layers.map(\.name), ["Layer 1"], "the only layer deleted leaves one empty layer")
     }
 
+    func testMoveLineTakesTheSelectionToALayer() throws {
+        let e = try EventLogReplay.replay("""
+        {"type":"touch","phase":"began","id":1,"x":0,"y":0}
+        {"type":"touch","phase":"ended","id":1,"x":50,"y":0}
+        {"type":"layer","op":"add","name":"Top"}
+        {"type":"touch","phase":"began","id":1,"x":0,"y":20}
+        {"type":"touch","phase":"ended","id":1,"x":50,"y":20}
+        {"type":"layer","op":"select","index":1}
+        {"type":"selection","op":"all"}
+        {"type":"layer","op":"move","index":2}
+        """)
+        XCTAssertEqual(e.page.layers.map { $0.drawing.strokes.count }, [0, 2], "the selection went to Top")
+        XCTAssertEqual(e.currentLayer, 1, "Top is current")
+        _ = e.undo()
+        XCTAssertEqual(e.page.layers.map { $0.drawing.strokes.count }, [1, 1])
+        // Nothing selected: nothing moves, the layer becomes current.
+        let none = try EventLogReplay.replay("""
+        {"type":"touch","phase":"began","id":1,"x":0,"y":0}
+        {"type":"touch","phase":"ended","id":1,"x":50,"y":0}
+        {"type":"layer","op":"add","name":"Top"}
+        {"type":"layer","op":"move","index":1}
+        """)
+        XCTAssertEqual(none.page.layers.map { $0.drawing.strokes.count }, [1, 0])
+        XCTAssertEqual(none.currentLayer, 0)
+    }
+
     func testMalformedLayerLinesSayWhatIsWrong() {
         let cases: [(String, String)] = [
             (#"{"type":"layer"}"#, #"line 1: missing "op""#),
-            (#"{"type":"layer","op":"fold"}"#, #"line 1: unknown layer op "fold" (add, select, hide, show, delete, up, down or rename)"#),
+            (#"{"type":"layer","op":"fold"}"#, #"line 1: unknown layer op "fold" (add, select, hide, show, delete, up, down, rename or move)"#),
             (#"{"type":"layer","op":"select"}"#, #"line 1: missing "index""#),
             (#"{"type":"layer","op":"select","index":0}"#, #"line 1: "index" 0 is not a layer number (1 or more, from the bottom)"#),
             (#"{"type":"layer","op":"hide"}"#, #"line 1: missing "index" or "name""#),
@@ -207,6 +233,8 @@ final class LayerTests: XCTestCase {
             (#"{"type":"layer","op":"hide","index":1.5}"#, #"line 1: "index" must be an integer, not 1.5"#),
             (#"{"type":"layer","op":"select","index":3}"#, "line 1: page 1 has no layer 3 (it has 1)"),
             (#"{"type":"layer","op":"show","name":"Nope"}"#, #"line 1: no page has a layer named "Nope""#),
+            (#"{"type":"layer","op":"move"}"#, #"line 1: missing "index""#),
+            (#"{"type":"layer","op":"move","index":2}"#, "line 1: page 1 has no layer 2 (it has 1)"),
         ]
         for (line, message) in cases {
             XCTAssertThrowsError(try EventLogReplay.replay(line), line) { error in

@@ -13,6 +13,7 @@
 ///     {"type":"ruler|setsquare|compass","op":"place|remove",…}   (see `GuideCommand`)
 ///     {"type":"layer","op":"add","name":"…"?,"allPages":BOOL?}  {"type":"layer","op":"select","index":K}
 ///     {"type":"layer","op":"hide|show|delete|up|down","index":K|"name":"…"}  {"type":"layer","op":"rename","index":K,"name":"…"}
+///     {"type":"layer","op":"move","index":K}   (the selection to this page's layer K)
 ///
 /// Rules, chosen to catch broken logs rather than guess:
 /// - Unknown keys are ignored; a repeated key is an error. `null` for an optional key means "absent".
@@ -73,6 +74,8 @@ public enum LayerCommand: Hashable, Sendable {
     case up(LayerRef)
     case down(LayerRef)
     case rename(index: Int, name: String)
+    /// The selected items to layer `index` of the current page, which becomes current.
+    case move(index: Int)
 }
 
 /// Layer `index` (1-based) of the current page, or the layers of a name on every page.
@@ -275,8 +278,9 @@ public enum EventLog {
         case "up": return .up(try ref())
         case "down": return .down(try ref())
         case "rename": return .rename(index: try index(), name: try name())
+        case "move": return .move(index: try index())
         default:
-            throw LineError("unknown layer op {0} (add, select, hide, show, delete, up, down or rename)", quoted(op))
+            throw LineError("unknown layer op {0} (add, select, hide, show, delete, up, down, rename or move)", quoted(op))
         }
     }
 

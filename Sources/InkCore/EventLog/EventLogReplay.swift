@@ -162,6 +162,7 @@ public struct EventLogReplay {
             case .up(let r): try editor.moveLayer(r.target, by: 1)
             case .down(let r): try editor.moveLayer(r.target, by: -1)
             case .rename(let index, let name): try editor.renameLayer(.index(index - 1), to: name)
+            case .move(let index): try editor.moveSelection(toLayer: index - 1)
             }
         }
     }
