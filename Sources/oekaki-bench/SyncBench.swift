@@ -17,6 +17,9 @@ enum SyncBench {
         var syncIdleCPU1m = Samples()
         /// One stroke committed at a live replica of the 1M-point board until it is committed in another's file.
         var apply1m = Samples()
+        /// 30 clients drawing at once on a 3-node cluster: a stroke's commit until committed in each other replica.
+        var class30 = Samples()
+        var class30Strokes = 0
         /// A new replica of the 1M-point board after 100,000 further edits: the snapshot, then the log after it.
         var catchUpHistory = Samples()
         /// Of those, the log entries the new replica read after the snapshot (median of the joins).
@@ -43,6 +46,8 @@ enum SyncBench {
             (r.catchUpHistory, r.historyReplayed) = try catchUpHistory(million, base + "/term", dir: dir, edits: historyEdits)
             r.tenWriters = try tenWriters(base + "/ten", dir: dir, strokesEach: strokesEach)
         } catch { r.notes.append("sync: \(error)") }
+        let c = ClassBench.run(folder: folder, seconds: applyRounds >= 300 ? 30 : 15)
+        r.class30 = c.apply; r.class30Strokes = c.strokes; r.notes += c.notes
         return r
     }
 
@@ -60,7 +65,7 @@ enum SyncBench {
         return (pid, base)
     }
 
-    private static func waitForPort(_ dir: String) -> String? {
+    static func waitForPort(_ dir: String) -> String? {
         for _ in 0..<500 {
             if let name = try? FileManager.default.contentsOfDirectory(atPath: dir).first(where: { $0.hasSuffix(".ports") }),
                let text = try? String(contentsOfFile: dir + "/" + name, encoding: .utf8),

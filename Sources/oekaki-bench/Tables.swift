@@ -120,6 +120,9 @@ extension Report {
         if let n = m.sync.historyReplayed.median {
             s += "\n`board_catchup_s_1m_history`: each new replica read the snapshot and then \(Int(n)) log entries (median of \(m.sync.historyReplayed.count) joins).\n"
         }
+        if m.sync.class30Strokes > 0 {
+            s += "\n`board_class30_apply_ms_*`: \(m.sync.class30Strokes) strokes, \(m.sync.class30.count) arrivals (each stroke at each of the 29 other replicas), all 30 replicas and the 3 servers on this machine's \(ProcessInfo.processInfo.activeProcessorCount) cores.\n"
+        }
         let notes = m.sync.notes + m.boardWindow.notes
         if !notes.isEmpty { s += "\n" + notes.map { "- \($0)\n" }.joined() }
         return s

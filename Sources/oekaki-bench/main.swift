@@ -14,6 +14,7 @@ usage: oekaki-bench [--quick] [--json] [--write FILE]
                  rewrites only FILE's latency section
   --touch        only the touch figures (the real window on a Broadway display), as JSON
   --pages        only the 500-page notebook scroll figures (the real window under Xvfb), as JSON
+  --class        only the class figure (30 clients drawing at once on a 3-node cluster), as JSON
   --shapes       only the hold-to-snap fit on 1,000-point strokes, as JSON
   --thumbnail    only the thumbnail figures (the 1M-point .oekaki, `oekaki-thumbnailer` process and in-process), as JSON
   --notebook     only the 500-page notebook figures (open, PDF of every page vs Xournal++), as JSON
@@ -34,6 +35,7 @@ var args = Array(CommandLine.arguments.dropFirst())
 var quick = false, json = false, boardOnly = false, appOnly = false, touchOnly = false, syncOnly = false, pagesOnly = false, selectionOnly = false, shapesOnly = false, thumbnailOnly = false, notebookOnly = false, pdfOnly = false, xoppPressureOnly = false
 var writePath: String?
 var latencyOnly = false
+var classOnly = false
 
 if args.first == "--export-child" {
     // Internal: what `oekaki export IN OUT.png` does, used when the oekaki CLI is not built beside the bench.
@@ -75,6 +77,7 @@ while i < args.count {
     case "--latency": latencyOnly = true
     case "--pages": pagesOnly = true
     case "--shapes": shapesOnly = true
+    case "--class": classOnly = true
     case "--thumbnail": thumbnailOnly = true
     case "--notebook": notebookOnly = true
     case "--pdf": pdfOnly = true
@@ -116,6 +119,17 @@ if writePath != nil && quick { fail("--write records the full suite; drop --quic
 #if DEBUG
 FileHandle.standardError.write(Data("oekaki-bench: warning: debug build; numbers are only meaningful from `swift build -c release`\n".utf8))
 #endif
+
+if classOnly {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-bench-class-\(getpid())").path
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let r = ClassBench.run(folder: folder, seconds: quick ? 15 : 30)
+    print(JSON.object([("board_class30_apply_ms_p50", .number(r.apply.median)), ("board_class30_apply_ms_p99", .number(r.apply.p99)),
+                       ("max_ms", .number(r.apply.max)), ("strokes", .integer(r.strokes)), ("arrivals", .integer(r.apply.count)),
+                       ("notes", .array(r.notes.map(JSON.string)))]).text())
+    exit(0)
+}
 
 if shapesOnly {
     let r = ShapeBench.run(rounds: quick ? 5 : 40)
