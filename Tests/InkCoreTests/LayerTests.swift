@@ -206,6 +206,10 @@ final class LayerTests: XCTestCase {
         """)
         XCTAssertEqual(e.page.layers.map { $0.drawing.strokes.count }, [0, 2], "the selection went to Top")
         XCTAssertEqual(e.currentLayer, 1, "Top is current")
+        XCTAssertEqual(e.selection.count, 1, "the moved item is still selected, on Top")
+        _ = try e.setLayerVisible(.index(1), false)
+        XCTAssertTrue(e.selection.isEmpty, "hiding a layer drops its items from the selection")
+        _ = e.undo()
         _ = e.undo()
         XCTAssertEqual(e.page.layers.map { $0.drawing.strokes.count }, [1, 1])
         // Nothing selected: nothing moves, the layer becomes current.

@@ -208,6 +208,7 @@ extension Editor {
                 break
             }
         }
-        selection = Set(selection.filter { page.stroke($0) != nil })
+        // Items gone, or on a layer now hidden, leave the selection (what cannot be seen is not selected).
+        selection = Set(selection.filter { id in page.layerIndex(ofItem: id).map { page.layers[$0].visible } ?? false })
     }
 }
