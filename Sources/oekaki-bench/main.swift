@@ -22,6 +22,8 @@ usage: oekaki-bench [--quick] [--json] [--write FILE]
                  only Xournal++-shaped pressure ink (10,000 × 100 points, a width per point): PNG and PDF export from
                  the .xopp vs xournalpp and rsvg-convert, PDF size; JSON, or with --write FILE its section of FILE
   --pdf          only the 300-page PDF figures (window to first page, annotated PDF export vs Xournal++), as JSON
+  --navigation   only the page sidebar (500-page PDF) and 200 % pan gesture figures, as JSON; with --write FILE
+                 it rewrites only FILE's navigation section
   --board        only the shared-board figures (board_*: the sync engine, the window joined at rest); with
                  --write FILE it rewrites only FILE's board section
 """
@@ -36,6 +38,7 @@ var quick = false, json = false, boardOnly = false, appOnly = false, touchOnly =
 var writePath: String?
 var latencyOnly = false
 var classOnly = false
+var navigationOnly = false
 
 if args.first == "--export-child" {
     // Internal: what `oekaki export IN OUT.png` does, used when the oekaki CLI is not built beside the bench.
@@ -84,6 +87,7 @@ while i < args.count {
     case "--xopp-pressure": xoppPressureOnly = true
     case "--sync-only": syncOnly = true   // internal: only the shared-board figures
     case "--board": boardOnly = true
+    case "--navigation": navigationOnly = true
     case "--selection-only": selectionOnly = true   // internal: only the selection figures
     case "--write":
         guard i + 1 < args.count else { fail("--write needs a FILE\n\(usage)", code: 2) }
@@ -114,7 +118,7 @@ if xoppPressureOnly {
     exit(0)
 }
 
-if writePath != nil && quick { fail("--write records the full suite; drop --quick", code: 2) }
+if writePath != nil && quick && !navigationOnly { fail("--write records the full suite; drop --quick", code: 2) }
 
 #if DEBUG
 FileHandle.standardError.write(Data("oekaki-bench: warning: debug build; numbers are only meaningful from `swift build -c release`\n".utf8))
@@ -207,6 +211,26 @@ if pagesOnly {
                            ("rounds", .object([("page1", .array(r.scrollPage1.values.map { .number($0) })),
                                                ("page500", .array(r.scrollPage500.values.map { .number($0) }))])),
                            ("notes", .array(r.notes.map(JSON.string)))]).text())
+    } catch {
+        fail("\(error)", code: 1)
+    }
+    exit(0)
+}
+
+if navigationOnly {
+    do {
+        let w = try Workloads()
+        defer { w.removeAll() }
+        try w.writeFiles()
+        let display = try VirtualDisplay.start(log: w.log)
+        defer { display.stop() }
+        let r = NavigationBench.run(w, display: display, rounds: quick ? 1 : 3)
+        if let path = writePath {
+            let command = "oekaki-bench " + CommandLine.arguments.dropFirst().filter { $0 != path }.filter { $0 != "--write" }.joined(separator: " ")
+            try BenchmarksFile.update(path, with: [("navigation", NavigationBench.markdown(r, command: command, machine: Machine.describe(log: w.log)))])
+            FileHandle.standardError.write(Data("oekaki-bench: wrote the navigation section of \(path)\n".utf8))
+        }
+        print(NavigationBench.json(r))
     } catch {
         fail("\(error)", code: 1)
     }

@@ -91,3 +91,43 @@ final class TextSearchTests: XCTestCase {
                         OutlineEntry(title: "Three", page: 1)])
     }
 }
+
+/// Selecting a PDF page's text as a viewer does, and highlighting it with strokes covering exactly its lines.
+final class PDFTextSelectionTests: XCTestCase {
+    /// "ab cd" on a line at y 10…20 and "ef gh" on the next at y 30…40, 10 points a character.
+    let page: PDFPageText = {
+        let text = "ab cd\nef gh"
+        let boxes = text.unicodeScalars.enumerated().map { i, _ -> Rect in
+            i < 6 ? Rect(x: Double(i) * 10, y: 10, width: 10, height: 10) : Rect(x: Double(i - 6) * 10, y: 30, width: 10, height: 10)
+        }
+        return PDFPageText(text: text, boxes: boxes, size: Size(width: 100, height: 100))
+    }()
+
+    func testADragSelectsInReadingOrder() throws {
+        let sel = try XCTUnwrap(PDFTextSelection(from: Point(15, 15), to: Point(25, 35), in: page))
+        XCTAssertEqual(sel.text(in: page), "b cd\nef ")
+        // Backwards is the same selection.
+        XCTAssertEqual(PDFTextSelection(from: Point(25, 35), to: Point(15, 15), in: page), sel)
+        // Beside a line (right of its end) picks that line's last character, not the next line's.
+        XCTAssertEqual(PDFTextSelection(from: Point(0, 12), to: Point(90, 18), in: page)?.text(in: page), "ab cd")
+        XCTAssertNil(PDFTextSelection(from: Point(0, 0), to: Point(1, 1), in: PDFPageText(text: "", boxes: [], size: Size(width: 1, height: 1))))
+    }
+
+    func testHighlightCoversExactlyTheSelectedLines() throws {
+        let sel = try XCTUnwrap(PDFTextSelection(from: Point(15, 15), to: Point(25, 35), in: page))
+        XCTAssertEqual(sel.lineBoxes(in: page), [Rect(minX: 10, minY: 10, maxX: 50, maxY: 20), Rect(minX: 0, minY: 30, maxX: 20, maxY: 40)])
+        // On a page twice as wide as the PDF page.
+        let strokes = sel.highlight(in: page, frame: Rect(x: 0, y: 0, width: 200, height: 100), firstID: 10, pageID: 3)
+        XCTAssertEqual(strokes.count, 2)
+        XCTAssertEqual(strokes.map(\.id), [10, 11])
+        XCTAssertEqual(strokes.map(\.page), [3, 3])
+        for s in strokes {
+            XCTAssertEqual(s.style.tool, .highlighter)
+            XCTAssertEqual(s.style.cap, .butt, "no round ends past the line")
+            XCTAssertEqual(s.style.trace, .polyline)
+            XCTAssertEqual(s.style.width, 10)
+        }
+        XCTAssertEqual(strokes[0].points.map { [$0.x, $0.y] }, [[20, 15], [100, 15]])
+        XCTAssertEqual(strokes[1].points.map { [$0.x, $0.y] }, [[0, 35], [40, 35]])
+    }
+}

@@ -31,7 +31,9 @@ final class PagePreviewList {
         area.expand()
         area.setTooltip(localized("Click a page to go to it, drag it to move it; right-click for more"))
         Widgets.append(widget, area, Widgets.scrollbar(adjustment))
-        setDrawFunction(area) { [weak self] cr, w, h in self?.draw(cr, width: Double(w), height: Double(h)) }
+        setDrawFunction(area) { [weak self] cr, w, h in
+            Trace.measure("sidebar") { self?.draw(cr, width: Double(w), height: Double(h)) }
+        }
         adjustment.onChange { [weak self] in self?.area.queueDraw() }
         previews.onReady = { [weak self] in self?.area.queueDraw() }
         area.onScroll { [weak self] dy in
