@@ -5,7 +5,10 @@ import InkStore
 /// added since the last message, then one message when the pen lifts (or the stroke is cancelled). Nothing is
 /// stored; a live stroke that stops arriving is dropped by the receivers after `LiveStrokes.timeout`.
 ///
-/// Layout: "OL" 1 | flags (1 = ended) | varint client | varint number | tool (0 pen, 1 highlighter) |
+/// The laser pointer's ink travels the same way (tool 2): its end means the pen lifted, and the receivers let it
+/// fade as the sender's does (`LaserPointer`); it is never in the log, a document or a history.
+///
+/// Layout: "OL" 1 | flags (1 = ended) | varint client | varint number | tool (0 pen, 1 highlighter, 2 laser) |
 /// RGBA (4 bytes) | width (float32) | varint count | count × (x float32, y float32, pressure byte).
 public struct LiveStroke: Hashable, Sendable {
     public var id: BoardStrokeID
@@ -22,7 +25,7 @@ public struct LiveStroke: Hashable, Sendable {
     public func encoded() -> [UInt8] {
         var out = ByteWriter([0x4F, 0x4C, 1, ended ? 1 : 0])
         out.varint(id.client); out.varint(id.number)
-        out.append(style.tool == .highlighter ? 1 : 0)
+        out.append(style.tool == .highlighter ? 1 : style.tool == .laser ? 2 : 0)
         out.append(contentsOf: [style.color.r, style.color.g, style.color.b, style.color.a])
         out.littleEndian(Float(style.width).bitPattern)
         let pts = points.prefix(Self.maxPoints)
@@ -44,7 +47,7 @@ public struct LiveStroke: Hashable, Sendable {
         }
         guard let head = try? [r.byte(), r.byte(), r.byte()], head == [0x4F, 0x4C, 1], let flags = try? r.byte(),
               let client = try? r.varint(), let number = try? r.varint(),
-              let tool = try? r.byte(), tool <= 1, let c = try? [r.byte(), r.byte(), r.byte(), r.byte()],
+              let tool = try? r.byte(), tool <= 2, let c = try? [r.byte(), r.byte(), r.byte(), r.byte()],
               let width = try? f32(), width > 0, width <= 10_000, let n = try? r.varint(), n <= UInt64(Self.maxPoints), n * 9 <= UInt64(b.count)
         else { return nil }
         var points: [InkPoint] = []
@@ -55,25 +58,29 @@ public struct LiveStroke: Hashable, Sendable {
         }
         guard r.atEnd else { return nil }
         self.init(id: BoardStrokeID(client: client, number: number),
-                  style: StrokeStyle(tool: tool == 1 ? .highlighter : .pen, color: RGBA(r: c[0], g: c[1], b: c[2], a: c[3]), width: width),
+                  style: StrokeStyle(tool: [Tool.pen, .highlighter, .laser][Int(tool)], color: RGBA(r: c[0], g: c[1], b: c[2], a: c[3]), width: width),
                   points: points, ended: flags & 1 != 0)
     }
 }
 
 /// Other people's strokes in progress, as one replica sees them: deltas appended in arrival order, a stroke
-/// dropped when it ends, when the board's copy arrives, or when nothing came for `timeout` seconds.
+/// dropped when it ends, when the board's copy arrives, or when nothing came for `timeout` seconds. Laser ink
+/// stays after its end and fades as on the sender's screen (held `LaserPointer.hold`, gone at `lifetime`).
 public struct LiveStrokes: Sendable {
     public static let timeout = 2.0
     private var strokes: [BoardStrokeID: (stroke: Stroke, seen: Double)] = [:]
+    /// Laser ink by sender: the trail (lifted at, in ms of the receiver's clock) and when it was last heard of.
+    private var lasers: [BoardStrokeID: (trail: LaserPointer.Trail, seen: Double)] = [:]
     /// Live strokes get display ids far above any stored stroke's.
     private var nextID: StrokeID = 1 << 62
 
     public init() {}
 
-    public var isEmpty: Bool { strokes.isEmpty }
+    public var isEmpty: Bool { strokes.isEmpty && lasers.isEmpty }
 
     /// Applies a message received at `now` (seconds).
     public mutating func receive(_ m: LiveStroke, at now: Double) {
+        if m.style.tool == .laser { return receiveLaser(m, at: now) }
         if m.ended { strokes[m.id] = nil; return }
         var entry = strokes[m.id] ?? {
             defer { nextID += 1 }
@@ -85,15 +92,67 @@ public struct LiveStrokes: Sendable {
         strokes[m.id] = entry
     }
 
+    /// Laser ink: points add up; an end starts the fade, more ink (the sender held it with a new stroke) stops it.
+    private mutating func receiveLaser(_ m: LiveStroke, at now: Double) {
+        var entry = lasers[m.id] ?? {
+            defer { nextID += 1 }
+            return (LaserPointer.Trail(stroke: Stroke(id: nextID, style: m.style), liftedAt: nil), now)
+        }()
+        guard entry.trail.stroke.points.count + m.points.count <= LiveStroke.maxPoints * 10 else { return }
+        for p in m.points { entry.trail.stroke.append(p) }
+        entry.trail.liftedAt = m.ended ? now * 1000 : nil
+        entry.seen = now
+        lasers[m.id] = entry
+    }
+
     public mutating func forget(_ id: BoardStrokeID) { strokes[id] = nil }
 
-    /// Drops strokes silent for `timeout`; true if any went.
+    /// Drops strokes silent for `timeout` and laser ink faded away; true if any went. Laser ink whose sender went
+    /// silent without lifting fades from the last message heard.
     public mutating func expire(at now: Double) -> Bool {
-        let before = strokes.count
+        let before = strokes.count + lasers.count
         strokes = strokes.filter { now - $0.value.seen < Self.timeout }
-        return strokes.count != before
+        for (id, e) in lasers where e.trail.liftedAt == nil && now - e.seen >= Self.timeout { lasers[id]?.trail.liftedAt = e.seen * 1000 }
+        lasers = lasers.filter { e in e.value.trail.liftedAt.map { now * 1000 - $0 < LaserPointer.lifetime } ?? true }
+        return strokes.count + lasers.count != before
     }
 
     /// In the order they started.
     public var shown: [Stroke] { strokes.values.map(\.stroke).sorted { $0.id < $1.id } }
+    /// Other people's laser ink, oldest first; `opacity(at:)` takes the receiver's clock in ms (`now` × 1000).
+    public var laserTrails: [LaserPointer.Trail] { lasers.values.map(\.trail).sorted { $0.stroke.id < $1.stroke.id } }
+    /// True while some laser ink is showing: the view redraws it as it fades.
+    public var hasLaser: Bool { !lasers.isEmpty }
+}
+
+/// This user's strokes in progress as the board hears of them: each tick sends only the points added since the
+/// last, and an end for strokes that are no longer drawn (the board's copy follows through the log). Laser ink
+/// goes out the same way; its end is sent when the sender's trail lifts, and again if a new stroke holds it.
+public struct LiveSender: Sendable {
+    private var sent: [StrokeID: (points: Int, lifted: Bool)] = [:]
+
+    public init() {}
+
+    /// The messages for one tick: `strokes` being drawn (pen and highlighter only) and the laser's `trails`.
+    public mutating func messages(client: UInt64, strokes: [Stroke], laser trails: [LaserPointer.Trail]) -> [LiveStroke] {
+        var out: [LiveStroke] = []
+        var still: [StrokeID: (points: Int, lifted: Bool)] = [:]
+        func send(_ s: Stroke, lifted: Bool) {
+            let before = sent[s.id]
+            let done = min(before?.points ?? 0, s.points.count)
+            still[s.id] = (s.points.count, lifted)
+            if s.points.count > done || (before != nil && before!.lifted != lifted) || (before == nil && lifted) {
+                out.append(LiveStroke(id: BoardStrokeID(client: client, number: s.id), style: s.style, points: Array(s.points[done...]), ended: lifted))
+            }
+        }
+        for s in strokes where s.style.tool == .pen || s.style.tool == .highlighter { send(s, lifted: false) }
+        for t in trails { send(t.stroke, lifted: t.liftedAt != nil) }
+        for (id, _) in sent where still[id] == nil {
+            // Faded laser ink needs no end: the receivers' fade has run out with the sender's.
+            if let e = sent[id], e.lifted { continue }
+            out.append(LiveStroke(id: BoardStrokeID(client: client, number: id), style: StrokeStyle(), points: [], ended: true))
+        }
+        sent = still
+        return out
+    }
 }

@@ -8,6 +8,8 @@ public struct LaserPointer: Sendable {
         public var stroke: Stroke
         public var liftedAt: Double?
 
+        public init(stroke: Stroke, liftedAt: Double?) { self.stroke = stroke; self.liftedAt = liftedAt }
+
         /// How much of the glow shows at `now` (1 until `hold` after the lift, then down to 0 at `lifetime`).
         public func opacity(at now: Double) -> Double {
             guard let t = liftedAt else { return 1 }

@@ -27,13 +27,17 @@ final class SharedBoard {
     var onState: ((State) -> Void)?
     /// GTK thread: this user's strokes in progress (sent to the others as they grow).
     var liveSource: (() -> [Stroke])?
+    /// GTK thread: this user's laser ink (sent like strokes in progress, never stored).
+    var laserSource: (() -> [LaserPointer.Trail])?
     /// GTK thread: other people's strokes in progress changed.
     var onLive: (([Stroke]) -> Void)?
+    /// GTK thread: other people's laser ink changed (lifted times on `SharedBoard.clockMs`).
+    var onLaser: (([LaserPointer.Trail]) -> Void)?
     /// GTK thread: who is on the board (names, this user first).
     var onPeople: (([String]) -> Void)?
     /// GTK thread.
     private var others = LiveStrokes()
-    private var sent: [StrokeID: Int] = [:]
+    private var sender = LiveSender()
     private var client: UInt64?
     private var people: [UInt64: (name: String, seen: Double)] = [:]
     private let name: String
@@ -62,24 +66,13 @@ final class SharedBoard {
     }
 
     private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    /// The clock other people's laser ink fades on, in ms.
+    static var clockMs: Double { now * 1000 }
 
-    /// GTK thread: the deltas of this user's strokes in progress since the last tick, and the ends.
+    /// GTK thread: the deltas of this user's strokes in progress (and laser ink) since the last tick, and the ends.
     private func liveMessages() -> [LiveStroke] {
         guard let client, let strokes = liveSource?() else { return [] }
-        var out: [LiveStroke] = []
-        var still: [StrokeID: Int] = [:]
-        for s in strokes where s.style.tool == .pen || s.style.tool == .highlighter {
-            let done = sent[s.id] ?? 0
-            still[s.id] = s.points.count
-            if s.points.count > done {
-                out.append(LiveStroke(id: BoardStrokeID(client: client, number: s.id), style: s.style, points: Array(s.points[done...]), ended: false))
-            }
-        }
-        for id in sent.keys where still[id] == nil {
-            out.append(LiveStroke(id: BoardStrokeID(client: client, number: id), style: StrokeStyle(), points: [], ended: true))
-        }
-        sent = still
-        return out
+        return sender.messages(client: client, strokes: strokes, laser: laserSource?() ?? [])
     }
 
     /// GTK thread: what the save queue brought back from one step.
@@ -87,12 +80,12 @@ final class SharedBoard {
         let now = Self.now
         var changed = others.expire(at: now)
         for m in live { others.receive(m, at: now); changed = true }
-        if changed { onLive?(others.shown) }
+        if changed { onLive?(others.shown); onLaser?(others.laserTrails) }
         // Someone's trace that stops without an end fades after `LiveStrokes.timeout`: looked at only while any shows.
         if !others.isEmpty && expiryTimer == 0 {
             expiryTimer = every(milliseconds: 500) { [weak self] in
                 guard let self else { return false }
-                if self.others.expire(at: Self.now) { self.onLive?(self.others.shown) }
+                if self.others.expire(at: Self.now) { self.onLive?(self.others.shown); self.onLaser?(self.others.laserTrails) }
                 if self.others.isEmpty { self.expiryTimer = 0; return false }
                 return true
             }

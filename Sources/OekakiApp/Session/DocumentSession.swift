@@ -378,6 +378,7 @@ final class DocumentSession {
             selectionPath = []
             textPointers = []
             othersLive = []
+            teaching.othersLaser = []
             u.documentReplaced = true
             u.pointersCancelled = true
         }
@@ -480,7 +481,9 @@ final class DocumentSession {
         b.onApplied = { [weak self] c in self?.follow(c.edits) }
         b.onState = { [weak self] state in self?.boardState = state; self?.onBoard?() }
         b.liveSource = { [weak self] in self?.editor.liveStrokes ?? [] }
+        b.laserSource = { [weak self] in self?.editor.laser.trails ?? [] }
         b.onLive = { [weak self] strokes in self?.showOthersLive(strokes) }
+        b.onLaser = { [weak self] trails in self?.showOthersLaser(trails) }
         b.onPeople = { [weak self] names in self?.boardPeople = names; self?.onBoard?() }
         board = b
         boardState = .connecting

@@ -28,6 +28,13 @@ extension CanvasView {
                 return { t.viewPoint(fromPage: $0 + origin) }
             }
         }
+        if !session.teaching.othersLaser.isEmpty {
+            // Other people's laser ink lies on this user's current page, as their strokes in progress do.
+            let origin = currentOrigin, t = transform
+            LaserPainter.draw(cr, session.teaching.othersLaser, now: TeachingState.monotonicMs, zoom: t.zoom) { _ in
+                { t.viewPoint(fromPage: $0 + origin) }
+            }
+        }
         if !session.teaching.guides.isEmpty {
             GuidePainter(handles: session.handles(transform), turning: session.teaching.turning).draw(cr)
         }

@@ -35,6 +35,10 @@ struct TeachingState {
     var clicks: [PointerID: Point] = [:]
     /// The laser's fade timer runs.
     var laserTicking = false
+    /// Other people's laser ink on a shared board (lifted times on `monotonicMs`), drawn on the current page as
+    /// their strokes in progress are, and its fade timer.
+    var othersLaser: [LaserPointer.Trail] = []
+    var othersLaserTicking = false
 
     static var monotonicMs: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
 
@@ -174,6 +178,26 @@ extension DocumentSession {
             self.publish(u)
             self.teaching.laserTicking = self.laser.isFading
             return self.teaching.laserTicking
+        }
+    }
+}
+
+extension DocumentSession {
+    /// Other people's laser ink arrived or went: shown at once, and redrawn about 30 times a second while any shows
+    /// (it fades on this machine's clock as on theirs); no timer runs once it has gone.
+    func showOthersLaser(_ trails: [LaserPointer.Trail]) {
+        guard trails != teaching.othersLaser else { return }
+        teaching.othersLaser = trails
+        publish(SessionUpdate())
+        guard !trails.isEmpty, !teaching.othersLaserTicking else { return }
+        teaching.othersLaserTicking = true
+        every(milliseconds: 33) { [weak self] in
+            guard let self else { return false }
+            let now = TeachingState.monotonicMs
+            self.teaching.othersLaser.removeAll { $0.opacity(at: now) <= 0 }
+            self.publish(SessionUpdate())
+            self.teaching.othersLaserTicking = !self.teaching.othersLaser.isEmpty
+            return self.teaching.othersLaserTicking
         }
     }
 }
