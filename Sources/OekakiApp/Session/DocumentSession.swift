@@ -261,9 +261,11 @@ final class DocumentSession {
         editor.stabilizer = stabilizer
         editor.palmRejection.enabled = palmRejection
         editor.palmRejection.delay = delay
+        if EventRecorder.isOn { EventRecorder.setPenFeel(curve: curve, stabilizer: stabilizer) }
     }
 
     func proximity(near: Bool, time: Double) {
+        if EventRecorder.isOn, editor.palmRejection.enabled { EventRecorder.record(proximity: near, time: time) }
         let u = editor.proximity(near: near, at: time)
         // A palm taken back as the pen arrived is repainted and its removal saved.
         if u.dirty != nil || !u.changes.isEmpty { publish(u, drawingChanged: true) }

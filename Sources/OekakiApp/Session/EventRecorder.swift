@@ -15,7 +15,23 @@ enum EventRecorder {
     nonisolated(unsafe) private static var lastTool: String?
     nonisolated(unsafe) private static var lastGuides = Guides()
 
+    /// The pen's feel as the session set it (`,"pressureCurve":…,"stabilizer":…`), written on each tool line so a
+    /// replay shapes the raw samples as the window did.
+    nonisolated(unsafe) static var penFeel = ""
+
     static var isOn: Bool { file != nil }
+
+    static func setPenFeel(curve: PressureCurve, stabilizer: Stabilizer.Level) {
+        let c = curve.preset.map { JSONText.string($0.rawValue) } ?? curve.text
+        penFeel = ",\"pressureCurve\":\(c),\"stabilizer\":\(JSONText.string(stabilizer.rawValue))"
+    }
+
+    /// The pen came near or left (recorded only while palm rejection is on, so a replay judges touches alike).
+    static func record(proximity near: Bool, time: Double) {
+        guard let file else { return }
+        let line = "{\"type\":\"proximity\",\"phase\":\"\(near ? "in" : "out")\",\"device\":\"pen\",\"t\":\(JSONText.number(time))}\n"
+        file.write(Data(line.utf8))
+    }
 
     static func record(_ e: InputEvent, tool: Tool, style: StrokeStyle, recognize: Bool) {
         guard let file else { return }
@@ -23,7 +39,7 @@ enum EventRecorder {
         if e.phase == .began {
             var t = "{\"type\":\"tool\",\"tool\":\(JSONText.string(tool.rawValue))"
             if !tool.isEraser { t += ",\"color\":\(JSONText.string(style.color.hex))" }
-            t += ",\"width\":\(JSONText.number(style.width)),\"recognize\":\(recognize)}"
+            t += ",\"width\":\(JSONText.number(style.width)),\"recognize\":\(recognize)\(penFeel)}"
             if t != lastTool { out += t + "\n"; lastTool = t }
         }
         out += "{\"type\":\"touch\",\"phase\":\"\(e.phase.rawValue)\",\"id\":\(e.pointer),\"x\":\(JSONText.number(e.point.x)),\"y\":\(JSONText.number(e.point.y))"

@@ -1,0 +1,40 @@
+import Foundation
+import XCTest
+
+/// The pen's preferences in the real window: what the settings file keeps is what the next launch draws with.
+/// (Xvfb has no pen, so proximity and the stylus's buttons are the engine's and replay's tests.)
+final class PenWindowTests: WindowTestCase {
+    /// A shaky horizontal line (every other point 9 px off) drawn with the mouse; the stored stroke's height.
+    private func shakyLineHeight(settings: String) throws -> Double {
+        let config = home.appendingPathComponent("config/oekaki")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try settings.write(to: config.appendingPathComponent("settings"), atomically: true, encoding: .utf8)
+        let file = home.appendingPathComponent("shaky-\(UUID().uuidString.prefix(6)).oekaki").path
+        try launch(file)
+        var points = [(300, 600)]
+        for k in 1...24 { points.append((300 + 20 * k, k % 2 == 0 ? 600 : 609)) }
+        points.append((800, 600))
+        drag(points)
+        XCTAssertTrue(try screenshot().hasInk(near: 550, 603), "the line is drawn")
+        usleep(500_000)
+        quit()
+        let r = try run(AppWindowTests.oekakiBinary(), ["info", file])
+        guard let json = try JSONSerialization.jsonObject(with: Data(r.output.utf8)) as? [String: Any],
+              let items = json["items"] as? [[String: Any]], let b = items.first?["bounds"] as? [NSNumber], b.count == 4 else {
+            XCTFail("no stroke stored: \(r.output)")
+            return 0
+        }
+        return b[3].doubleValue - b[1].doubleValue
+    }
+
+    func testTheStabilizerChosenInPreferencesSteadiesTheLineAsItIsDrawn() throws {
+        let off = try shakyLineHeight(settings: "stabilizer=off\n")
+        let high = try shakyLineHeight(settings: "stabilizer=high\npressure-curve=soft\n")
+        XCTAssertGreaterThanOrEqual(off, 8, "unsteadied, the line keeps the shake")
+        XCTAssertLessThan(high, off * 0.6, "high: \(high), off: \(off)")
+        // The preferences window wrote nothing over what was set: the next launch keeps it.
+        let kept = try String(contentsOf: home.appendingPathComponent("config/oekaki/settings"), encoding: .utf8)
+        XCTAssertTrue(kept.contains("stabilizer=high"), kept)
+        XCTAssertTrue(kept.contains("pressure-curve=soft"), kept)
+    }
+}
