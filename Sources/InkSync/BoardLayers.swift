@@ -92,10 +92,16 @@ extension BoardReplica {
                     if s.layer == old { steps.append(.moveItems(page: e.page, items: [e.local], from: old, to: to.local)) }
                 } else if var h = hidden[e.local], h.layer == old {
                     h.layer = to.local
-                    hidden[e.local] = h
+                    // Kept out only because its layer was deleted here: on a layer that is here, it shows again.
+                    if e.visible, page(e.page)?.layer(to.local) != nil { hidden[e.local] = nil; show(h) } else { hidden[e.local] = h }
                 }
             }
             followLayers(steps)
+            // An item whose layer is deleted here stays where it is, and the board hears of that place: compared
+            // at the next outbox, so every replica ends with it on the same layer.
+            for case .moveItems(let p, let ids, _, let to) in steps {
+                for id in ids where stroke(id, page: p).map({ $0.layer != to }) ?? false { pendingStrokes[id] = p }
+            }
         default: break
         }
     }

@@ -162,6 +162,8 @@ public struct BoardReplica: Sendable {
         if let i = document.index(of: s.page) {
             let e: Edit = document.pages[i].stroke(s.id).map { .replace(removed: [$0], added: [s]) } ?? .add([s])
             follow(e)
+            // Its layer is gone here: it went to the top layer, which the board hears of (`BoardLayers.swift`).
+            if document.pages[i].stroke(s.id)?.layer != s.layer { pendingStrokes[s.id] = s.page }
         } else {
             parked[s.page]?.page.insert(s)
         }

@@ -1,0 +1,110 @@
+import XCTest
+import InkCore
+@testable import InkSync
+
+/// Simulated replicas, each driven by an `Editor` as the app drives one (ids from shared number sources, the board's
+/// edits followed), do random layer work concurrently: draw on a layer, add layers (on one page or every page),
+/// hide, show, rename, move and delete them, move items between layers, add pages, undo. They publish at random
+/// moments to one simulated log (through the codec) and read it late and in bursts; once all is published and read,
+/// every replica shows the same pages, layers and items, and each replica's document is its editor's.
+final class LayerConvergenceTests: XCTestCase {
+    final class Sim {
+        var replica: BoardReplica
+        let editor: Editor
+        var read = 0
+        var awaiting = -1
+        init(client: UInt64) {
+            replica = BoardReplica(client: client, document: Document())
+            let numbers = StrokeNumbers(after: replica.document.nextStrokeID - 1)
+            let pages = StrokeNumbers(after: replica.document.nextPageID - 1)
+            replica.numbers = numbers
+            replica.pageNumbers = pages
+            editor = Editor(document: replica.document)
+            editor.strokeIDs = { numbers.make() }
+            editor.pageIDs = { pages.make() }
+        }
+        func run(_ u: Update) {
+            for c in u.changes {
+                switch c {
+                case .did(let e), .redid(let e): replica.perform(e)
+                case .undid(let e): replica.perform(e.inverse)
+                }
+            }
+            follow()
+        }
+        func follow() { _ = editor.follow(replica.takeFollowed()) }
+        var seen: DrawingSummary { DrawingSummary(editor.document) }
+        /// Pages, their layers (name, visibility, notebook flag) bottom first and each layer's items by where they
+        /// start (the log carries points to 1/20 of a unit, so others hold them rounded), in drawing order.
+        var layout: [[String]] {
+            editor.document.pages.map { p in
+                p.layers.map { l in
+                    let items = l.drawing.strokes.map { s in s.points.first.map { "\(Int(($0.x * 20).rounded()))/\(Int(($0.y * 20).rounded()))" } ?? "-" }
+                    return "\(l.name)\(l.visible ? "" : " hidden")\(l.everyPage ? " every" : ""): \(items.joined(separator: " "))"
+                }
+            }
+        }
+    }
+
+    func testRandomConcurrentLayerEditsConverge() throws {
+        for seed in 1...60 as ClosedRange<UInt64> { try simulate(seed: seed, users: 2 + Int(seed % 2), steps: 200) }
+    }
+
+    private func simulate(seed: UInt64, users count: Int, steps: Int) throws {
+        var rng = SeededRandom(seed: seed)
+        var log: [BoardOperation] = []
+        let sims = (0..<count).map { Sim(client: 500 + UInt64($0)) }
+        func receive(_ s: Sim, upTo end: Int) {
+            while s.read < end { s.replica.receive(log[s.read], sequence: UInt64(s.read + 1)); s.read += 1 }
+            s.follow()
+        }
+        func publish(_ s: Sim) throws {
+            guard s.read > s.awaiting else { return }
+            s.replica.settle()
+            for op in s.replica.operations(s.replica.outbox(chunk: 5)) {
+                log.append(try OperationCodec.decode(try OperationCodec.encode(op)))
+                s.awaiting = log.count - 1
+            }
+        }
+        func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(max(n, 1))) }
+        for _ in 0..<steps {
+            let s = sims[pick(count)]
+            let e = s.editor
+            let layers = e.page.layers.count
+            switch rng.next() % 100 {
+            case 0..<28:
+                let y = rng.range(10, 300), x = rng.range(0, 300)
+                for (k, phase) in [InputEvent.Phase.began, .moved, .ended].enumerated() {
+                    s.run(e.handle(InputEvent(pointer: 1, phase: phase, point: InkPoint(x: x + 40 * Double(k), y: y + Double(k)))))
+                }
+            case 28..<36: s.run(e.addLayer(named: ["A", "B", "Notes"][pick(3)], allPages: rng.unit() < 0.4))
+            case 36..<44: s.run((try? e.setLayerVisible(.index(pick(layers)), rng.unit() < 0.5)) ?? .none)
+            case 44..<50: s.run((try? e.renameLayer(.index(pick(layers)), to: ["X", "Y"][pick(2)])) ?? .none)
+            case 50..<58: s.run((try? e.moveLayer(.index(pick(layers)), by: rng.unit() < 0.5 ? 1 : -1)) ?? .none)
+            case 58..<63: s.run((try? e.deleteLayer(.index(pick(layers)))) ?? .none)
+            case 63..<72:
+                e.selectLayer(pick(layers))
+                _ = try? e.apply(.all)
+                s.run((try? e.moveSelection(toLayer: pick(layers))) ?? .none)
+            case 72..<76: s.run(e.addPage())
+            case 76..<80: _ = e.goToPage(pick(e.document.pages.count))
+            case 80..<84: e.selectLayer(pick(layers))
+            case 84..<92: s.run(e.undo())
+            default:
+                if rng.unit() < 0.5 { try publish(s) } else { receive(s, upTo: log.count - pick(3)) }
+            }
+        }
+        // Everyone publishes and reads until nothing more goes out.
+        for _ in 0..<8 {
+            for s in sims { receive(s, upTo: log.count); try publish(s) }
+        }
+        for s in sims { receive(s, upTo: log.count) }
+        for s in sims {
+            XCTAssertEqual(s.replica.outbox(), [], "seed \(seed): client \(s.replica.client) has more to send")
+            XCTAssertEqual(DrawingSummary(s.replica.document), s.seen, "seed \(seed): the replica's document is its editor's")
+        }
+        for s in sims.dropFirst() {
+            XCTAssertEqual(s.layout, sims[0].layout, "seed \(seed): client \(s.replica.client) differs from client \(sims[0].replica.client)")
+        }
+    }
+}
