@@ -7,7 +7,7 @@ import TestSupport
 
 /// Finding one's way in the real window under its own Xvfb: Ctrl+F marks every hit of a PDF's text on its page
 /// and Enter / Shift+Enter move the current one; F9's page sidebar marks the current page, goes to a page
-/// clicked, and moves a page dragged (stored, and undone by Ctrl+Z).
+/// clicked, and moves a page dragged (stored, and undone by Ctrl+Z); PDF text selected, copied and highlighted.
 final class NavigationWindowTests: WindowTestCase {
     /// Three 400×200 pages; page k has the sample's blue band and says "Numbat page k" at y ≈ 105…124.
     func writePaper() throws -> (pdf: URL, document: String) {
@@ -79,6 +79,65 @@ final class NavigationWindowTests: WindowTestCase {
         XCTAssertEqual(try pdfPages(paper.document), [0, 1, 2], "undo moved it back")
     }
 
+    func testSelectPDFTextCopyAndHighlight() throws {
+        let paper = try writePaper()
+        let report = home.appendingPathComponent("layout.txt")
+        try launch(arguments: [paper.pdf.path], title: "paper.oekaki", environment: ["OEKAKI_LAYOUT_REPORT": report.path])
+        try waitForPDF()
+        let page = try XCTUnwrap(paperCorner(try screenshot()))
+        try clickControl(startingWith: "Select PDF text", report: report)
+        // Across "Numbat page 1" (x 40…≈160, y ≈ 105…124 on the page).
+        let from = (page.x + 38, page.y + 112), to = (page.x + 185, page.y + 114)
+        func select() {
+            xdotool(["mousemove", "\(from.0)", "\(from.1)", "mousedown", "1"])
+            for k in 1...6 { xdotool(["mousemove", "\(from.0 + (to.0 - from.0) * k / 6)", "\(to.1)"]) }
+            xdotool(["mouseup", "1"])
+            usleep(500_000)
+        }
+        select()
+        // The menu under the pointer: Copy, then Highlight.
+        xdotool(["mousemove", "\(to.0)", "\(to.1 + 43)", "click", "1"])
+        usleep(400_000)
+        if let xclip = AppWindowTests.tool("xclip") {
+            let copied = try run(URL(fileURLWithPath: xclip), ["-o", "-selection", "clipboard"], stderr: false).output
+            XCTAssertEqual(copied, "Numbat page 1", "Copy puts the selected text on the clipboard")
+        }
+        select()
+        xdotool(["mousemove", "\(to.0)", "\(to.1 + 79)", "click", "1"])
+        let lit = try waitFor { $0.yellowPixels(x: (page.x + 40)..<(page.x + 160), y: (page.y + 100)..<(page.y + 128)) > 500 }
+        XCTAssertGreaterThan(lit.yellowPixels(x: (page.x + 40)..<(page.x + 160), y: (page.y + 100)..<(page.y + 128)), 500, "the line is highlighted")
+        XCTAssertEqual(lit.yellowPixels(x: (page.x + 40)..<(page.x + 160), y: (page.y + 132)..<(page.y + 160)), 0, "only the line")
+        usleep(700_000)
+        quit()
+        let stored = try DocumentFile.open(path: paper.document, readOnly: true)
+        let strokes = stored.document.pages[0].strokes
+        stored.close()
+        XCTAssertEqual(strokes.count, 1, "one highlighter stroke over the one line")
+        XCTAssertEqual(strokes.first?.style.tool, .highlighter)
+        if let b = strokes.first?.bounds {
+            XCTAssertEqual(b.minX, 40, accuracy: 3); XCTAssertGreaterThan(b.maxX, 160); XCTAssertLessThan(b.maxX, 190)
+            XCTAssertGreaterThan(b.minY, 98); XCTAssertLessThan(b.maxY, 130)
+        }
+    }
+
+    private func clickControl(startingWith prefix: String, report: URL) throws {
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            if let text = try? String(contentsOf: report, encoding: .utf8),
+               let line = text.split(separator: "\n").first(where: { $0.split(separator: " ", maxSplits: 5).last?.hasPrefix(prefix) == true }) {
+                let f = line.split(separator: " ").dropFirst().prefix(4).compactMap { Int($0) }
+                if f.count == 4 {
+                    xdotool(["mousemove", "\(f[0] + f[2] / 2)", "\(f[1] + f[3] / 2)", "click", "1"])
+                    usleep(300_000)
+                    return
+                }
+            }
+            usleep(100_000)
+        } while Date() < deadline
+        XCTFail("no control \"\(prefix)…\" in the layout report")
+        throw XCTSkip("no control")
+    }
+
     func pdfPages(_ path: String) throws -> [Int?] {
         let stored = try DocumentFile.open(path: path, readOnly: true)
         defer { stored.close() }
@@ -114,6 +173,13 @@ extension Screenshot {
             }
         }
         return n / 100
+    }
+
+    /// Highlighter yellow over white paper (255·230·0 at 40 %: 255·245·153).
+    func yellowPixels(x: Range<Int>, y: Range<Int>) -> Int {
+        var n = 0
+        for yy in y { for xx in x { let c = pixel(xx, yy); if c.r > 235, c.g > 215, (120...185).contains(c.b) { n += 1 } } }
+        return n
     }
 
     /// The sidebar's blue frame around the current page's preview (54·133·227): the centre of its pixels.

@@ -327,6 +327,22 @@ final class DocumentSession {
         return true
     }
 
+    /// Puts highlighter strokes over selected PDF text on page `index` (made current where the view is): one
+    /// undoable edit, the strokes selected. Nil when done, else why not.
+    func highlight(_ strokes: [Stroke], onPage index: Int) -> String? {
+        guard let b = Rect.union(of: strokes.compactMap(\.bounds)) else { return nil }
+        makeCurrent(index)
+        do {
+            var u = SessionUpdate(try editor.paste(strokes, at: Point(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2)))
+            u.repaint = [b]
+            u.selectionChanged = true
+            publish(u)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// Adds a picture as an image item fitted into `visible` (the part of the current page in view, page units),
     /// centred on `centre` when given, selected: one undoable edit. Nil when done, else why not.
     func insertImage(_ bytes: [UInt8], header: ImageHeader, visible: Rect, centre: Point?) -> String? {

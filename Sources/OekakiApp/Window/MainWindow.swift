@@ -49,6 +49,8 @@ final class MainWindow {
     let pdfTexts = PDFTexts()
     /// F9 (`MainWindow+Sidebar.swift`): page previews and the outline.
     lazy var sidebar = PageSidebar(session: session)
+    /// "Select PDF text": a layer over the canvas while on (`PDFTextSelector.swift`).
+    lazy var pdfText = PDFTextSelector(canvas: canvas)
     /// The layers menu while it is open (`MainWindow+Layers.swift`).
     var layersMenu: LayersMenu?
 
@@ -71,6 +73,7 @@ final class MainWindow {
         gtk_overlay_add_overlay(OpaquePointer(overlay), textField.widget)
         gtk_overlay_add_overlay(OpaquePointer(overlay), banners)
         gtk_overlay_add_overlay(OpaquePointer(overlay), presentation.bar)
+        gtk_overlay_add_overlay(OpaquePointer(overlay), pdfText.widget)
         gtk_overlay_add_overlay(OpaquePointer(overlay), searchBar.widget)
         let content = Widgets.box(horizontal: false)
         let main = Widgets.box()
@@ -82,6 +85,11 @@ final class MainWindow {
         wire()
         wireSearch()
         wireSidebar()
+        pdfText.onCopy = { [weak self] text in
+            guard let self else { return }
+            SystemClipboard.put([("text/plain;charset=utf-8", Array(text.utf8))], for: self.canvas.widget)
+        }
+        pdfText.onProblem = { [weak self] in self?.banner.show(.warning, $0, action: nil, autoHide: true) }
         canvas.touchMode = preferences.touchMode
         session.setRecognizeShapes(preferences.recognizeShapes)
         session.setSelectionRule(preferences.selectWhollyInside ? .whollyInside : .halfInside)
@@ -121,7 +129,8 @@ final class MainWindow {
         let navigation = Widgets.box(linked: true)
         Widgets.append(navigation,
             Widgets.button(icon: "sidebar-show-symbolic", tooltip: localized("Page previews and outline (F9)")) { [weak self] in self?.perform(.toggleSidebar) },
-            Widgets.button(icon: "edit-find-symbolic", tooltip: localized("Find in text boxes and PDF text (Ctrl+F)")) { [weak self] in self?.perform(.find) })
+            Widgets.button(icon: "edit-find-symbolic", tooltip: localized("Find in text boxes and PDF text (Ctrl+F)")) { [weak self] in self?.perform(.find) },
+            Widgets.button(icon: "insert-text-symbolic", tooltip: localized("Select PDF text to copy or highlight it (again or Escape: back to drawing)")) { [weak self] in self?.perform(.selectPDFText) })
         gtk_header_bar_pack_start(header, navigation)
 
         recoverButton = gtk_menu_button_new()
@@ -384,7 +393,9 @@ final class MainWindow {
         case .undo: session.undo()
         case .redo: session.redo()
         case .clear: session.clear()
-        case .cancelStroke: session.cancelStrokes()
+        case .cancelStroke:
+            if pdfText.isOn { pdfText.setOn(false) }
+            session.cancelStrokes()
         case .zoomIn: canvas.zoom(by: 1.25)
         case .zoomOut: canvas.zoom(by: 0.8)
         case .zoomFit: canvas.zoomToFit()
@@ -404,6 +415,7 @@ final class MainWindow {
         case .guide(let g): session.toggleGuide(g, view: canvas.transform)
         case .present: presentation.start()
         case .find: openSearch()
+        case .selectPDFText: pdfText.setOn(!pdfText.isOn)
         case .toggleSidebar: toggleSidebar()
         case .size(let s): session.setSize(s)
         case .customColor:

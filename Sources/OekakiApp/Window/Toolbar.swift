@@ -27,6 +27,8 @@ enum Command: Equatable {
     case present
     /// Ctrl+F: the search bar; F9: the page sidebar.
     case find, toggleSidebar
+    /// The PDF text selection layer on or off.
+    case selectPDFText
 }
 
 /// The palette of the seed apps plus a few more.
