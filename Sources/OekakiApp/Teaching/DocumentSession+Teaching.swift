@@ -183,20 +183,21 @@ extension DocumentSession {
 }
 
 extension DocumentSession {
-    /// Other people's laser ink arrived or went: shown at once, and redrawn about 30 times a second while any shows
-    /// (it fades on this machine's clock as on theirs); no timer runs once it has gone.
+    /// Other people's laser ink arrived or went: shown at once, and redrawn about 30 times a second while some of
+    /// it fades (on this machine's clock, as on theirs). Ink still being drawn needs no timer: each message
+    /// redraws it, so a timer never competes with the arrivals.
     func showOthersLaser(_ trails: [LaserPointer.Trail]) {
         guard trails != teaching.othersLaser else { return }
         teaching.othersLaser = trails
         publish(SessionUpdate())
-        guard !trails.isEmpty, !teaching.othersLaserTicking else { return }
+        guard trails.contains(where: { $0.liftedAt != nil }), !teaching.othersLaserTicking else { return }
         teaching.othersLaserTicking = true
         every(milliseconds: 33) { [weak self] in
             guard let self else { return false }
             let now = TeachingState.monotonicMs
             self.teaching.othersLaser.removeAll { $0.opacity(at: now) <= 0 }
             self.publish(SessionUpdate())
-            self.teaching.othersLaserTicking = !self.teaching.othersLaser.isEmpty
+            self.teaching.othersLaserTicking = self.teaching.othersLaser.contains { $0.liftedAt != nil }
             return self.teaching.othersLaserTicking
         }
     }
