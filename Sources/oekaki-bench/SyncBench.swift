@@ -20,6 +20,7 @@ enum SyncBench {
         /// 30 clients drawing at once on a 3-node cluster: a stroke's commit until committed in each other replica.
         var class30 = Samples()
         var class30Strokes = 0
+        var apply1mPhases = ApplyPhases()
         /// A new replica of the 1M-point board after 100,000 further edits: the snapshot, then the log after it.
         var catchUpHistory = Samples()
         /// Of those, the log entries the new replica read after the snapshot (median of the joins).
@@ -41,7 +42,7 @@ enum SyncBench {
             r.apply = try applyLatency(base + "/latency", dir: dir, rounds: applyRounds)
             // These boards write no snapshots, so the catch-up reads the log and no writer stops for one.
             r.catchUp1m = try catchUp(million, base + "/million?snapshots=0", dir: dir)
-            r.apply1m = try applyLatency(base + "/million?snapshots=0", dir: dir + "/on1m", rounds: applyRounds)
+            r.apply1m = try applyLatency(base + "/million?snapshots=0", dir: dir + "/on1m", rounds: applyRounds, phases: &r.apply1mPhases)
             r.syncIdleCPU1m = try syncIdle(base + "/million?snapshots=0", dir: dir)
             (r.catchUpHistory, r.historyReplayed) = try catchUpHistory(million, base + "/term", dir: dir, edits: historyEdits)
             r.tenWriters = try tenWriters(base + "/ten", dir: dir, strokesEach: strokesEach)
@@ -88,7 +89,16 @@ enum SyncBench {
     }
 
     /// A commits a stroke to its file and publishes it (timer starts before the commit); B waits for it and stores it.
+    /// Where an apply's time goes: A's commit (one fsync'd transaction), A's publish until JetStream acknowledges
+    /// it, and B receiving, decoding and committing it (another fsync'd transaction).
+    struct ApplyPhases { var commit = Samples(), publish = Samples(), arrive = Samples() }
+
     static func applyLatency(_ url: String, dir: String, rounds: Int) throws -> Samples {
+        var phases = ApplyPhases()
+        return try applyLatency(url, dir: dir, rounds: rounds, phases: &phases)
+    }
+
+    static func applyLatency(_ url: String, dir: String, rounds: Int, phases: inout ApplyPhases) throws -> Samples {
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let a = try replica(dir + "/a.oekaki", url), b = try replica(dir + "/b.oekaki", url)
         // Both hold the board first (nothing, or the 1M-point drawing).
@@ -97,10 +107,16 @@ enum SyncBench {
         for k in 0..<(rounds + 10) {
             let t0 = Clock.nanoseconds()
             try a.commit([.did(.add([line(a.replica.document.nextStrokeID, k)]))])
+            let t1 = Clock.nanoseconds()
             try a.push()
+            let t2 = Clock.nanoseconds()
             let before = b.replica.ledger.lastSequence
             while b.replica.ledger.lastSequence == before { try b.pull(waitMs: 1000) }
-            if k >= 10 { s.add(Double(Clock.nanoseconds() - t0) / 1e6) }
+            let t3 = Clock.nanoseconds()
+            if k >= 10 {
+                s.add(Double(t3 - t0) / 1e6)
+                phases.commit.add(Double(t1 - t0) / 1e6); phases.publish.add(Double(t2 - t1) / 1e6); phases.arrive.add(Double(t3 - t2) / 1e6)
+            }
             try a.pull(waitMs: 1000)   // A's own echo, so its next batch may go out
         }
         return s

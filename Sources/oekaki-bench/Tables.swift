@@ -117,6 +117,12 @@ extension Report {
             s += "| `\(r.key)` | \(r.label) | **\(Format.number(r.value, unit: r.unit))**\(r.statistic == .p99 ? " (p99)" : "") | "
             s += "\(Format.spread(r.samples, unit: r.unit)) | \(r.samples.count) | \(r.goal ?? "") | \(Format.met(r.met)) |\n"
         }
+        let ph = m.sync.apply1mPhases
+        if ph.commit.count > 0 {
+            func f(_ x: Samples) -> String { "\(Format.number(x.median, unit: "ms")) / \(Format.number(x.p99, unit: "ms"))" }
+            s += "\n`board_apply_ms` by phase (median / p99 of \(ph.commit.count)): A's commit (fsync) \(f(ph.commit)), A's publish until "
+            s += "JetStream's acknowledgement \(f(ph.publish)), B receiving, decoding and committing it (fsync) \(f(ph.arrive)).\n"
+        }
         if let n = m.sync.historyReplayed.median {
             s += "\n`board_catchup_s_1m_history`: each new replica read the snapshot and then \(Int(n)) log entries (median of \(m.sync.historyReplayed.count) joins).\n"
         }

@@ -86,7 +86,15 @@ extension Page {
             }
             return
         }
-        for s in edit.removed { remove(s.id, hint: s.layer) }
+        // An item replaced by one of the same id on the same layer (a board's copy of it, a restyle) is overwritten
+        // in place by `insert` (moved when its order changed): taking it out first would shift the drawing's
+        // array twice, a cost that grows with the page.
+        var sameLayer: [StrokeID: Int] = [:]
+        for s in edit.added { sameLayer[s.id] = layerIndex(of: s.layer) ?? layers.count - 1 }
+        for s in edit.removed {
+            if let l = sameLayer[s.id], layerIndex(ofItem: s.id, hint: s.layer) == l { continue }
+            remove(s.id, hint: s.layer)
+        }
         for s in edit.added { insert(s) }
     }
 
