@@ -10,19 +10,19 @@ public struct Stabilizer: Hashable, Sendable {
         case off, low, high
 
         /// Samples in the mean (1: the raw input). Jitter falls as one over the square root of it: high leaves
-        /// about a third.
+        /// about a quarter.
         public var window: Int {
             switch self {
             case .off: return 1
             case .low: return 5
-            case .high: return 12
+            case .high: return 16
             }
         }
     }
 
     public let level: Level
-    /// The last `window` samples, oldest first; filled with the first sample, so the line starts where the pen
-    /// went down.
+    /// The last `window` samples (a ring): the mean grows over the first ones, so the first sample's own shake
+    /// is not carried for a whole window (as filling the window with copies of it would).
     private var recent: [InkPoint] = []
     private var next = 0
     /// The last two points drawn (the curve at lift leaves along their direction).
@@ -33,16 +33,17 @@ public struct Stabilizer: Hashable, Sendable {
     /// The point to draw for `sample` (the first sample is drawn where it is).
     public mutating func filter(_ sample: InkPoint) -> InkPoint {
         let n = level.window
-        if recent.isEmpty {
-            recent = Array(repeating: sample, count: n)
-            return remember(sample)
+        if recent.count < n {
+            recent.append(sample)
+        } else {
+            recent[next] = sample
+            next = (next + 1) % n
         }
-        recent[next] = sample
-        next = (next + 1) % n
         var x = 0.0, y = 0.0
         for p in recent { x += p.x; y += p.y }
+        let k = Double(recent.count)
         // The pen's own pressure and time: the mean steadies where the line goes, not how wide it is.
-        return remember(InkPoint(x: x / Double(n), y: y / Double(n), pressure: sample.pressure, time: sample.time))
+        return remember(InkPoint(x: x / k, y: y / k, pressure: sample.pressure, time: sample.time))
     }
 
     /// The points that finish the stroke at the pen's last sample: a quadratic curve leaving the last drawn point
@@ -65,7 +66,7 @@ public struct Stabilizer: Hashable, Sendable {
             }
         }
         // Enough pieces that each is about 2 units, but few: they carry the pen's last jitter.
-        let pieces = Swift.min(Swift.max(Int((gap / 2).rounded(.up)), 1), 6)
+        let pieces = Swift.min(Swift.max(Int((gap / 2).rounded(.up)), 1), 8)
         var out: [InkPoint] = []
         for k in 1...pieces {
             let t = Double(k) / Double(pieces), u = 1 - t
