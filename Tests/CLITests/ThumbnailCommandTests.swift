@@ -53,6 +53,29 @@ final class ThumbnailCommandTests: XCTestCase {
         XCTAssertGreaterThan(image.pixel(128, 133)[0], 200, "paper 5 px below the line's centre")
     }
 
+    /// A filled, dashed rectangle: its thumbnail shows the translucent fill and gaps along the outline, as the page does.
+    func testFillAndDashesAreDrawn() throws {
+        let lines = [#"{"type":"canvas","width":1000,"height":500}"#,
+                     ##"{"type":"tool","tool":"rectangle","color":"#0000ff","width":1,"fill":128,"style":"dash"}"##,
+                     #"{"type":"touch","phase":"began","id":1,"x":200,"y":100,"device":"mouse","t":0}"#,
+                     #"{"type":"touch","phase":"moved","id":1,"x":500,"y":250,"device":"mouse","t":50}"#,
+                     #"{"type":"touch","phase":"ended","id":1,"x":800,"y":400,"device":"mouse","t":100}"#]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: t("log.jsonl"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try OekakiBinary.run(["replay", t("log.jsonl"), "-o", t("rect.oekaki")]).status, 0)
+        // Xournal++'s dashes do not grow with the width (6 on, 3 off, less the round caps): scale 2 shows them.
+        let r = try OekakiBinary.run(["thumbnail", t("rect.oekaki"), t("thumb.png"), "--size", "2000"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let image = try RGBAImage(png: t("thumb.png"))
+        // Scale 2, the page at rows 500…1499: the rectangle spans x = 400…1600, y = 700…1300.
+        let inside = image.pixel(1000, 1000)
+        XCTAssertEqual(Double(inside[0]), 127, accuracy: 20, "half-blue fill inside: \(inside)")
+        XCTAssertEqual(inside[2], 255, "half-blue fill inside: \(inside)")
+        let top = (450...1550).map { image.pixel($0, 699) }
+        let inked = top.filter { $0[0] < 90 && $0[2] > 200 }.count, gaps = top.filter { $0[0] > 200 }.count
+        XCTAssertGreaterThan(inked, 400, "dashes along the top edge")
+        XCTAssertGreaterThan(gaps, 100, "gaps between the dashes: \(top.prefix(60).map { $0[0] })")
+    }
+
     func testSizeAndXoppInput() throws {
         let doc = try landscapeDrawing()
         XCTAssertEqual(try OekakiBinary.run(["export", doc, t("wide.xopp")]).status, 0)

@@ -236,6 +236,29 @@ final class SelectionTests: XCTestCase {
         XCTAssertEqual(e.drawing.strokes.first?.style.width, 9)
     }
 
+    func testRestyleFillsAndDashesTheSelectionAsOneUndoableEdit() throws {
+        let e = editor([row(1, x0: 0, y: 100), row(2, x0: 0, y: 110), row(3, x0: 0, y: 300)])
+        _ = try e.apply(.all)
+        // As the app's fill and line choices send them, from a log line.
+        guard case .selection(let fill)? = try EventLog.event(fromLine: #"{"type":"selection","op":"style","fill":128,"style":"dash"}"#) else {
+            return XCTFail("a selection style line")
+        }
+        try e.apply(fill)
+        XCTAssertEqual(e.drawing.strokes.map(\.style.fill), [128, 128, 128])
+        XCTAssertEqual(e.drawing.strokes.map(\.style.line), [.dash, .dash, .dash])
+        XCTAssertEqual(e.drawing.strokes.map(\.style.color), [.black, .black, .black], "colour untouched")
+        XCTAssertEqual(e.selection.count, 3, "still selected")
+        try e.apply(.style(color: nil, keepsAlpha: false, width: nil, fill: -1))
+        XCTAssertEqual(e.drawing.strokes.map(\.style.fill), [nil, nil, nil], "-1 takes the fill away")
+        XCTAssertEqual(e.drawing.strokes.map(\.style.line), [.dash, .dash, .dash], "the dashes stay")
+        _ = e.undo()
+        XCTAssertEqual(e.drawing.strokes.map(\.style.fill), [128, 128, 128])
+        _ = e.undo()
+        XCTAssertEqual(e.drawing.strokes.map(\.style.fill), [nil, nil, nil], "one undo takes the whole restyle back")
+        XCTAssertEqual(e.drawing.strokes.map(\.style.line), [.solid, .solid, .solid])
+        XCTAssertThrowsError(try EventLog.event(fromLine: #"{"type":"selection","op":"style","fill":300}"#))
+    }
+
     func testFrontAndBackChangeTheDrawingOrder() throws {
         let e = editor([row(1, x0: 0, y: 100), row(2, x0: 0, y: 200), row(3, x0: 0, y: 300)])
         box(e, (-5, 95), (200, 105))   // stroke 1

@@ -8,6 +8,7 @@
 ///     {"type":"proximity","phase":"in|out","device":"pen"?,"t":MS?}   (see `PenEvents.swift`)
 ///     {"type":"undo"}  {"type":"redo"}  {"type":"clear"}  {"type":"canvas","width":NUM,"height":NUM}
 ///     {"type":"selection","op":"translate|scale|rotate|delete|duplicate|style|front|back|copy|cut|paste|all|none",…}
+///      (`style` takes "color", "width", "fill" and "style" as the tool line does; fill and style restyle ink only)
 ///     {"type":"page","op":"add|delete|next|prev|goto","index":K?,"width":NUM?,"height":NUM?,
 ///      "background":"plain|ruled|lined|graph|dotted"?}
 ///     {"type":"ruler|setsquare|compass","op":"place|remove",…}   (see `GuideCommand`)
@@ -176,21 +177,7 @@ public enum EventLog {
             if let w = width, !(w > 0 && w <= maxToolWidth) {
                 throw LineError("\"{0}\" {1} is outside 0..{2} (must be more than 0)", "width", format(w), format(maxToolWidth))
             }
-            var fill: Int?
-            if let f = try fields.optionalNumber("fill") {
-                guard f == f.rounded(), f >= -1, f <= 255 else {
-                    throw LineError("\"fill\" {0} is not an alpha of 0..255 (or -1 for none)", format(f))
-                }
-                fill = Int(f)
-            }
-            var line: LineStyle?
-            if let name = try fields.optionalString("style") {
-                guard let l = LineStyle(name: name) else {
-                    throw LineError("unknown line style {0} (solid, dash, dashdot, dot, or \"cust: \" and up to {1} lengths of 0..{2}, not all 0)",
-                                    quoted(name), LineStyle.maxDashes, format(LineStyle.maxLength))
-                }
-                line = l
-            }
+            let (fill, line) = try fillAndLine(fields)
             if fill != nil || line != nil, !(tool == .pen || tool == .highlighter || tool.isShape) {
                 throw LineError("\"fill\" and \"style\" are for the pen, highlighter and shape tools, not {0}", quoted(name))
             }
@@ -286,6 +273,26 @@ public enum EventLog {
 
     /// The `op` of a `selection` line and its members. Scales of 0 and non-finite numbers are refused here, so a
     /// bad log stops at the line that says so.
+    /// `fill` (-1 none, 0…255) and `style` (a line style's name), as the tool line and the selection's `style` take them.
+    private static func fillAndLine(_ fields: Fields) throws -> (fill: Int?, line: LineStyle?) {
+        var fill: Int?
+        if let f = try fields.optionalNumber("fill") {
+            guard f == f.rounded(), f >= -1, f <= 255 else {
+                throw LineError("\"fill\" {0} is not an alpha of 0..255 (or -1 for none)", format(f))
+            }
+            fill = Int(f)
+        }
+        var line: LineStyle?
+        if let name = try fields.optionalString("style") {
+            guard let l = LineStyle(name: name) else {
+                throw LineError("unknown line style {0} (solid, dash, dashdot, dot, or \"cust: \" and up to {1} lengths of 0..{2}, not all 0)",
+                                quoted(name), LineStyle.maxDashes, format(LineStyle.maxLength))
+            }
+            line = l
+        }
+        return (fill, line)
+    }
+
     private static func selectionOp(_ f: Fields) throws -> SelectionOp {
         let op = try f.string("op")
         func point() throws -> Point { Point(try f.coordinate("x"), try f.coordinate("y")) }
@@ -310,7 +317,8 @@ public enum EventLog {
             if let w = width, !(w > 0 && w <= maxToolWidth) {
                 throw LineError("\"{0}\" {1} is outside 0..{2} (must be more than 0)", "width", format(w), format(maxToolWidth))
             }
-            return .style(color: color, keepsAlpha: keepsAlpha, width: width)
+            let (fill, line) = try fillAndLine(f)
+            return .style(color: color, keepsAlpha: keepsAlpha, width: width, fill: fill, line: line)
         case "front": return .front
         case "back": return .back
         case "copy": return .copy

@@ -7,8 +7,9 @@ public enum SelectionOp: Hashable, Sendable {
     case rotate(degrees: Double, about: Point)
     case delete
     case duplicate(dx: Double, dy: Double)
-    /// `keepsAlpha`: the colour was given without alpha, so a highlighter keeps its translucency.
-    case style(color: RGBA?, keepsAlpha: Bool, width: Double?)
+    /// `keepsAlpha`: the colour was given without alpha, so a highlighter keeps its translucency. `fill` -1 takes the
+    /// fill away, 0…255 fills at that alpha; `line` dashes the ink (nil leaves either as it is).
+    case style(color: RGBA?, keepsAlpha: Bool, width: Double?, fill: Int? = nil, line: LineStyle? = nil)
     case front, back
     case copy, cut
     /// Puts down copies of the clipboard's strokes (`Editor.apply(_:pasting:)`): nil at the copied place + (20, 20),
@@ -175,7 +176,7 @@ extension Editor {
             let copies = try placedCopies(of: strokes, moved: .translation(dx, dy))
             selection = Set(copies.map(\.id))
             return perform(.add(copies))
-        case .style(let color, let keepsAlpha, let width):
+        case .style(let color, let keepsAlpha, let width, let fill, let line):
             if let w = width, !(w > 0 && w <= Self.maxSelectionWidth) {
                 throw SelectionError("width {0} is outside 0…{1}", JSONText.number(w), JSONText.number(Self.maxSelectionWidth))
             }
@@ -190,6 +191,8 @@ extension Editor {
                 }
                 // Width is a line's; text and images have none.
                 if let width, c.content.isInk { c.style.width = width }
+                if let fill, c.content.isInk { c.style.fill = fill < 0 ? nil : UInt8(clamping: fill) }
+                if let line, c.content.isInk { c.style.line = line }
                 return c
             }
             return replaceSelection(strokes, with: restyled)

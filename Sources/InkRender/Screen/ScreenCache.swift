@@ -45,7 +45,8 @@ public final class ScreenCache {
     /// Live strokes beyond this many (a whole hand on a touch screen) get no layer: their full outline is
     /// filled at composite time instead, so memory stays bounded however many fingers are down.
     private static let maxLiveLayers = 4
-    private var overflow: [StrokeID: Stroke] = [:]
+    /// Live strokes drawn whole at composite time: those beyond `maxLiveLayers`, and filled or dashed ones.
+    private var drawnWhole: [StrokeID: Stroke] = [:]
     /// The page the live strokes are on: its origin and clip in view space.
     private var liveOrigin = Point(0, 0)
     private var liveClip: Rect?
@@ -300,10 +301,13 @@ public final class ScreenCache {
             if let trace = live.removeValue(forKey: id) { recycle(trace) }
         }
         liveOrder = strokes.map(\.id)
-        overflow = [:]
+        drawnWhole = [:]
         for s in strokes {
+            // Fill and dashes are drawn by the finished ink's painter, the whole stroke each frame: a dash pattern
+            // runs along the whole line and a fill closes it, so neither can be drawn a segment at a time.
+            if !s.style.isPlainLine { drawnWhole[s.id] = s; continue }
             if live[s.id] == nil {
-                guard live.count < Self.maxLiveLayers else { overflow[s.id] = s; continue }
+                guard live.count < Self.maxLiveLayers else { drawnWhole[s.id] = s; continue }
                 guard let layer = spareLayers.popLast() ?? (try? Self.touchedLayer(width: layerWidth, height: layerHeight)) else { continue }
                 live[s.id] = LiveTrace(layer: layer, style: s.style, mapping: layerMapping)
             }
@@ -346,7 +350,7 @@ public final class ScreenCache {
         target.concat(scale: 1, dx: o, dy: o)
         for id in liveOrder {
             if let trace = live[id] { trace.composite(into: target); continue }
-            guard let s = overflow[id] else { continue }
+            guard let s = drawnWhole[id] else { continue }
             let m = layerMapping
             target.save()
             target.concat(scale: m.scale, dx: m.dx, dy: m.dy)
@@ -369,7 +373,7 @@ public final class ScreenCache {
     /// After a view change the layers' pixels are for the old view: drop them; the next `updateLive` redraws.
     private func resetLive() {
         for id in liveOrder { if let trace = live.removeValue(forKey: id) { recycle(trace) } }
-        live = [:]; liveOrder = []; overflow = [:]
+        live = [:]; liveOrder = []; drawnWhole = [:]
     }
 
     private static func makeSurface(viewSize: Size, transform: ViewTransform, overscan: Int = 0) throws -> ImageSurface {

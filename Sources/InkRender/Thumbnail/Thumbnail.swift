@@ -6,8 +6,8 @@ import InkCore
 ///
 /// The strokes arrive as runs (streamed from the file, as `LayeredExport` takes them); each run is drawn on its own
 /// thread into its own `PreviewRaster` at thumbnail resolution, and the layers are composited in order. The ink never
-/// goes through cairo; a PDF page under it and pictures among it are drawn by cairo into a layer each and composited
-/// in their place, text boxes by Pango over the result.
+/// goes through cairo; a PDF page under it, and pictures and filled or dashed ink among it, are drawn by cairo into
+/// a layer and composited in their place, text boxes by Pango over the result.
 public enum Thumbnail {
     /// The freedesktop "large" thumbnail.
     public static let defaultSize = 256
@@ -73,24 +73,36 @@ public enum Thumbnail {
                     drawn += 1
                     if drawn & 63 == 0, failure.isSet { throw FirstError.Stopped() }
                 }
+                // Pictures and filled or dashed ink are drawn by cairo (the finished ink's painters) into a layer,
+                // composited in its place among the ink before the next stroke the raster draws itself.
+                var cairoLayer: (surface: ImageSurface, context: CairoContext)?
+                func viaCairo(_ stroke: Stroke) throws {
+                    if cairoLayer == nil {
+                        let surface = try ImageSurface(width: size, height: size)
+                        let ctx = CairoContext(drawingInto: surface)
+                        ctx.clip(pageBox)
+                        ctx.setTransform(scale: scale, dx: dx, dy: dy)
+                        cairoLayer = (surface, ctx)
+                    }
+                    if let ctx = cairoLayer?.context { ItemPainter.draw(stroke, in: ctx, deviceScale: scale) }
+                }
+                func compositeCairo() {
+                    guard let l = cairoLayer else { return }
+                    layer.raster.composite(l.surface.words())
+                    cairoLayer = nil
+                }
                 try run({ style, placement, points in
                     try stopIfFailed()
+                    compositeCairo()
                     layer.raster.draw(style, placement: placement, points: points, scale: scale, dx: dx, dy: dy, clip: page)
                 }, { stroke in
                     try stopIfFailed()
                     if stroke.content.text != nil { texts.add(stroke); return }
-                    if stroke.content.image != nil {
-                        // Drawn by cairo into a layer of its own and composited in its place among the ink.
-                        let picture = try ImageSurface(width: size, height: size)
-                        let ctx = CairoContext(drawingInto: picture)
-                        ctx.clip(pageBox)
-                        ctx.setTransform(scale: scale, dx: dx, dy: dy)
-                        ItemPainter.draw(stroke, in: ctx, deviceScale: scale)
-                        layer.raster.composite(picture.words())
-                        return
-                    }
+                    if stroke.content.image != nil || !stroke.style.isPlainLine { return try viaCairo(stroke) }
+                    compositeCairo()
                     layer.raster.draw(stroke, scale: scale, dx: dx, dy: dy, clip: page)
                 })
+                compositeCairo()
             } catch {
                 failure.record(error)
             }

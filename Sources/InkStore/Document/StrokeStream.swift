@@ -183,15 +183,17 @@ public final class StrokeStream: @unchecked Sendable {
         }
     }
 
-    /// The same walk for drawing small: each live ink stroke goes to `ink` as its style, its placement and its
-    /// points as columns (decoded into one reused value, so no `Stroke` or `InkPoint`s are built: a thumbnail
-    /// draws a pixel per few points); every other live stroke (a text box, an image) goes to `other` whole.
+    /// The same walk for drawing small: each live plain ink stroke (solid, unfilled) goes to `ink` as its style, its
+    /// placement and its points as columns (decoded into one reused value, so no `Stroke` or `InkPoint`s are built: a
+    /// thumbnail draws a pixel per few points); every other live stroke (filled or dashed ink, a text box, an image)
+    /// goes to `other` whole.
     /// Every row is checked as `forEachStroke` checks it, with the same errors.
     public func forEachStroke(in run: Run? = nil, ink: (StrokeStyle, AffineMap, PointColumns) throws -> Void,
                               other: (Stroke) throws -> Void) throws {
         var columns = PointColumns()
         try forEachRow(in: run) { row in
-            if row.content.isInk {
+            // Filled or dashed ink goes whole: it is drawn by the finished ink's painter, not from columns.
+            if row.content.isInk, row.style.isPlainLine {
                 try row.points(into: &columns, path: path)
                 if row.present { try ink(row.style, row.transform, columns) }
             } else {

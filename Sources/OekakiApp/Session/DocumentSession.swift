@@ -244,6 +244,25 @@ final class DocumentSession {
         publish(u)
     }
 
+    /// The fill and line style of new pen and shape ink (shapes draw in the pen's style); a selection is restyled
+    /// with the choice too, as one undoable edit. `fill` nil: not filled.
+    func setFill(_ fill: UInt8?) {
+        editor.styles[.pen, default: StrokeStyle(tool: .pen)].fill = fill
+        restyleSelection(.style(color: nil, keepsAlpha: false, width: nil, fill: fill.map(Int.init) ?? -1))
+    }
+
+    func setLine(_ line: LineStyle) {
+        editor.styles[.pen, default: StrokeStyle(tool: .pen)].line = line
+        restyleSelection(.style(color: nil, keepsAlpha: false, width: nil, line: line))
+    }
+
+    private func restyleSelection(_ op: SelectionOp) {
+        var u = SessionUpdate()
+        if !editor.selection.isEmpty { u.merge(runSelection(op)) }
+        u.toolChanged = true
+        publish(u)
+    }
+
     func setTextColor(_ color: RGBA) {
         editor.textColor = color
         var u = SessionUpdate()

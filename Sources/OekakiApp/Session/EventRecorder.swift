@@ -39,7 +39,13 @@ enum EventRecorder {
         if e.phase == .began {
             var t = "{\"type\":\"tool\",\"tool\":\(JSONText.string(tool.rawValue))"
             if !tool.isEraser { t += ",\"color\":\(JSONText.string(style.color.hex))" }
-            t += ",\"width\":\(JSONText.number(style.width)),\"recognize\":\(recognize)\(penFeel)}"
+            t += ",\"width\":\(JSONText.number(style.width))"
+            // Fill and dashes as the tool line takes them, so a replay draws what the window drew.
+            if tool == .pen || tool == .highlighter || tool.isShape {
+                t += ",\"fill\":\(style.fill.map { Int($0) } ?? -1)"
+                t += ",\"style\":\(JSONText.string(style.line.name ?? "solid"))"
+            }
+            t += ",\"recognize\":\(recognize)\(penFeel)}"
             if t != lastTool { out += t + "\n"; lastTool = t }
         }
         out += "{\"type\":\"touch\",\"phase\":\"\(e.phase.rawValue)\",\"id\":\(e.pointer),\"x\":\(JSONText.number(e.point.x)),\"y\":\(JSONText.number(e.point.y))"

@@ -97,4 +97,34 @@ enum Faces {
             cr.fill()
         }
     }
+
+    /// A square at the fill's alpha inside a dark outline (nil: the outline alone).
+    static func fill(_ alpha: UInt8?) -> (CairoContext, Double, Double) -> Void {
+        { cr, w, h in
+            let side = min(w, h) - 4
+            let r = Rect(x: (w - side) / 2, y: (h - side) / 2, width: side, height: side)
+            if let a = alpha {
+                cr.rectangle(r)
+                cr.setSource(red: 0.11, green: 0.44, blue: 0.85, alpha: Double(a) / 255)
+                cr.fill()
+            }
+            cr.rectangle(r)
+            cr.setSource(red: 0.15, green: 0.15, blue: 0.15)
+            cr.setLineWidth(1.5)
+            cr.stroke()
+        }
+    }
+
+    /// A line across the face with the style's dashes (twice their size in page units, to be legible).
+    static func line(_ style: LineStyle) -> (CairoContext, Double, Double) -> Void {
+        { cr, w, h in
+            let width = 2.0
+            cr.setSource(red: 0.15, green: 0.15, blue: 0.15)
+            cr.setLineWidth(width)
+            cr.setDash(style.dashes.map { $0 * width })
+            cr.move(to: 2, h / 2); cr.line(to: w - 2, h / 2)
+            cr.stroke()
+            cr.setDash([])
+        }
+    }
 }

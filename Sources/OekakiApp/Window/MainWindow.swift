@@ -292,6 +292,9 @@ final class MainWindow {
         toolbar.onColor = { [weak self] in self?.setColor($0) }
         toolbar.onTextFont = { [weak self] family, size in self?.setTextFont(family, size) }
         toolbar.onTextColor = { [weak self] c in self?.setTextColor(c) }
+        toolbar.onFill = { [weak self] in self?.session.setFill($0) }
+        toolbar.onLine = { [weak self] in self?.session.setLine($0) }
+        if let p = toolbar.shapesPopover { reportLayout(whenShown: p) }
         toolbar.onWidth = { [weak self] w in
             guard let self, w.isFinite, w > 0 else { return }
             self.session.setWidth(w)
@@ -577,7 +580,7 @@ final class MainWindow {
     }
 
     func showTool() {
-        toolbar.show(tool: session.tool, style: session.style)
+        toolbar.show(tool: session.tool, style: session.style, pen: session.styles[.pen] ?? StrokeStyle(tool: .pen))
         toolbar.teachingMenu.show(session.teaching.guides)
         presentation.showTool(session.tool)
     }

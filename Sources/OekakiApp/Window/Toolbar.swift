@@ -62,6 +62,11 @@ final class Toolbar {
     private var customFace: Widget?
     private var customColor = RGBA(r: 0x3d, g: 0x38, b: 0x46)
     private var sizeButtons: [PenSize: Widget] = [:]
+    /// The pen's fill and line style choices (in the shapes menu: the row has no room for them).
+    private var fillButtons: [(fill: UInt8?, button: Widget)] = []
+    private var lineButtons: [(line: LineStyle, button: Widget)] = []
+    /// The shapes menu, for the layout report of tests.
+    private(set) var shapesPopover: Widget?
     let teachingMenu = TeachingMenu()
     private let widthSpin: OpaquePointer
     private let zoomLabel: Widget
@@ -74,6 +79,17 @@ final class Toolbar {
     /// The text font chosen (family, size in page units) and the text colour.
     var onTextFont: ((String, Double) -> Void)?
     var onTextColor: ((RGBA) -> Void)?
+    /// The fill (nil: none) and line style of new pen and shape ink, and of the selection.
+    var onFill: ((UInt8?) -> Void)?
+    var onLine: ((LineStyle) -> Void)?
+
+    /// The fill choices: Xournal++'s fill is an alpha, these are its usual steps.
+    static let fills: [(fill: UInt8?, name: String)] = [
+        (nil, localized("No fill")), (64, localized("Light fill")), (128, localized("Medium fill")), (255, localized("Solid fill")),
+    ]
+    static let lines: [(line: LineStyle, name: String)] = [
+        (.solid, localized("Solid line")), (.dash, localized("Dashed line")), (.dashDot, localized("Dash-dot line")), (.dot, localized("Dotted line")),
+    ]
 
     init() {
         row = Widgets.box(spacing: 4)
@@ -118,7 +134,7 @@ final class Toolbar {
         for t in [Tool.line, .arrow, .rectangle, .ellipse, .lasso, .selectRect, .text] { toolButtons[t] = shapeButton }
         Widgets.append(tools, shapeButton)
         let menu = gtk_menu_button_new()!
-        gtk_widget_set_tooltip_text(menu, localized("Choose a shape, the lasso or box to select ink, or text and its font and colour"))
+        gtk_widget_set_tooltip_text(menu, localized("Choose a shape, the lasso or box to select ink, the pen's fill and line style, or text and its font and colour"))
         gtk_widget_set_focusable(menu, 0)
         let list = Widgets.box(horizontal: false, spacing: 2)
         let popover = gtk_popover_new()!
@@ -149,8 +165,9 @@ final class Toolbar {
             func byte(_ v: Float) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
             self?.onTextColor?(RGBA(r: byte(c.red), g: byte(c.green), b: byte(c.blue), a: byte(c.alpha)))
         }
-        Widgets.append(list, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), font, color)
+        Widgets.append(list, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), fillAndLineRows(), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), font, color)
         gtk_popover_set_child(typed(popover, as: GtkPopover.self), list)
+        shapesPopover = popover
         gtk_menu_button_set_popover(OpaquePointer(menu), popover)
         Widgets.append(tools, menu)
 
@@ -220,10 +237,47 @@ final class Toolbar {
         Widgets.append(row, tools, teachingMenu.widget, Widgets.separator(), colors, Widgets.separator(), sizes, asWidget(widthSpin), spacer, zoom)
     }
 
-    /// Shows the current tool, colour and width.
-    func show(tool: Tool, style: StrokeStyle) {
+    /// "Fill" and "Line": a row of toggles each, for the pen and the shapes (which draw in the pen's style).
+    private func fillAndLineRows() -> Widget {
+        let grid = Widgets.box(horizontal: false, spacing: 4)
+        func row(_ title: String, _ buttons: [Widget]) -> Widget {
+            let r = Widgets.box(spacing: 6)
+            let label = Widgets.label(title)
+            gtk_widget_set_hexpand(label, 1)
+            gtk_label_set_xalign(OpaquePointer(label), 0)
+            let linked = Widgets.box(linked: true)
+            for b in buttons { Widgets.append(linked, b) }
+            Widgets.append(r, label, linked)
+            return r
+        }
+        var first: Widget?
+        for (fill, name) in Self.fills {
+            let b = Widgets.drawnToggle(size: 18, tooltip: name, group: first, paint: Faces.fill(fill)) { [weak self] in
+                guard let self, !self.syncing else { return }
+                self.onFill?(fill)
+            }.button
+            first = first ?? b
+            fillButtons.append((fill, b))
+        }
+        first = nil
+        for (line, name) in Self.lines {
+            let b = Widgets.drawnToggle(size: 18, tooltip: name, group: first, paint: Faces.line(line)) { [weak self] in
+                guard let self, !self.syncing else { return }
+                self.onLine?(line)
+            }.button
+            first = first ?? b
+            lineButtons.append((line, b))
+        }
+        Widgets.append(grid, row(localized("Fill"), fillButtons.map(\.button)), row(localized("Line style"), lineButtons.map(\.button)))
+        return grid
+    }
+
+    /// Shows the current tool, colour and width, and the pen's fill and line style.
+    func show(tool: Tool, style: StrokeStyle, pen: StrokeStyle) {
         syncing = true
         defer { syncing = false }
+        for (fill, b) in fillButtons where fill == pen.fill { Widgets.setActive(b, true) }
+        for (line, b) in lineButtons where line == pen.line { Widgets.setActive(b, true) }
         if tool.isShape || tool.isSelection || tool == .text, tool != shapeTool {
             shapeTool = tool
             if let f = shapeFace { gtk_widget_queue_draw(f) }
