@@ -19,10 +19,10 @@ final class LayersWindowTests: WindowTestCase {
         let (x, y) = (page.x + 300, page.y + 200)
 
         // Page menu ▸ Layers… ▸ New layer: "Layer 2" above "Layer 1", current.
-        try clickControl(startingWith: "Pages:")
-        try clickControl(startingWith: "The layers of this page")
-        try clickControl(startingWith: "Add a layer above the current one")
-        try waitForControl(startingWith: "Hide layer “Layer 2”")
+        try clickReportedControl(startingWith: "Pages:")
+        try clickReportedControl(startingWith: "The layers of this page")
+        try clickReportedControl(startingWith: "Add a layer above the current one")
+        try waitForReportedControl(startingWith: "Hide layer “Layer 2”")
         key("Escape")
         usleep(300_000)
 
@@ -33,11 +33,11 @@ final class LayersWindowTests: WindowTestCase {
 
         // Its eye hides it: the ink leaves the screen, the paper stays.
         key("ctrl+l")
-        try clickControl(startingWith: "Hide layer “Layer 2”")
+        try clickReportedControl(startingWith: "Hide layer “Layer 2”")
         let hidden = try waitFor { !$0.hasInk(near: x, y + 10) }
         XCTAssertFalse(hidden.hasInk(near: x, y + 10, radius: 6), "a hidden layer's ink is not drawn")
         XCTAssertTrue(hidden.isPaper(x, y + 10), "paper where the ink was")
-        try waitForControl(startingWith: "Show layer “Layer 2”")
+        try waitForReportedControl(startingWith: "Show layer “Layer 2”")
         key("Escape")
         usleep(300_000)
 
@@ -54,33 +54,5 @@ final class LayersWindowTests: WindowTestCase {
         XCTAssertEqual(doc.pages[0].layers.map(\.name), ["Layer 1", "Layer 2"])
         XCTAssertEqual(doc.pages[0].layers.map(\.visible), [true, true])
         XCTAssertEqual(doc.pages[0].layers.map(\.drawing.strokes.count), [0, 1], "the ink is on the new layer")
-    }
-
-    // MARK: driving the app
-
-    /// The control whose tooltip starts with `prefix`, as the layout report places it.
-    private func control(startingWith prefix: String) -> [Int]? {
-        guard let text = try? String(contentsOf: home.appendingPathComponent("layout.txt"), encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("control ") && $0.split(separator: " ", maxSplits: 5).last?.hasPrefix(prefix) == true })
-        else { return nil }
-        let f = line.split(separator: " ").dropFirst().prefix(4).compactMap { Int($0) }
-        return f.count == 4 ? f : nil
-    }
-
-    @discardableResult
-    private func waitForControl(startingWith prefix: String) throws -> [Int] {
-        let deadline = Date().addingTimeInterval(5)
-        repeat {
-            if let f = control(startingWith: prefix) { return f }
-            usleep(100_000)
-        } while Date() < deadline
-        XCTFail("no control \"\(prefix)…\" in the layout report")
-        throw XCTSkip("no control")
-    }
-
-    private func clickControl(startingWith prefix: String) throws {
-        let f = try waitForControl(startingWith: prefix)
-        xdotool(["mousemove", "\(f[0] + f[2] / 2)", "\(f[1] + f[3] / 2)", "click", "1"])
-        usleep(300_000)
     }
 }

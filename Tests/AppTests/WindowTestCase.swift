@@ -142,6 +142,34 @@ class WindowTestCase: XCTestCase {
     func xdotool(_ args: [String]) { x.xdotool(args) }
     func screenshot() throws -> Screenshot { try x.screenshot() }
 
+    // Controls by their tooltips, from the layout report (`OEKAKI_LAYOUT_REPORT`; a menu's once it is open).
+
+    /// The control whose tooltip starts with `prefix`, as the layout report places it.
+    func reportedControl(startingWith prefix: String) -> [Int]? {
+        guard let text = try? String(contentsOf: home.appendingPathComponent("layout.txt"), encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("control ") && $0.split(separator: " ", maxSplits: 5).last?.hasPrefix(prefix) == true })
+        else { return nil }
+        let f = line.split(separator: " ").dropFirst().prefix(4).compactMap { Int($0) }
+        return f.count == 4 ? f : nil
+    }
+
+    @discardableResult
+    func waitForReportedControl(startingWith prefix: String) throws -> [Int] {
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            if let f = reportedControl(startingWith: prefix) { return f }
+            usleep(100_000)
+        } while Date() < deadline
+        XCTFail("no control \"\(prefix)…\" in the layout report")
+        throw XCTSkip("no control")
+    }
+
+    func clickReportedControl(startingWith prefix: String) throws {
+        let f = try waitForReportedControl(startingWith: prefix)
+        xdotool(["mousemove", "\(f[0] + f[2] / 2)", "\(f[1] + f[3] / 2)", "click", "1"])
+        usleep(300_000)
+    }
+
     /// How long a test waits for the app's first frame: mapped is not drawn, and on a loaded machine (other suites
     /// building or running) the first frame can take seconds. A wait ends as soon as the frame is there.
     static let firstFrameSeconds = 20.0

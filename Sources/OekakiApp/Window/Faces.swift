@@ -115,13 +115,12 @@ enum Faces {
         }
     }
 
-    /// A line across the face with the style's dashes (twice their size in page units, to be legible).
+    /// A line across the face with the style's dashes (a little enlarged, and no dash under 2 px, to be legible).
     static func line(_ style: LineStyle) -> (CairoContext, Double, Double) -> Void {
         { cr, w, h in
-            let width = 2.0
             cr.setSource(red: 0.15, green: 0.15, blue: 0.15)
-            cr.setLineWidth(width)
-            cr.setDash(style.dashes.map { $0 * width })
+            cr.setLineWidth(2)
+            cr.setDash(style.dashes.enumerated().map { i, v in i % 2 == 0 ? max(v * 1.3, 2) : v * 1.3 })
             cr.move(to: 2, h / 2); cr.line(to: w - 2, h / 2)
             cr.stroke()
             cr.setDash([])

@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+
+/// The pen's fill and line style from the shape button's menu: a rectangle drawn after picking "Medium fill" and
+/// "Dashed line" is translucent inside with gaps along its outline, on screen and in the file.
+final class FillWindowTests: WindowTestCase {
+    func testAFilledDashedRectangleFromTheShapesMenu() throws {
+        let file = home.appendingPathComponent("fill.oekaki").path
+        try launch(file)
+        _ = try waitForPage()
+
+        try clickReportedControl(startingWith: "Choose a shape")
+        try clickReportedControl(startingWith: "Medium fill")
+        try clickReportedControl(startingWith: "Dashed line")
+        key("Escape")
+        usleep(300_000)
+
+        // A fine pen (1.5 units) keeps gaps between Xournal++'s 6-on, 3-off dashes (round caps eat half a width at
+        // each end); about 195 % makes them 3 px wide.
+        key("1")
+        for _ in 0..<3 { key("ctrl+plus"); usleep(200_000) }
+        key("r")
+        usleep(300_000)
+        let (x0, y0, x1, y1) = (400, 350, 800, 550)
+        let before = try screenshot()
+        XCTAssertTrue((x0 - 10...x1 + 10).allSatisfy { before.brightness($0, y0) >= 250 }, "paper where the rectangle goes")
+        drag([(x0, y0), (600, 450), (x1, y1)])
+        let shot = try waitFor { $0.brightness(600, 450) < 200 }
+
+        // Inside: black at half alpha over white paper.
+        let inside = shot.brightness(600, 450)
+        XCTAssertEqual(Double(inside), 127, accuracy: 25, "the inside is filled translucent")
+        // Along the top edge, each column's darkest pixel: ink in a dash, the fill (or paper) in a gap.
+        let columns = (x0 + 20...x1 - 20).map { x in (y0 - 4...y0 + 2).map { shot.brightness(x, $0) }.min() ?? 255 }
+        let dashes = columns.filter { $0 < 60 }.count, gaps = columns.filter { $0 > 100 }.count
+        XCTAssertGreaterThan(dashes, columns.count / 2, "dashes along the top edge")
+        XCTAssertGreaterThan(gaps, columns.count / 10, "gaps between the dashes: \(columns.prefix(40))")
+
+        usleep(500_000)
+        quit()
+        let r = try run(AppWindowTests.oekakiBinary(), ["info", file])
+        XCTAssertEqual(r.status, 0, r.output)
+        XCTAssertTrue(r.output.contains(#""fill":128"#), "the stored rectangle is filled: \(r.output)")
+        XCTAssertTrue(r.output.contains(#""style":"dash""#), "the stored rectangle is dashed: \(r.output)")
+        XCTAssertTrue(r.output.contains(#""shape":"rectangle""#), r.output)
+    }
+}
