@@ -154,6 +154,35 @@ final class ScreenCacheTests: XCTestCase {
         XCTAssertColor(crossing, near: single, tolerance: 2, "live highlighter must not darken where it overlaps")
     }
 
+    /// A filled, dashed stroke being drawn looks as it will once finished: the fill inside, gaps between dashes.
+    func testLiveFilledDashedStrokeIsDrawnAsTheFinishedOne() throws {
+        let page = Drawing(pageSize: Size(width: 300, height: 200))
+        var live = Stroke(id: 1, style: StrokeStyle(color: .black, width: 2, trace: .polyline, fill: 128, line: .dash))
+        for p in [(40.0, 40.0), (260.0, 40.0), (260.0, 160.0), (40.0, 160.0), (40.0, 40.0)] { live.append(InkPoint(x: p.0, y: p.1)) }
+        let cache = try ScreenCache(viewSize: view, transform: .identity)
+        cache.render(page)
+        cache.updateLive([live])
+        let drawing = try composite(cache)
+        let finished = try ScreenCache(viewSize: view, transform: .identity)
+        finished.render(page)
+        finished.bake(live)
+        let inside = drawing.pixel(x: 150, y: 100)
+        XCTAssertEqual(Double(inside.r), 127, accuracy: 10, "filled at half alpha while drawn: \(inside)")
+        // Along the top side: dashes (6 on, 3 off, the round caps taking 1 from each gap) and the gaps between.
+        let row = (50...250).map { drawing.pixel(x: $0, y: 39) }
+        XCTAssertGreaterThan(row.filter { $0.r < 80 }.count, 100, "dashes")
+        XCTAssertGreaterThan(row.filter { $0.r > 200 }.count, 10, "gaps")
+        // The same dashes in the same places as the finished raster, whose rasterizer antialiases an edge up to a
+        // pixel apart from cairo's (as for any stroke drawn whole live): ink beside ink, paper beside paper.
+        for y in [39, 40, 100, 160] {
+            for x in 30...270 {
+                let live = Int(drawing.pixel(x: x, y: y).r), around = (x - 1...x + 1).map { Int(finished.pixel(x: $0, y: y).r) }
+                if live < 60 { XCTAssertLessThan(around.min() ?? 255, 128, "ink at (\(x), \(y)) live, not when finished") }
+                if live > 200 { XCTAssertGreaterThan(around.max() ?? 0, 128, "paper at (\(x), \(y)) live, not when finished") }
+            }
+        }
+    }
+
     func testManyFingersAllShowAndEndCleanly() throws {
         let cache = try ScreenCache(viewSize: view, transform: .identity)
         cache.render(Drawing(pageSize: Size(width: 300, height: 200)))
