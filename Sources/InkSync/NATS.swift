@@ -234,29 +234,10 @@ final class NatsConnection {
     /// Creates a stream that keeps only the newest message of each subject (a snapshot's parts and its head):
     /// rollup headers allowed, `replicas` copies.
     func addLatestStream(_ stream: String, subjects: String, replicas: Int, maxMessageBytes: Int) throws {
-        var cfg = jsStreamConfig()
-        jsStreamConfig_Init(&cfg)
-        var code = jsErrCode(0)
-        var si: UnsafeMutablePointer<jsStreamInfo>?
-        let s: natsStatus = stream.withCString { name in
-            subjects.withCString { subj in
-                var list: [UnsafePointer<CChar>?] = [subj]
-                return list.withUnsafeMutableBufferPointer { l in
-                    cfg.Name = name
-                    cfg.Subjects = l.baseAddress
-                    cfg.SubjectsLen = 1
-                    cfg.Storage = js_FileStorage
-                    cfg.Replicas = Int64(replicas)
-                    cfg.MaxMsgsPerSubject = 1
-                    cfg.AllowRollup = true
-                    cfg.MaxMsgSize = Int32(maxMessageBytes)
-                    return js_AddStream(&si, js, &cfg, nil, &code)
-                }
-            }
+        try addStream(stream, subject: subjects, replicas: replicas, maxMessageBytes: maxMessageBytes, failure: "cannot create \(stream)") {
+            $0.MaxMsgsPerSubject = 1
+            $0.AllowRollup = true
         }
-        if let si { jsStreamInfo_Destroy(si) }
-        if s != NATS_OK, code == JSStreamNameExistErr { return }
-        try check(s, "cannot create \(stream)")
     }
 
     /// Publishes with headers (e.g. `Nats-Rollup: sub`) and waits for the acknowledgement; returns the sequence.
@@ -313,6 +294,14 @@ final class NatsConnection {
 
     /// Creates a file-backed stream over one subject: de-duplication window two minutes, `replicas` copies.
     func addStream(_ stream: String, subject: String, replicas: Int, maxMessageBytes: Int) throws {
+        try addStream(stream, subject: subject, replicas: replicas, maxMessageBytes: maxMessageBytes, failure: "cannot create board \(stream)") {
+            $0.Duplicates = 120 * 1_000_000_000
+        }
+    }
+
+    /// A file-backed stream over `subject` with `replicas` copies, shaped further by `configure`.
+    private func addStream(_ stream: String, subject: String, replicas: Int, maxMessageBytes: Int, failure: String,
+                           configure: (inout jsStreamConfig) -> Void) throws {
         var cfg = jsStreamConfig()
         jsStreamConfig_Init(&cfg)
         var code = jsErrCode(0)
@@ -326,8 +315,8 @@ final class NatsConnection {
                     cfg.SubjectsLen = 1
                     cfg.Storage = js_FileStorage
                     cfg.Replicas = Int64(replicas)
-                    cfg.Duplicates = 120 * 1_000_000_000
                     cfg.MaxMsgSize = Int32(maxMessageBytes)
+                    configure(&cfg)
                     return js_AddStream(&si, js, &cfg, nil, &code)
                 }
             }
@@ -335,7 +324,7 @@ final class NatsConnection {
         if let si { jsStreamInfo_Destroy(si) }
         // Someone else created it meanwhile: fine.
         if s != NATS_OK, code == JSStreamNameExistErr { return }
-        try check(s, "cannot create board \(stream)")
+        try check(s, failure)
     }
 
     /// Publishes to a stream and waits for its acknowledgement: the entry is stored (on a majority of replicas).
