@@ -15,6 +15,9 @@ import Foundation
 ///
 /// Strokes traced as `.polyline` (shapes, imports) skip steps 2 and 3: their points are joined by straight lines.
 extension StrokeShape {
+    /// cos 40°: turns sharper than this at two neighbouring samples make both corners (see `curved`).
+    static let polygonTurnCos = cos(40 * Double.pi / 180)
+
     /// Smoothed centre line with a radius per point. Consecutive points are distinct and finite apart.
     public static func spine(of stroke: Stroke, options: Options) -> [SpinePoint] {
         liveSpine(of: stroke, options: options).spine
@@ -177,12 +180,27 @@ extension StrokeShape {
         // A loop that ends where it began (a circle, a rectangle) is smooth across its seam too. Only the end
         // decides this, so closing a loop re-shapes its first segment once (a live view redraws it then).
         let closed = n >= 4 && pts[0].distance(to: pts[n - 1]) <= Swift.min(radii[0], radii[n - 1])
-        /// Tangent at point `k` from its two segments, or nil at a corner or an open end (then the segment leaves
-        /// along its chord: mirroring the neighbour's tangent there overshoots as often as it helps).
-        func tangent(_ k: Int) -> Point? {
+        /// The turn at point `k`: the cosine and the cross product of its two segments' directions (nil at an
+        /// open end).
+        func turn(_ k: Int) -> (cos: Double, cross: Double)? {
             let a: Point, b: Point
-            if k > 0, k < n - 1 { a = dirs[k - 1]; b = dirs[k] } else if closed { a = dirs[n - 2]; b = dirs[0] } else { return nil }
-            guard a.x * b.x + a.y * b.y >= cosCorner else { return nil }
+            if k > 0, k < n - 1 { a = dirs[k - 1]; b = dirs[k] } else if closed, k == 0 || k == n - 1 { a = dirs[n - 2]; b = dirs[0] } else { return nil }
+            return (a.x * b.x + a.y * b.y, a.x * b.y - a.y * b.x)
+        }
+        /// Tangent at point `k` from its two segments, or nil at a corner or an open end (then the segment leaves
+        /// along its chord: mirroring the neighbour's tangent there overshoots as often as it helps). A turn of
+        /// more than 40° next to another such turn the same way is a corner too: sparse input turning hard at
+        /// sample after sample is a polygon (a fast mouse pentagon or octagon given only its corners), whose
+        /// sides would bow out off its path; a wave's crest turns hard once, between gentler turns, and stays
+        /// a curve.
+        func tangent(_ k: Int) -> Point? {
+            guard let here = turn(k), here.cos >= cosCorner else { return nil }
+            if here.cos < Self.polygonTurnCos {
+                for j in [k - 1, k + 1] {
+                    if let next = turn(closed ? (j + n - 1) % (n - 1) : j), next.cos < Self.polygonTurnCos, next.cross * here.cross > 0 { return nil }
+                }
+            }
+            let a = dirs[k > 0 && k < n - 1 ? k - 1 : n - 2], b = dirs[k > 0 && k < n - 1 ? k : 0]
             let t = a + b, len = t.length
             return len > 1e-9 ? t * (1 / len) : nil
         }
@@ -191,8 +209,9 @@ extension StrokeShape {
         out.reserveCapacity(n + n / 2)
         var settled = 0
         out.append(SpinePoint(point: pts[0], radius: radii[0]))
-        // A segment is final when the point after its end is final (the end's tangent looks at it).
-        let lastFinalEnd = finalDistinct - 2
+        // A segment is final when the two points after its end are final (the end's tangent looks at the
+        // turn after it).
+        let lastFinalEnd = finalDistinct - 3
         if lastFinalEnd <= 0 { settled = Swift.min(finalDistinct, 1) }
         var nextTangent = tangent(0)
         for k in 0..<(n - 1) {
