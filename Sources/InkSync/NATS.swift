@@ -210,15 +210,7 @@ final class NatsConnection {
     // MARK: JetStream
 
     /// The last sequence of a stream, nil if it does not exist.
-    func streamLastSequence(_ stream: String) throws -> UInt64? {
-        var si: UnsafeMutablePointer<jsStreamInfo>?
-        var code = jsErrCode(0)
-        let s = js_GetStreamInfo(&si, js, stream, nil, &code)
-        defer { if let si { jsStreamInfo_Destroy(si) } }
-        if s == NATS_NOT_FOUND { return nil }
-        try check(s, "cannot read board \(stream)")
-        return si?.pointee.State.LastSeq ?? 0
-    }
+    func streamLastSequence(_ stream: String) throws -> UInt64? { try streamBounds(stream)?.last }
 
     /// The first and last sequence a stream holds (first is last + 1 when it is empty), nil if it does not exist.
     func streamBounds(_ stream: String) throws -> (first: UInt64, last: UInt64)? {
