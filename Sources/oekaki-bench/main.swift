@@ -102,13 +102,10 @@ while i < args.count {
     i += 1
 }
 if xoppPressureOnly {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-bench-xopp-\(getpid())").path
-    for d in [folder, folder + "/home", folder + "/home/run"] { try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }
-    chmod(folder + "/home/run", 0o700)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    FileManager.default.createFile(atPath: folder + "/peers.log", contents: nil)
-    let display = Executables.find("xournalpp") != nil ? try? VirtualDisplay.start(log: folder + "/peers.log") : nil
-    let r = XoppPressureBench.run(folder: folder, home: folder + "/home", log: folder + "/peers.log", rounds: quick ? 1 : 3, display: display)
+    let folder = PeerFolder("xopp")
+    defer { folder.remove() }
+    let display = Executables.find("xournalpp") != nil ? try? VirtualDisplay.start(log: folder.log) : nil
+    let r = XoppPressureBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
     display?.stop()
     if let path = writePath {
         do { try BenchmarksFile.update(path, with: [("xopp_pressure", XoppPressureBench.markdown(r, command: CommandLine.arguments.joined(separator: " ")))]) } catch { fail("\(error)", code: 1) }
@@ -238,13 +235,10 @@ if navigationOnly {
 }
 
 if pdfOnly {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-bench-pdf-\(getpid())").path
-    for d in [folder, folder + "/home", folder + "/home/run"] { try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }
-    chmod(folder + "/home/run", 0o700)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    FileManager.default.createFile(atPath: folder + "/peers.log", contents: nil)
-    let display = try? VirtualDisplay.start(log: folder + "/peers.log")
-    let r = PDFBench.run(folder: folder, home: folder + "/home", log: folder + "/peers.log", rounds: quick ? 1 : 3, display: display)
+    let folder = PeerFolder("pdf")
+    defer { folder.remove() }
+    let display = try? VirtualDisplay.start(log: folder.log)
+    let r = PDFBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
     display?.stop()
     let ratio = r.xournalppPDF.median.flatMap { x in r.oursPDF.median.map { x / $0 } }
     print(JSON.object([("pdf_first_page_ms_300", .number(r.firstPage.median)), ("pdf_annotated_export_ms_300", .number(r.oursPDF.median)),
@@ -257,13 +251,10 @@ if pdfOnly {
 }
 
 if notebookOnly {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-bench-notebook-\(getpid())").path
-    for d in [folder, folder + "/home", folder + "/home/run"] { try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }
-    chmod(folder + "/home/run", 0o700)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    FileManager.default.createFile(atPath: folder + "/peers.log", contents: nil)
-    let display = Executables.find("xournalpp") != nil ? try? VirtualDisplay.start(log: folder + "/peers.log") : nil
-    let r = NotebookFileBench.run(folder: folder, home: folder + "/home", log: folder + "/peers.log", rounds: quick ? 1 : 3, display: display)
+    let folder = PeerFolder("notebook")
+    defer { folder.remove() }
+    let display = Executables.find("xournalpp") != nil ? try? VirtualDisplay.start(log: folder.log) : nil
+    let r = NotebookFileBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
     display?.stop()
     let ratio = r.xournalppPDF.median.flatMap { x in r.oursPDF.median.map { x / $0 } }
     print(JSON.object([("points", .integer(r.points)), ("notebook_open_ms_500p", .number(r.open.median)),
