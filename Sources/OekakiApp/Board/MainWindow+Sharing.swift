@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import InkCore
 import InkSync
@@ -25,40 +24,36 @@ extension MainWindow {
         case .failed(let m): text = m
         }
         Widgets.setLabel(subtitleLabel, text)
-        gtk_window_set_title(typed(window, as: GtkWindow.self), localized("{0} — Oekaki", document.name) + " — " + text)
+        window.setWindowTitle(localized("{0} — Oekaki", document.name) + " — " + text)
     }
 
     /// Asks for a board URL; sharing applies to this window, joining opens a new one.
     func askForBoard(joining: Bool) {
-        let dialog = gtk_window_new()!
-        gtk_window_set_transient_for(typed(dialog, as: GtkWindow.self), typed(window, as: GtkWindow.self))
-        gtk_window_set_modal(typed(dialog, as: GtkWindow.self), 1)
-        gtk_window_set_title(typed(dialog, as: GtkWindow.self), joining ? localized("Join Board") : localized("Share"))
+        let dialog = Widgets.window(title: joining ? localized("Join Board") : localized("Share"), modal: true)
+        dialog.setTransient(for: window)
         let box = Widgets.box(horizontal: false, spacing: 8)
-        for set in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { set(box, 12) }
+        box.setMargins(12)
         let hint = Widgets.label(localized("Board address, e.g. nats://user:password@host:4222/class"))
-        let entry = gtk_entry_new()!
-        gtk_widget_set_size_request(entry, 420, -1)
+        var submit: () -> Void = {}
+        let entry = Widgets.entry(text: "", tooltip: nil) { submit() }
+        entry.setSizeRequest(width: 420, height: -1)
         let problem = Widgets.label("")
-        gtk_widget_add_css_class(problem, "error")
-        let go = gtk_button_new_with_label(joining ? localized("Join") : localized("Share"))!
-        gtk_widget_add_css_class(go, "suggested-action")
+        problem.addCSSClass("error")
+        let go = Widgets.textButton(joining ? localized("Join") : localized("Share")) { submit() }
+        go.addCSSClass("suggested-action")
         Widgets.append(box, hint, entry, problem, go)
-        gtk_window_set_child(typed(dialog, as: GtkWindow.self), box)
-        let submit = { [weak self] in
+        dialog.setWindowChild(box)
+        submit = { [weak self] in
             guard let self else { return }
-            let text = String(cString: gtk_editable_get_text(OpaquePointer(entry)))
             do {
-                let url = try BoardURL(text.trimmingCharacters(in: .whitespaces))
-                gtk_window_destroy(typed(dialog, as: GtkWindow.self))
+                let url = try BoardURL(entry.text.trimmingCharacters(in: .whitespaces))
+                dialog.destroyWindow()
                 if joining { self.join(url) } else { self.share(url) }
             } catch {
                 Widgets.setLabel(problem, "\(error)")
             }
         }
-        connect(gobject(go), "clicked", submit)
-        connect(gobject(entry), "activate", submit)
-        gtk_window_present(typed(dialog, as: GtkWindow.self))
+        dialog.present()
     }
 
     /// Opens the board's replica (in the data folder) in a new window.

@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import InkCore
 import InkRender
@@ -17,9 +16,7 @@ final class TextBoxEditor {
     }
 
     let widget: Widget
-    private let textView: UnsafeMutablePointer<GtkTextView>
-    private let buffer: UnsafeMutablePointer<GtkTextBuffer>
-    private let css: UnsafeMutablePointer<GtkCssProvider>
+    private let css = StyleSheet()
     private(set) var session: Session?
     /// Where the field was last put (view units) and how big, so an unchanged view costs no relayout.
     private var placed: (x: Int32, y: Int32, w: Int32, zoom: Double)?
@@ -28,40 +25,30 @@ final class TextBoxEditor {
     static let newWidth = 320.0
 
     init() {
-        widget = gtk_text_view_new()!
-        textView = typed(widget, as: GtkTextView.self)
-        buffer = gtk_text_view_get_buffer(textView)!
-        css = gtk_css_provider_new()!
-        gtk_text_view_set_wrap_mode(textView, GTK_WRAP_WORD_CHAR)
-        gtk_text_view_set_accepts_tab(textView, 0)
-        gtk_widget_set_halign(widget, GTK_ALIGN_START)
-        gtk_widget_set_valign(widget, GTK_ALIGN_START)
-        gtk_widget_add_css_class(widget, "text-box")
-        gtk_style_context_add_provider(gtk_widget_get_style_context(widget), OpaquePointer(css), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
-        gtk_widget_set_visible(widget, 0)
+        widget = Widgets.textView()
+        widget.alignTopStart()
+        widget.addCSSClass("text-box")
+        css.apply(to: widget)
+        widget.setVisible(false)
     }
 
     /// Starts typing (the caller has finished any earlier session).
     func begin(_ s: Session, canvas: CanvasView) {
         session = s
-        gtk_text_buffer_set_text(buffer, s.box.text, -1)
+        widget.typedText = s.box.text
         placed = nil
         style(zoom: canvas.transform.zoom)
         place(canvas)
-        gtk_widget_set_visible(widget, 1)
-        gtk_widget_grab_focus(widget)
+        widget.setVisible(true)
+        widget.grabFocus()
     }
 
     /// The typed text, and the session it belongs to; the field hides.
     func end() -> (Session, String)? {
         guard let s = session else { return nil }
         session = nil
-        var a = GtkTextIter(), b = GtkTextIter()
-        gtk_text_buffer_get_bounds(buffer, &a, &b)
-        let raw = gtk_text_buffer_get_text(buffer, &a, &b, 0)
-        let text = raw.map { String(cString: $0) } ?? ""
-        g_free(raw)
-        gtk_widget_set_visible(widget, 0)
+        let text = widget.typedText
+        widget.setVisible(false)
         return (s, text)
     }
 
@@ -86,9 +73,8 @@ final class TextBoxEditor {
         if let p = placed, p == (x, y, w, zoom) { return }
         if placed?.zoom != zoom { style(zoom: zoom) }
         placed = (x, y, w, zoom)
-        gtk_widget_set_margin_start(widget, max(x, 0))
-        gtk_widget_set_margin_top(widget, max(y, 0))
-        gtk_widget_set_size_request(widget, max(w, 20), -1)
+        widget.setMargins(start: Int(max(x, 0)), top: Int(max(y, 0)))
+        widget.setSizeRequest(width: Int(max(w, 20)), height: -1)
     }
 
     private func style(zoom: Double) {
@@ -101,6 +87,6 @@ final class TextBoxEditor {
           color: rgba(\(c.r), \(c.g), \(c.b), \(Double(max(c.a, 60)) / 255)); background-color: rgba(255, 255, 255, 0.97); }
         textview.text-box { padding: 2px; border: 1px dashed rgba(0, 0, 0, 0.5); }
         """
-        gtk_css_provider_load_from_data(css, rule, -1)
+        css.load(rule)
     }
 }

@@ -73,6 +73,10 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     }
     /// Sits at the top right of an overlay.
     func alignTopEnd() { gtk_widget_set_halign(self, GTK_ALIGN_END); gtk_widget_set_valign(self, GTK_ALIGN_START) }
+    /// Sits at the top centre of an overlay.
+    func alignTopCenter() { gtk_widget_set_halign(self, GTK_ALIGN_CENTER); gtk_widget_set_valign(self, GTK_ALIGN_START) }
+    /// Sits at the top left of an overlay (placed by its margins).
+    func alignTopStart() { gtk_widget_set_halign(self, GTK_ALIGN_START); gtk_widget_set_valign(self, GTK_ALIGN_START) }
     func setHExpand(_ on: Bool) { gtk_widget_set_hexpand(self, on ? 1 : 0) }
     func setVExpand(_ on: Bool) { gtk_widget_set_vexpand(self, on ? 1 : 0) }
     var firstChild: Widget? { gtk_widget_get_first_child(self) }
@@ -98,6 +102,13 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
         connectPoint(gobject(g), "drag-update", moved)
         connectPoint(gobject(g), "drag-end", ended)
         gtk_widget_add_controller(self, g)
+    }
+
+    /// The pointer moving over the widget.
+    func onPointerMotion(_ body: @escaping () -> Void) {
+        let motion = gtk_event_controller_motion_new()!
+        connectPoint(gobject(motion), "motion") { _, _ in body() }
+        gtk_widget_add_controller(self, motion)
     }
 
     /// A press of the secondary button (a context menu) at a point.

@@ -50,15 +50,40 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     func popdownMenu() { gtk_menu_button_popdown(OpaquePointer(self)) }
 }
 
-extension Widgets {
+/// Builders for the widgets the window uses, so layout code reads as a list of controls.
+enum Widgets {
+    static func box(horizontal: Bool = true, spacing: Int32 = 0, linked: Bool = false) -> Widget {
+        let b = gtk_box_new(horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL, spacing)!
+        if linked { gtk_widget_add_css_class(b, "linked") }
+        return b
+    }
+
+    static func append(_ box: Widget, _ children: Widget...) {
+        for c in children { gtk_box_append(typed(box, as: GtkBox.self), c) }
+    }
+
+    static func separator() -> Widget {
+        let s = gtk_separator_new(GTK_ORIENTATION_VERTICAL)!
+        gtk_widget_set_margin_start(s, 4)
+        gtk_widget_set_margin_end(s, 4)
+        return s
+    }
+
+    static func label(_ text: String) -> Widget { gtk_label_new(text)! }
+
+    static func setLabel(_ label: Widget, _ text: String) {
+        gtk_label_set_text(OpaquePointer(label), text)
+    }
+
+
     /// A GtkDrawingArea whose frames a draw function paints (`setDrawFunction`).
     static func drawingArea() -> Widget { gtk_drawing_area_new() }
 
     /// A one-line text field; `activate` runs on Enter.
-    static func entry(text: String, tooltip: String, activate: @escaping () -> Void) -> Widget {
+    static func entry(text: String, tooltip: String?, activate: @escaping () -> Void) -> Widget {
         let e = gtk_entry_new()!
         e.text = text
-        gtk_widget_set_tooltip_text(e, tooltip)
+        if let tooltip { gtk_widget_set_tooltip_text(e, tooltip) }
         connect(gobject(e), "activate", activate)
         return e
     }

@@ -1,4 +1,3 @@
-import CGtk
 import InkCore
 import InkRender
 import Localization
@@ -11,17 +10,11 @@ final class TeachingMenu {
     var onCommand: ((Command) -> Void)?
 
     init() {
-        let face = Widgets.face(Faces.ruler)
-        widget = gtk_menu_button_new()!
-        gtk_menu_button_set_child(OpaquePointer(widget), face)
-        gtk_widget_set_tooltip_text(widget, localized("Ruler, set square, compass and presenting"))
-        gtk_widget_set_focusable(widget, 0)
         let list = Widgets.box(horizontal: false, spacing: 2)
-        let popover = gtk_popover_new()!
+        widget = Widgets.menuButton(face: Widgets.face(Faces.ruler), tooltip: localized("Ruler, set square, compass and presenting"),
+                                    focusable: false, content: list)
         for (g, name) in [(GuideHandles.Guide.ruler, localized("Ruler")), (.setSquare, localized("Set square")), (.compass, localized("Compass"))] {
-            let item = gtk_check_button_new_with_label(name)!
-            gtk_widget_set_focusable(item, 0)
-            connect(gobject(item), "toggled") { [weak self] in
+            let item = Widgets.check(name, focusable: false) { [weak self] _ in
                 guard let self, !self.syncing else { return }
                 self.onCommand?(.guide(g))
             }
@@ -29,13 +22,11 @@ final class TeachingMenu {
             Widgets.append(list, item)
         }
         let present = Widgets.button(icon: "x-office-presentation-symbolic", label: localized("Present"), tooltip: localized("Present: full screen, a page at a time (F5)")) { [weak self] in
-            gtk_popover_popdown(typed(popover, as: GtkPopover.self))
+            self?.widget.popdownMenu()
             self?.onCommand?(.present)
         }
-        gtk_widget_add_css_class(present, "flat")
-        Widgets.append(list, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), present)
-        gtk_popover_set_child(typed(popover, as: GtkPopover.self), list)
-        gtk_menu_button_set_popover(OpaquePointer(widget), popover)
+        present.addCSSClass("flat")
+        Widgets.append(list, Widgets.separatorAcross(), present)
     }
 
     /// Ticks the guides that are shown.
@@ -49,7 +40,7 @@ final class TeachingMenu {
             case .setSquare: on = guides.setSquare != nil
             case .compass: on = guides.compass != nil
             }
-            gtk_check_button_set_active(typed(item, as: GtkCheckButton.self), on ? 1 : 0)
+            item.isChecked = on
         }
     }
 }

@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import Localization
 import InkSync
@@ -7,13 +6,13 @@ import InkSync
 public enum OekakiApplication {
     /// Open windows; GTK holds no Swift references, so a window lives here until it is destroyed.
     nonisolated(unsafe) private static var windows: [MainWindow] = []
-    nonisolated(unsafe) private static var application: UnsafeMutablePointer<GtkApplication>?
+    nonisolated(unsafe) private static var application: Application?
     nonisolated(unsafe) static var darkStyle: DarkStyle?
 
     /// Opens FILE (or a new untitled drawing) in a window and runs until the last window closes; returns the exit code.
     public static func run(file: String?) -> Int32 {
         // Refuse cleanly before any window exists: a bad file or no display is one line on stderr.
-        guard gtk_init_check() != 0 else {
+        guard GtkApp.openDisplay() else {
             FileHandle.standardError.write(Data(("oekaki: " + localized("cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)") + "\n").utf8))
             return 1
         }
@@ -34,11 +33,9 @@ public enum OekakiApplication {
         }
         let recoverable = Documents.unsavedDrawings(excluding: document.path)
 
-        // NON_UNIQUE: every launch is its own process with its own file (no D-Bus hand-over).
-        let app = gtk_application_new(AppInfo.id, G_APPLICATION_NON_UNIQUE)!
-        application = app
-        g_set_application_name(localized("Oekaki"))
-        connect(gobject(app), "activate") {
+        // Every launch is its own process with its own file (no D-Bus hand-over).
+        let status = GtkApp.run(id: AppInfo.id, name: localized("Oekaki")) { app in
+            application = app
             if Instruments.observer?.presentsInstead(app) == true { return }
             Widgets.installStyle()
             installIcons()
@@ -51,10 +48,9 @@ public enum OekakiApplication {
             // so a launch with a file shows that file and nothing over it.
             w.offerRecovery(recoverable, withBanner: file == nil)
         }
-        let status = g_application_run(UnsafeMutableRawPointer(app).assumingMemoryBound(to: GApplication.self), 0, nil)
         windows = []
         darkStyle = nil
-        g_object_unref(gobject(app))
+        application = nil
         return status
     }
 
@@ -81,12 +77,8 @@ public enum OekakiApplication {
     /// The app icon for the About dialog and the window list, also when run from the build tree (not installed):
     /// the repository's desktop/ folder is three levels above .build/TRIPLE/CONFIG/oekaki.
     private static func installIcons() {
-        gtk_window_set_default_icon_name(AppInfo.id)
-        guard let display = gdk_display_get_default(), let theme = gtk_icon_theme_get_for_display(display) else { return }
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let desktop = exe.deletingLastPathComponent().appendingPathComponent("../../../desktop").standardizedFileURL.path
-        if FileManager.default.fileExists(atPath: desktop + "/\(AppInfo.id).svg") {
-            gtk_icon_theme_add_search_path(theme, desktop)
-        }
+        GtkApp.useIcon(AppInfo.id, alsoFrom: FileManager.default.fileExists(atPath: desktop + "/\(AppInfo.id).svg") ? desktop : nil)
     }
 }

@@ -23,11 +23,10 @@ final class Presentation {
     init(window: MainWindow) {
         self.window = window
         bar = Widgets.box(spacing: 4)
-        gtk_widget_add_css_class(bar, "osd")
-        gtk_widget_add_css_class(bar, "toolbar")
-        gtk_widget_set_valign(bar, GTK_ALIGN_START)
-        gtk_widget_set_halign(bar, GTK_ALIGN_CENTER)
-        gtk_widget_set_margin_top(bar, 6)
+        bar.addCSSClass("osd")
+        bar.addCSSClass("toolbar")
+        bar.alignTopCenter()
+        bar.setMargins(top: 6)
         let tools = Widgets.box(linked: true)
         var first: Widget?
         for (tool, icon, face, tip) in [
@@ -46,10 +45,8 @@ final class Presentation {
         }
         let leave = Widgets.button(icon: "view-restore-symbolic", tooltip: localized("Stop presenting (Esc)")) { [weak self] in self?.stop() }
         Widgets.append(bar, tools, leave)
-        gtk_widget_set_visible(bar, 0)
-        let motion = gtk_event_controller_motion_new()!
-        connectPoint(gobject(motion), "motion") { [weak self] _, _ in self?.pointerMoved() }
-        gtk_widget_add_controller(window.canvas.widget, motion)
+        bar.setVisible(false)
+        window.canvas.widget.onPointerMotion { [weak self] in self?.pointerMoved() }
     }
 
     /// Starts presenting the current page; the laser is a good first tool for pointing at it.
@@ -59,14 +56,14 @@ final class Presentation {
         before = (w.canvas.transform, w.session.tool)
         w.session.cancelStrokes()
         w.session.teaching.presenting = true
-        gtk_widget_set_visible(w.toolbar.widget, 0)
+        w.toolbar.widget.setVisible(false)
         w.sidebar.widget.setVisible(false)
         if w.searchBar.isOpen { w.closeSearch() }
-        if let title = gtk_window_get_titlebar(typed(w.window, as: GtkWindow.self)) { gtk_widget_set_visible(title, 0) }
-        gtk_window_fullscreen(typed(w.window, as: GtkWindow.self))
+        w.window.titlebar?.setVisible(false)
+        w.window.fullscreen()
         showTool(w.session.tool)
         showBar()
-        gtk_widget_grab_focus(w.canvas.widget)
+        w.canvas.widget.grabFocus()
         w.canvas.redraw()
     }
 
@@ -76,10 +73,10 @@ final class Presentation {
         isOn = false
         w.session.cancelStrokes()
         w.session.teaching.presenting = false
-        gtk_window_unfullscreen(typed(w.window, as: GtkWindow.self))
-        gtk_widget_set_visible(w.toolbar.widget, 1)
+        w.window.unfullscreen()
+        w.toolbar.widget.setVisible(true)
         w.sidebar.widget.setVisible(w.sidebar.isShown)
-        if let title = gtk_window_get_titlebar(typed(w.window, as: GtkWindow.self)) { gtk_widget_set_visible(title, 1) }
+        w.window.titlebar?.setVisible(true)
         hideBar()
         if let b = before {
             w.canvas.transform = b.transform
@@ -122,8 +119,8 @@ final class Presentation {
     }
 
     private func showBar() {
-        gtk_widget_set_visible(bar, 1)
-        if hideTimer != 0 { g_source_remove(hideTimer) }
+        bar.setVisible(true)
+        stopTimer(&hideTimer)
         hideTimer = every(milliseconds: Self.barLinger) { [weak self] in
             self?.hideTimer = 0
             self?.hideBar()
@@ -132,7 +129,7 @@ final class Presentation {
     }
 
     private func hideBar() {
-        if hideTimer != 0 { g_source_remove(hideTimer); hideTimer = 0 }
-        gtk_widget_set_visible(bar, 0)
+        stopTimer(&hideTimer)
+        bar.setVisible(false)
     }
 }

@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import Localization
 
@@ -6,14 +5,11 @@ import Localization
 /// key the app answers to and nothing else. GtkShortcutsWindow's parts are made through GtkBuilder only.
 enum ShortcutsWindow {
     static func show(parent: Widget) {
-        let builder = gtk_builder_new_from_string(xml(), -1)!
-        defer { g_object_unref(gobject(builder)) }
-        guard let object = gtk_builder_get_object(builder, "shortcuts") else { return }
-        let window = typed(asWidget(OpaquePointer(object)), as: GtkWindow.self)
-        gtk_window_set_transient_for(window, typed(parent, as: GtkWindow.self))
+        guard let window = Widgets.builtWindow(xml(), id: "shortcuts") else { return }
+        window.setTransient(for: parent)
         // GTK shows "Shortcuts" in the header only; the window list gets a name too.
-        gtk_window_set_title(window, localized("Keyboard Shortcuts"))
-        gtk_window_present(window)
+        window.setWindowTitle(localized("Keyboard Shortcuts"))
+        window.present()
     }
 
     /// The GtkBuilder description: one section, a group per table group, one row per listed command.

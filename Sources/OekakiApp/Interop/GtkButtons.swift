@@ -1,10 +1,10 @@
 import CGtk
 import InkRender
-import InkCore
 
-// Small builders for the widgets the window uses, so layout code reads as a list of controls.
-
-enum Widgets {
+/// The app's buttons: icon and label buttons, toggles (plain or with a drawn face), the flat items of popover
+/// menus, and the faces drawn for tools the icon theme lacks. Buttons in the window never take the keyboard
+/// focus, so Space and the tool keys stay with the canvas; a dialog's text button does.
+extension Widgets {
     /// A button showing a symbolic icon, optionally with a text label after it.
     /// With `collapsible`, the label gives way when the window is narrow (the icon and tooltip stay).
     static func button(icon: String?, label: String? = nil, tooltip: String, collapsible: CollapsibleLabels? = nil,
@@ -55,24 +55,12 @@ enum Widgets {
         gtk_toggle_button_get_active(typed(toggle, as: GtkToggleButton.self)) != 0
     }
 
-    static func box(horizontal: Bool = true, spacing: Int32 = 0, linked: Bool = false) -> Widget {
-        let b = gtk_box_new(horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL, spacing)!
-        if linked { gtk_widget_add_css_class(b, "linked") }
+    /// A plain button with a text label, focusable (for dialogs, where Tab and Enter reach it).
+    static func textButton(_ label: String, action: @escaping () -> Void) -> Widget {
+        let b = gtk_button_new_with_label(label)!
+        connect(gobject(b), "clicked", action)
         return b
     }
-
-    static func append(_ box: Widget, _ children: Widget...) {
-        for c in children { gtk_box_append(typed(box, as: GtkBox.self), c) }
-    }
-
-    static func separator() -> Widget {
-        let s = gtk_separator_new(GTK_ORIENTATION_VERTICAL)!
-        gtk_widget_set_margin_start(s, 4)
-        gtk_widget_set_margin_end(s, 4)
-        return s
-    }
-
-    static func label(_ text: String) -> Widget { gtk_label_new(text)! }
 
     /// A flat, full-width button for a popover menu, with its key shown dimmed at the right.
     static func menuItem(_ title: String, accelerator: String? = nil, tooltip: String? = nil, action: @escaping () -> Void) -> Widget {
@@ -93,10 +81,6 @@ enum Widgets {
         gtk_button_set_child(typed(b, as: GtkButton.self), row)
         connect(gobject(b), "clicked", action)
         return b
-    }
-
-    static func setLabel(_ label: Widget, _ text: String) {
-        gtk_label_set_text(OpaquePointer(label), text)
     }
 
     /// A drawn 16 px face for buttons whose tool has no icon in the theme (the highlighter).
@@ -128,17 +112,4 @@ enum Widgets {
         }
     }
 
-    /// Application-wide look: compact swatches, a visible selection ring.
-    static func installStyle() {
-        let css = """
-        .swatch { padding: 2px; min-width: 18px; min-height: 18px; }
-        .toolbar { padding: 4px 6px; border-bottom: 1px solid alpha(black, 0.15); }
-        .zoom-label { min-width: 40px; font-feature-settings: "tnum"; }
-        """
-        let provider = gtk_css_provider_new()!
-        gtk_css_provider_load_from_data(provider, css, -1)
-        if let display = gdk_display_get_default() {
-            gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
-        }
-    }
 }
