@@ -3,11 +3,13 @@ import Commands
 import Localization
 import InkCore
 import InkPDF
+import InkRender
 import InkStore
 
 /// `oekaki search FILE QUERY`: where QUERY occurs in a `.oekaki`, `.xopp` or PDF, as one JSON array in page order:
 /// `[{"page":K,"kind":"pdf"|"text","text":"…","bounds":[x0,y0,x1,y1]},…]`, `[]` when nowhere. PDF pages' text
-/// comes from poppler with a box per character; the matching is `TextMatcher`'s (case, accents, widths).
+/// comes from poppler with a box per character, a text box's from Pango's layout as it is drawn (`TextPainter`);
+/// the matching is `TextMatcher`'s (case, accents, widths).
 enum SearchCommand {
     static let usage = Usage("oekaki search FILE QUERY", localized("print where QUERY occurs (text boxes, PDF text) as JSON"))
 
@@ -19,7 +21,7 @@ enum SearchCommand {
         let loaded = try DocumentArguments.load(files[0], page: nil)
         let document = loaded.document
         let pdfs = PDFSources()
-        let hits = DocumentSearch.hits(in: document, matcher: matcher) { ref in
+        let hits = DocumentSearch.hits(in: document, matcher: matcher, textRects: TextPainter.rects) { ref in
             pdfs.source(ref.file, in: document.files)?.textLayout(page: ref.index)
         }
         print(json(hits))

@@ -55,13 +55,108 @@ final class SearchCommandTests: XCTestCase {
             XCTAssertEqual(hits.map(\.kind), ["text", "text"])
             XCTAssertEqual(hits[0].text, "Wombat notes 二行目のメモ")
             XCTAssertEqual(hits[1].text, "A second WOMBAT")
-            // Each hit's box is its text box: at (50, 300) and (300, 500).
-            XCTAssertEqual(hits[0].bounds[0], 50, accuracy: 0.01); XCTAssertEqual(hits[0].bounds[1], 300, accuracy: 0.01)
-            XCTAssertEqual(hits[1].bounds[0], 300, accuracy: 0.01); XCTAssertEqual(hits[1].bounds[1], 500, accuracy: 0.01)
-            XCTAssertGreaterThan(hits[1].bounds[2], 300); XCTAssertGreaterThan(hits[1].bounds[3], 500)
+            // Each hit covers its word on the first line of its box, at (50, 300) and (300, 500): the second after
+            // "A second " (about 60 units of 12-unit text), neither reaching the line below.
+            XCTAssertEqual(hits[0].bounds[0], 50, accuracy: 1); XCTAssertEqual(hits[0].bounds[1], 300, accuracy: 1)
+            XCTAssertLessThan(hits[0].bounds[3], 300 + 20 * 1.5, "not the second line")
+            XCTAssertGreaterThan(hits[1].bounds[0], 340); XCTAssertLessThan(hits[1].bounds[0], 380)
+            XCTAssertEqual(hits[1].bounds[1], 500, accuracy: 1)
+            XCTAssertGreaterThan(hits[1].bounds[2], hits[1].bounds[0] + 30); XCTAssertLessThan(hits[1].bounds[3], 500 + 12 * 1.5)
             XCTAssertEqual(try search(f, "二行目").map(\.page), [1])
             XCTAssertEqual(try search(f, "ＷＯＭＢＡＴ ＮＯＴＥＳ").map(\.page), [1], "full-width letters")
         }
+    }
+
+    /// A text box's hit covers the matched characters as they are drawn: rendered to PNG, the glyphs of the match
+    /// lie inside `bounds`, and neither the text before it, after it, nor the box's other lines reach into it.
+    /// Each case is three pages: the box's text up to the hit, up to the hit's end, and whole; the ink a page
+    /// adds to the one before it is the hit's (second page) or what follows it (third).
+    func testTextBoxHitsCoverTheGlyphsAsRendered() throws {
+        guard let convert = ["/usr/bin/convert", "/usr/local/bin/convert"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("ImageMagick's convert is needed")
+        }
+        let cases: [(before: String, hit: String, after: String, query: String)] = [
+            ("First line of notes\nthe ", "wombat", " burrows deep\nthird line here", "WOMBAT"),       // middle of line 2 of 3
+            ("Kwartier\nDer ", "Ärger", "nis wächst\nEnde", "ärger"),                          // Ä found by ä, mid-word
+            ("日本語のメモ\n東京", "タワー", "へ行く\n三行目", "ﾀﾜｰ"),                                 // Japanese, half-width query
+        ]
+        let scale = 2.0, pageW = 400.0, pageH = 200.0
+        for (n, c) in cases.enumerated() {
+            func page(_ text: String) -> String {
+                """
+                <page width="\(pageW)" height="\(pageH)"><background type="solid" color="#ffffffff" style="plain"/><layer>
+                <text font="Sans" size="20" x="30" y="40" color="#000000ff">\(text)</text></layer></page>
+                """
+            }
+            let file = try xopp("""
+            <?xml version="1.0" standalone="no"?>
+            <xournal creator="Xournal++ 1.1.3" fileversion="4">
+            \(page(c.before))
+            \(page(c.before + c.hit))
+            \(page(c.before + c.hit + c.after))
+            </xournal>
+            """, "case\(n).xopp")
+            let hits = try search(file, c.query).filter { $0.page == 3 }
+            XCTAssertEqual(hits.count, 1, "\(c)")
+            guard let b = hits.first?.bounds else { continue }
+            XCTAssertEqual(hits[0].kind, "text")
+            let png = t("case\(n)-%d.png")
+            let r = try OekakiBinary.run(["export", file, png, "--scale", "\(scale)"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            func gray(_ k: Int) throws -> [UInt8] {
+                let raw = t("case\(n)-\(k).gray")
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: convert)
+                p.arguments = [png.replacingOccurrences(of: "%d", with: "\(k)"), "-colorspace", "Gray", "-depth", "8", "gray:" + raw]
+                try p.run(); p.waitUntilExit()
+                return Array(try Data(contentsOf: URL(fileURLWithPath: raw)))
+            }
+            let w = Int(pageW * scale), h = Int(pageH * scale)
+            let pages = try [gray(1), gray(2), gray(3)]
+            XCTAssertEqual(pages.map(\.count), [w * h, w * h, w * h])
+            guard pages.allSatisfy({ $0.count == w * h }) else { continue }
+            // Ink: a pixel clearly darker than on the page before (the first page's against paper).
+            func ink(_ k: Int) -> [(Double, Double)] {
+                (0..<(w * h)).compactMap { i in
+                    let before = k == 0 ? 255 : Int(pages[k - 1][i])
+                    return before - Int(pages[k][i]) > 96 ? ((Double(i % w) + 0.5) / scale, (Double(i / w) + 0.5) / scale) : nil
+                }
+            }
+            let context = ink(0), hit = ink(1), following = ink(2)
+            XCTAssertGreaterThan(hit.count, 50, "the hit's glyphs are drawn (\(c))")
+            // Half a pixel of antialiasing either way.
+            let slack = 0.5 / scale
+            for (x, y) in hit {
+                XCTAssertTrue(x >= b[0] - slack && x <= b[2] + slack && y >= b[1] - slack && y <= b[3] + slack,
+                              "hit ink at (\(x), \(y)) outside \(b) (\(c))")
+            }
+            func inside(_ p: (Double, Double)) -> Bool { p.0 > b[0] + slack && p.0 < b[2] - slack && p.1 > b[1] + slack && p.1 < b[3] - slack }
+            XCTAssertEqual(context.filter(inside).count, 0, "the box's other text stays outside \(b) (\(c))")
+            XCTAssertEqual(following.filter(inside).count, 0, "what follows the hit stays outside \(b) (\(c))")
+            // One line of three: about a third of the box's height, at its second line.
+            XCTAssertLessThan(b[3] - b[1], 40, "\(b)")
+            XCTAssertGreaterThan(b[1], 55, "\(b)")
+        }
+    }
+
+    func testATextBoxHitAcrossALineBreakCoversBothLines() throws {
+        let file = try xopp("""
+        <?xml version="1.0" standalone="no"?>
+        <xournal creator="Xournal++ 1.1.3" fileversion="4">
+        <page width="400" height="300"><background type="solid" color="#ffffffff" style="plain"/><layer>
+        <text font="Sans" size="20" x="30" y="40" color="#000000ff">one two
+        three four
+        five six</text></layer></page>
+        </xournal>
+        """, "span.xopp")
+        let span = try search(file, "two three"), two = try search(file, "two"), three = try search(file, "three")
+        XCTAssertEqual(span.map(\.text), ["one two three four five six"])
+        guard span.count == 1, two.count == 1, three.count == 1 else { return XCTFail("\(span) \(two) \(three)") }
+        XCTAssertEqual(span[0].bounds[1], two[0].bounds[1], accuracy: 0.01)
+        XCTAssertEqual(span[0].bounds[3], three[0].bounds[3], accuracy: 0.01)
+        XCTAssertEqual(span[0].bounds[0], three[0].bounds[0], accuracy: 0.01, "line 2 starts left of 'two'")
+        XCTAssertEqual(span[0].bounds[2], max(two[0].bounds[2], three[0].bounds[2]), accuracy: 0.01)
+        XCTAssertLessThan(span[0].bounds[3], try search(file, "five")[0].bounds[1] + 0.01, "the third line is not covered")
     }
 
     func testPDFTextWithItsWordBoxes() throws {

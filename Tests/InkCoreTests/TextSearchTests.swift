@@ -64,7 +64,7 @@ final class TextSearchTests: XCTestCase {
         let box = Stroke(id: 7, content: .text(TextBox(text: "Notes: B C D")), frame: Rect(x: 10, y: 50, width: 80, height: 20), page: 2)
         let page2 = Page(id: 2, format: .fixed(Size(width: 100, height: 100)), drawing: Drawing(strokes: [box]))
         let doc = Document(pages: [page1, page2])
-        let hits = DocumentSearch.hits(in: doc, matcher: TextMatcher("B C")) { $0 == ref ? pdf : nil }
+        let hits = DocumentSearch.hits(in: doc, matcher: TextMatcher("B C"), textRects: { _, _ in [] }) { $0 == ref ? pdf : nil }
         XCTAssertEqual(hits.count, 2)
         XCTAssertEqual(hits[0].page, 0)
         XCTAssertEqual(hits[0].kind, .pdf)
@@ -75,7 +75,25 @@ final class TextSearchTests: XCTestCase {
         XCTAssertEqual(hits[1].kind, .text)
         XCTAssertEqual(hits[1].item, 7)
         XCTAssertEqual(hits[1].bounds, Rect(x: 10, y: 50, width: 80, height: 20))
-        XCTAssertEqual(DocumentSearch.hits(in: doc, matcher: TextMatcher("zebra")) { _ in pdf }, [])
+        XCTAssertEqual(DocumentSearch.hits(in: doc, matcher: TextMatcher("zebra"), textRects: { _, _ in [] }) { _ in pdf }, [])
+    }
+
+    func testTextBoxHitsCoverTheirCharactersWhereTheItemIsShown() {
+        // The box drawn at (10, 50), moved 100 to the right; its layout puts the matched characters on two lines.
+        let box = Stroke(id: 7, content: .text(TextBox(text: "Notes: B C D")), frame: Rect(x: 10, y: 50, width: 80, height: 40),
+                         page: 1, transform: .translation(100, 0))
+        let doc = Document(pages: [Page(id: 1, format: .fixed(Size(width: 300, height: 100)), drawing: Drawing(strokes: [box]))])
+        var asked: [Range<Int>] = []
+        let hits = DocumentSearch.hits(in: doc, matcher: TextMatcher("b c"), textRects: { b, r in
+            asked.append(r)
+            XCTAssertEqual(b.text, "Notes: B C D")
+            return [Rect(minX: 40, minY: 0, maxX: 50, maxY: 12), Rect(minX: 0, minY: 12, maxX: 8, maxY: 24)]
+        }) { _ in nil }
+        XCTAssertEqual(asked, [7..<10], "the scalars of \"B C\"")
+        XCTAssertEqual(hits.map(\.bounds), [Rect(minX: 110, minY: 50, maxX: 160, maxY: 74)])
+        // A hit the layout cannot place covers the whole box.
+        let unplaced = DocumentSearch.hits(in: doc, matcher: TextMatcher("notes"), textRects: { _, _ in [] }) { _ in nil }
+        XCTAssertEqual(unplaced.map(\.bounds), [Rect(x: 110, y: 50, width: 80, height: 40)])
     }
 
     func testOutlineGoesToThePagesShowingItsPDFPages() {

@@ -23,10 +23,15 @@ public struct SearchHit: Equatable, Sendable {
 
 /// Searching a document's words: its PDF pages' text and its text boxes, page by page.
 public enum DocumentSearch {
+    /// Where a text box lays out the characters at a range of scalars of its text: a rect per line, in page units
+    /// from the box's top left before its placement (the renderer's layout: `TextPainter.rects`).
+    public typealias TextRects = (TextBox, Range<Int>) -> [Rect]
+
     /// The hits on page `index` of `document`: the PDF page's text first (in its reading order), then the text
-    /// boxes of the shown layers bottom to top. `pdfText` reads a PDF background's text (nil when it cannot).
+    /// boxes of the shown layers bottom to top. `pdfText` reads a PDF background's text (nil when it cannot);
+    /// `textRects` places a text box's hit on its lines (a hit it cannot place covers its whole box).
     public static func hits(in document: Document, page index: Int, matcher: TextMatcher,
-                            pdfText: (PDFPageRef) -> PDFPageText?) -> [SearchHit] {
+                            textRects: TextRects, pdfText: (PDFPageRef) -> PDFPageText?) -> [SearchHit] {
         guard !matcher.isEmpty, document.pages.indices.contains(index) else { return [] }
         let page = document.pages[index]
         var out: [SearchHit] = []
@@ -34,17 +39,24 @@ public enum DocumentSearch {
             out += pdfHits(t, page: index, frame: page.frame, matcher: matcher)
         }
         for stroke in page.shownStrokes {
-            guard let box = stroke.content.text, let corners = stroke.shownCorners, let frame = Rect(bounding: corners) else { continue }
+            guard let box = stroke.content.text, let drawn = stroke.drawnBox, let corners = stroke.shownCorners,
+                  let frame = Rect(bounding: corners) else { continue }
             for m in matcher.matches(in: box.text) {
-                out.append(SearchHit(page: index, kind: .text, text: m.snippet, bounds: frame, item: stroke.id))
+                // The matched characters' lines where the item is shown (moved, scaled or turned with it).
+                let shown = textRects(box, m.scalars).compactMap { r in
+                    Rect(bounding: [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]
+                        .map { stroke.transform.apply(Point($0.x + drawn.minX, $0.y + drawn.minY)) })
+                }
+                out.append(SearchHit(page: index, kind: .text, text: m.snippet, bounds: Rect.union(of: shown) ?? frame, item: stroke.id))
             }
         }
         return out
     }
 
     /// Every hit in the document, in page order.
-    public static func hits(in document: Document, matcher: TextMatcher, pdfText: (PDFPageRef) -> PDFPageText?) -> [SearchHit] {
-        document.pages.indices.flatMap { hits(in: document, page: $0, matcher: matcher, pdfText: pdfText) }
+    public static func hits(in document: Document, matcher: TextMatcher, textRects: TextRects,
+                            pdfText: (PDFPageRef) -> PDFPageText?) -> [SearchHit] {
+        document.pages.indices.flatMap { hits(in: document, page: $0, matcher: matcher, textRects: textRects, pdfText: pdfText) }
     }
 
     /// The PDF page's hits, their boxes (white space left out: a line end's box is wherever the reader put it)

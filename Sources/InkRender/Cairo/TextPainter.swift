@@ -46,6 +46,45 @@ public enum TextPainter {
         }
     }
 
+    /// Where the characters at `scalars` (offsets in Unicode scalars into `box.text`) are drawn: one rect per line
+    /// they fall on, covering their glyphs' advances and ink (an "r" or "f" reaches past its advance), in page units
+    /// from the box's top left (before the item's placement). White space is left out (a wrapped line's last space
+    /// sits past its end). Empty when the range holds nothing to show.
+    public static func rects(_ box: TextBox, scalars: Range<Int>) -> [Rect] {
+        // Pango indexes bytes of UTF-8.
+        var lo = Int.max, hi = 0, spaces = Set<Int>(), offset = 0
+        for (i, u) in box.text.unicodeScalars.enumerated() {
+            let n = String(u).utf8.count
+            if scalars.contains(i) { lo = min(lo, offset); hi = offset + n }
+            if u.properties.isWhitespace { spaces.insert(offset) }
+            offset += n
+        }
+        guard lo < hi else { return [] }
+        return withLayout(box, cairo: nil) { layout in
+            var byLine: [Int32: Rect] = [:]
+            guard let iter = pango_layout_get_iter(layout) else { return [] }
+            defer { pango_layout_iter_free(iter) }
+            func rect(_ r: PangoRectangle) -> Rect? {
+                guard r.width != 0, r.height > 0 else { return nil }
+                let u = Double(PANGO_SCALE)
+                // Right-to-left clusters have a negative width.
+                return Rect(minX: Double(min(r.x, r.x + r.width)) / u, minY: Double(r.y) / u,
+                            maxX: Double(max(r.x, r.x + r.width)) / u, maxY: Double(r.y + r.height) / u)
+            }
+            repeat {
+                let index = Int(pango_layout_iter_get_index(iter))
+                guard index >= lo, index < hi, !spaces.contains(index),
+                      let line = pango_layout_iter_get_line_readonly(iter) else { continue }
+                var ink = PangoRectangle(), logical = PangoRectangle()
+                pango_layout_iter_get_cluster_extents(iter, &ink, &logical)
+                guard let r = [rect(logical), rect(ink)].compactMap({ $0 }).reduce(nil as Rect?, { $0?.union($1) ?? $1 }) else { continue }
+                let key = line.pointee.start_index
+                byLine[key] = byLine[key].map { $0.union(r) } ?? r
+            } while pango_layout_iter_next_cluster(iter) != 0
+            return byLine.keys.sorted().compactMap { byLine[$0] }
+        }
+    }
+
     /// Draws a text item in its box where it is shown (its drawn box under its transform), on `ctx` in page units.
     static func draw(_ s: Stroke, in ctx: CairoContext) {
         guard let box = s.content.text, let frame = s.drawnBox, box.color.a > 0, !box.text.isEmpty else { return }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import InkCore
 import InkPDF
+import InkRender
 
 /// One search of a document (a snapshot: the user may draw on) off the GTK thread, page by page; hits are handed
 /// back on the GTK thread in batches as they are found, so a 500-page PDF shows its first hits at once and the
@@ -22,7 +23,9 @@ final class SearchRun: @unchecked Sendable {
             var batch: [SearchHit] = [], last = Date()
             for k in document.pages.indices {
                 if isCancelled { return }
-                batch += DocumentSearch.hits(in: document, page: k, matcher: matcher) { texts.text($0, in: document.files, matcher: matcher) }
+                batch += DocumentSearch.hits(in: document, page: k, matcher: matcher, textRects: TextPainter.rects) {
+                    texts.text($0, in: document.files, matcher: matcher)
+                }
                 // Hits go out when there are some, at most every 50 ms.
                 if !batch.isEmpty, Date().timeIntervalSince(last) > 0.05 || k == document.pages.count - 1 {
                     let hits = batch
