@@ -37,12 +37,9 @@ extension Widgets {
     /// A toggle button whose face is drawn by `paint` (colour swatches, size dots).
     static func drawnToggle(size: Int32, tooltip: String, group: Widget?, paint: @escaping (CairoContext, Double, Double) -> Void,
                             action: @escaping () -> Void) -> (button: Widget, face: Widget) {
-        let face = gtk_drawing_area_new()!
-        gtk_drawing_area_set_content_width(typed(face, as: GtkDrawingArea.self), size)
-        gtk_drawing_area_set_content_height(typed(face, as: GtkDrawingArea.self), size)
-        setDrawFunction(face) { cr, w, h in paint(cr, Double(w), Double(h)) }
+        let face = drawn(size: size, paint: paint)
         let b = toggle(tooltip: tooltip, group: group, action: action)
-        gtk_button_set_child(typed(b, as: GtkButton.self), face)
+        b.setButtonChild(face)
         gtk_widget_add_css_class(b, "swatch")
         return (b, face)
     }
@@ -85,10 +82,15 @@ extension Widgets {
 
     /// A drawn 16 px face for buttons whose tool has no icon in the theme (the highlighter).
     static func face(_ paint: @escaping (CairoContext, Double, Double) -> Void) -> Widget {
-        let face = gtk_drawing_area_new()!
-        gtk_drawing_area_set_content_width(typed(face, as: GtkDrawingArea.self), 16)
-        gtk_drawing_area_set_content_height(typed(face, as: GtkDrawingArea.self), 16)
+        let face = drawn(size: 16, paint: paint)
         gtk_widget_set_valign(face, GTK_ALIGN_CENTER)
+        return face
+    }
+
+    /// A square drawing area `size` px wide painted by `paint` (a button's face, a swatch).
+    static func drawn(size: Int32, paint: @escaping (CairoContext, Double, Double) -> Void) -> Widget {
+        let face = drawingArea()
+        face.setContentSize(width: Int(size), height: Int(size))
         setDrawFunction(face) { cr, w, h in paint(cr, Double(w), Double(h)) }
         return face
     }
@@ -112,4 +114,11 @@ extension Widgets {
         }
     }
 
+}
+
+extension UnsafeMutablePointer where Pointee == GtkWidget {
+    /// What a button shows: any widget (a drawn face, a label, a row).
+    func setButtonChild(_ child: Widget) { gtk_button_set_child(typed(self, as: GtkButton.self), child) }
+    /// Whether the control answers clicks (greyed out when not).
+    func setSensitive(_ on: Bool) { gtk_widget_set_sensitive(self, on ? 1 : 0) }
 }

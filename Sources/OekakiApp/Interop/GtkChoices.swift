@@ -16,15 +16,23 @@ extension Widgets {
         return c
     }
 
-    /// A spin button for a number within `range`, stepping by `step`.
-    static func spin(_ range: ClosedRange<Double>, step: Double, value: Double? = nil) -> Widget {
+    /// A spin button for a number within `range`, stepping by `step`; `changed` runs with each new number.
+    static func spin(_ range: ClosedRange<Double>, step: Double, value: Double? = nil, changed: ((Double) -> Void)? = nil) -> Widget {
         let s = gtk_spin_button_new_with_range(range.lowerBound, range.upperBound, step)!
         if let value { s.number = value }
+        if let changed { connect(gobject(s), "value-changed") { changed(s.number) } }
         return s
     }
 
-    /// A drop-down choosing one of `items` (by index).
-    static func dropDown(_ items: [String]) -> Widget {
+    /// A drop-down choosing one of `items` (by index), `selected` first; `chosen` runs with each new choice.
+    static func dropDown(_ items: [String], selected: Int = 0, chosen: ((Int) -> Void)? = nil) -> Widget {
+        let d = dropDown(items)
+        d.selectedIndex = selected
+        if let chosen { d.onSelectionChanged { chosen(d.selectedIndex) } }
+        return d
+    }
+
+    private static func dropDown(_ items: [String]) -> Widget {
         let cStrings = items.map { strdup($0) } + [nil]
         defer { for p in cStrings { free(p) } }
         let list = cStrings.withUnsafeBufferPointer { buf in
@@ -61,7 +69,6 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
         nonmutating set { gtk_drop_down_set_selected(OpaquePointer(self), guint(newValue)) }
     }
 
-    /// Runs `body` when the value of a spin button or the choice of a drop-down changes.
-    func onValueChanged(_ body: @escaping () -> Void) { connect(gobject(self), "value-changed", body) }
+    /// Runs `body` when the choice of a drop-down changes.
     func onSelectionChanged(_ body: @escaping () -> Void) { connectNotify(gobject(self), property: "selected", body) }
 }

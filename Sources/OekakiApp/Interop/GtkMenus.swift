@@ -24,4 +24,6 @@ extension Widgets {
 extension UnsafeMutablePointer where Pointee == GtkWidget {
     /// A menu button's text.
     func setMenuLabel(_ text: String) { gtk_menu_button_set_label(OpaquePointer(self), text) }
+    /// A menu button's popover (to see when it shows).
+    var menuPopover: Widget? { gtk_menu_button_get_popover(OpaquePointer(self)).map { asWidget($0) } }
 }

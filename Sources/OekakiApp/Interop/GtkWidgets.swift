@@ -21,6 +21,12 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     /// Takes the free width of its row.
     func expandAcross() { gtk_widget_set_hexpand(self, 1) }
     func alignStart() { gtk_widget_set_halign(self, GTK_ALIGN_START) }
+    func alignCenter() { gtk_widget_set_halign(self, GTK_ALIGN_CENTER) }
+    /// A drawing area's size, in logical pixels.
+    func setContentSize(width: Int, height: Int) {
+        gtk_drawing_area_set_content_width(typed(self, as: GtkDrawingArea.self), Int32(width))
+        gtk_drawing_area_set_content_height(typed(self, as: GtkDrawingArea.self), Int32(height))
+    }
     func setMargins(_ m: Int32) {
         gtk_widget_set_margin_start(self, m); gtk_widget_set_margin_end(self, m)
         gtk_widget_set_margin_top(self, m); gtk_widget_set_margin_bottom(self, m)
@@ -78,6 +84,15 @@ enum Widgets {
 
     /// A GtkDrawingArea whose frames a draw function paints (`setDrawFunction`).
     static func drawingArea() -> Widget { gtk_drawing_area_new() }
+
+    /// A label that wraps onto more lines past `maxChars` characters, dimmed (a hint under controls).
+    static func hint(_ text: String, maxChars: Int) -> Widget {
+        let l = gtk_label_new(text)!
+        gtk_widget_add_css_class(l, "dim-label")
+        gtk_label_set_wrap(OpaquePointer(l), 1)
+        gtk_label_set_max_width_chars(OpaquePointer(l), Int32(maxChars))
+        return l
+    }
 
     /// A one-line text field; `activate` runs on Enter.
     static func entry(text: String, tooltip: String?, activate: @escaping () -> Void) -> Widget {

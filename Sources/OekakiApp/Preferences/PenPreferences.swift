@@ -1,4 +1,3 @@
-import CGtk
 import InkCore
 import InkRender
 import Localization
@@ -59,8 +58,8 @@ final class PenPreferences {
     @discardableResult
     static func show(parent: Widget, onChange: @escaping (Preferences) -> Void) -> PenPreferences {
         let p = PenPreferences(onChange: onChange)
-        gtk_window_set_transient_for(typed(p.window, as: GtkWindow.self), typed(parent, as: GtkWindow.self))
-        gtk_window_present(typed(p.window, as: GtkWindow.self))
+        p.window.setTransient(for: parent)
+        p.window.present()
         // The window keeps its controller alive until it is closed.
         connect(gobject(p.window), "destroy") { _ = p }
         return p
@@ -69,107 +68,69 @@ final class PenPreferences {
     private init(onChange: @escaping (Preferences) -> Void) {
         prefs = Preferences.load()
         self.onChange = onChange
-        window = gtk_window_new()!
-        gtk_window_set_title(typed(window, as: GtkWindow.self), localized("Pen"))
-        gtk_window_set_resizable(typed(window, as: GtkWindow.self), 0)
-        graph = gtk_drawing_area_new()!
-        presets = Self.dropDown([localized("Soft"), localized("Linear"), localized("Firm"), localized("Constant (no pressure)"), localized("Your own")])
+        window = Widgets.window(title: localized("Pen"), resizable: false)
+        graph = Widgets.drawingArea()
+        presets = Widgets.dropDown([localized("Soft"), localized("Linear"), localized("Firm"), localized("Constant (no pressure)"), localized("Your own")])
         build()
-    }
-
-    private static func dropDown(_ items: [String]) -> Widget {
-        var cStrings = items.map { strdup($0) }
-        cStrings.append(nil)
-        defer { for c in cStrings { free(c) } }
-        let list = cStrings.withUnsafeBufferPointer { buf in
-            buf.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buf.count) { gtk_string_list_new($0) }
-        }
-        return gtk_drop_down_new(list, nil)!
-    }
-
-    private static func heading(_ text: String) -> Widget {
-        let l = Widgets.label(text)
-        gtk_widget_set_halign(l, GTK_ALIGN_START)
-        gtk_widget_add_css_class(l, "heading")
-        return l
     }
 
     private static func row(_ title: String, _ control: Widget) -> Widget {
         let box = Widgets.box(horizontal: true, spacing: 12)
         let l = Widgets.label(title)
-        gtk_widget_set_hexpand(l, 1)
-        gtk_widget_set_halign(l, GTK_ALIGN_START)
+        l.expandAcross()
+        l.alignStart()
         Widgets.append(box, l, control)
         return box
     }
 
     private func build() {
         let box = Widgets.box(horizontal: false, spacing: 8)
-        gtk_widget_set_margin_start(box, 14); gtk_widget_set_margin_end(box, 14)
-        gtk_widget_set_margin_top(box, 12); gtk_widget_set_margin_bottom(box, 14)
+        box.setMargins(start: 14, end: 14, top: 12, bottom: 14)
 
         // Pressure curve: presets, and the graph.
-        let hint = Widgets.label(localized("How hard you press (across) gives how wide a line (up). Drag the points."))
-        gtk_widget_add_css_class(hint, "dim-label")
-        gtk_label_set_wrap(OpaquePointer(hint), 1)
-        gtk_label_set_max_width_chars(OpaquePointer(hint), 36)
-        gtk_drawing_area_set_content_width(typed(graph, as: GtkDrawingArea.self), Int32(Self.side))
-        gtk_drawing_area_set_content_height(typed(graph, as: GtkDrawingArea.self), Int32(Self.side))
-        gtk_widget_set_halign(graph, GTK_ALIGN_CENTER)
+        let hint = Widgets.hint(localized("How hard you press (across) gives how wide a line (up). Drag the points."), maxChars: 36)
+        graph.setContentSize(width: Int(Self.side), height: Int(Self.side))
+        graph.alignCenter()
         setDrawFunction(graph) { [weak self] cr, w, h in self?.paint(cr, Double(w), Double(h)) }
-        let drag = gtk_gesture_drag_new()!
-        connectPoint(gobject(drag), "drag-begin") { [weak self] x, y in self?.dragBegan(at: Point(x, y)) }
-        connectPoint(gobject(drag), "drag-update") { [weak self] dx, dy in self?.dragged(by: Point(dx, dy)) }
-        connectPoint(gobject(drag), "drag-end") { [weak self] _, _ in self?.dragging = nil }
-        gtk_widget_add_controller(graph, drag)
+        graph.onDrag(began: { [weak self] x, y in self?.dragBegan(at: Point(x, y)) },
+                     moved: { [weak self] dx, dy in self?.dragged(by: Point(dx, dy)) },
+                     ended: { [weak self] _, _ in self?.dragging = nil })
         let addPoint = Widgets.button(icon: "list-add-symbolic", label: localized("Add a point"), tooltip: localized("A new point where the curve has most room")) { [weak self] in
             self?.addPoint()
         }
-        connectNotify(gobject(presets), property: "selected") { [weak self] in self?.presetChosen() }
+        presets.onSelectionChanged { [weak self] in self?.presetChosen() }
 
         // Palm rejection.
-        let palm = gtk_check_button_new_with_label(localized("Palm rejection: touches near the pen neither draw nor navigate"))!
-        gtk_check_button_set_active(typed(palm, as: GtkCheckButton.self), prefs.palmRejection ? 1 : 0)
-        let delay = gtk_spin_button_new_with_range(PalmRejection.delayRange.lowerBound, PalmRejection.delayRange.upperBound, 50)!
-        gtk_spin_button_set_value(OpaquePointer(delay), prefs.palmDelay)
-        connect(gobject(palm), "toggled") { [weak self] in
-            let on = gtk_check_button_get_active(typed(palm, as: GtkCheckButton.self)) != 0
+        let palm = Widgets.check(localized("Palm rejection: touches near the pen neither draw nor navigate"), active: prefs.palmRejection) { [weak self] on in
             self?.change { $0.palmRejection = on }
         }
-        connect(gobject(delay), "value-changed") { [weak self] in
-            let ms = gtk_spin_button_get_value(OpaquePointer(delay))
+        let delay = Widgets.spin(PalmRejection.delayRange, step: 50, value: prefs.palmDelay) { [weak self] ms in
             self?.change { $0.palmDelay = ms }
         }
 
         // Stabilizer.
-        let stabilizer = Self.dropDown([localized("Off"), localized("Low"), localized("High")])
         let levels = Stabilizer.Level.allCases
-        gtk_drop_down_set_selected(OpaquePointer(stabilizer), guint(levels.firstIndex(of: prefs.stabilizer) ?? 0))
-        connectNotify(gobject(stabilizer), property: "selected") { [weak self] in
-            let k = Int(gtk_drop_down_get_selected(OpaquePointer(stabilizer)))
+        let stabilizer = Widgets.dropDown([localized("Off"), localized("Low"), localized("High")],
+                                          selected: levels.firstIndex(of: prefs.stabilizer) ?? 0) { [weak self] k in
             if levels.indices.contains(k) { self?.change { $0.stabilizer = levels[k] } }
         }
 
         // The stylus's eraser end and buttons.
         let actions = StylusAction.allCases
         func actionMenu(_ current: StylusAction, _ set: @escaping (inout Preferences, StylusAction) -> Void) -> Widget {
-            let d = Self.dropDown(actions.map(\.title))
-            gtk_drop_down_set_selected(OpaquePointer(d), guint(actions.firstIndex(of: current) ?? 0))
-            connectNotify(gobject(d), property: "selected") { [weak self] in
-                let k = Int(gtk_drop_down_get_selected(OpaquePointer(d)))
+            Widgets.dropDown(actions.map(\.title), selected: actions.firstIndex(of: current) ?? 0) { [weak self] k in
                 if actions.indices.contains(k) { self?.change { set(&$0, actions[k]) } }
             }
-            return d
         }
 
-        Widgets.append(box, Self.heading(localized("Pressure curve")), Self.row(localized("Preset"), presets), graph, hint, addPoint,
-                       Self.heading(localized("Palm rejection")), palm, Self.row(localized("Touches stay blocked after the pen leaves (ms)"), delay),
-                       Self.heading(localized("Stabilizer")), Self.row(localized("Steady a shaky hand"), stabilizer),
-                       Self.heading(localized("Stylus buttons")),
+        Widgets.append(box, Widgets.heading(localized("Pressure curve")), Self.row(localized("Preset"), presets), graph, hint, addPoint,
+                       Widgets.heading(localized("Palm rejection")), palm, Self.row(localized("Touches stay blocked after the pen leaves (ms)"), delay),
+                       Widgets.heading(localized("Stabilizer")), Self.row(localized("Steady a shaky hand"), stabilizer),
+                       Widgets.heading(localized("Stylus buttons")),
                        Self.row(localized("Eraser end"), actionMenu(prefs.eraserEnd) { $0.eraserEnd = $1 }),
                        Self.row(localized("First button"), actionMenu(prefs.firstButton) { $0.firstButton = $1 }),
                        Self.row(localized("Second button"), actionMenu(prefs.secondButton) { $0.secondButton = $1 }))
-        gtk_window_set_child(typed(window, as: GtkWindow.self), box)
+        window.setWindowChild(box)
         showPreset()
     }
 
@@ -192,19 +153,19 @@ final class PenPreferences {
         guard curve != prefs.pressureCurve else { return }
         change { $0.pressureCurve = curve }
         showPreset()
-        gtk_widget_queue_draw(graph)
+        graph.queueDraw()
     }
 
     private func showPreset() {
         syncing = true
         defer { syncing = false }
         let k = prefs.pressureCurve.preset.flatMap { Self.presetOrder.firstIndex(of: $0) } ?? Self.presetOrder.count
-        gtk_drop_down_set_selected(OpaquePointer(presets), guint(k))
+        presets.selectedIndex = k
     }
 
     private func presetChosen() {
         guard !syncing else { return }
-        let k = Int(gtk_drop_down_get_selected(OpaquePointer(presets)))
+        let k = presets.selectedIndex
         guard Self.presetOrder.indices.contains(k) else { return }
         setCurve(PressureCurve(Self.presetOrder[k]))
     }

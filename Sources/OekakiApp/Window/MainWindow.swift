@@ -307,7 +307,7 @@ final class MainWindow {
         pageMenu.onCommand = { [weak self] in self?.perform($0) }
         pageMenu.onSize = { [weak self] size, all in self?.session.setPageSize(size, allPages: all) }
         pageMenu.onBackground = { [weak self] style, all in self?.session.setPageStyle(style, allPages: all) }
-        reportLayout(whenShown: pageMenu.popoverWidget)
+        if let p = pageMenu.popoverWidget { reportLayout(whenShown: p) }
         // The canvas spans the window: its width decides whether the tool names fit beside their icons.
         connectResize(gobject(canvas.widget)) { [weak self] width, _ in
             // After this layout pass, not inside it.
