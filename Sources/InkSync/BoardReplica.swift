@@ -37,6 +37,8 @@ public struct BoardReplica: Sendable {
     public internal(set) var pendingStrokes: [StrokeID: PageID] = [:]
     /// True when a local page edit may not be on the board yet (pages are few: then all of them are compared).
     public internal(set) var pagesPending = false
+    /// Within a batch (`BoardBatch.swift`): my strokes back from the board, each waiting for its place in the order.
+    var placesWaiting: [(local: StrokeID, page: PageID, order: UInt64)]?
 
     /// The first page's strokes (a one-page board, and the tests).
     public var drawing: Drawing { document.pages[0].flattened }
@@ -274,6 +276,8 @@ public struct BoardReplica: Sendable {
     /// number already applied for its client (a duplicate) is skipped.
     public mutating func receive(_ op: BoardOperation, sequence: UInt64) {
         guard sequence > ledger.lastSequence else { return }
+        // Only my strokes coming back wait for their place; anything else sees the drawing as it is.
+        if case .add = op.change, op.client == client {} else { placeWaiting() }
         ledger.lastSequence = sequence
         reserve(through: Self.topOrder(sequence))
         apply(op, sequence: sequence)
@@ -284,6 +288,7 @@ public struct BoardReplica: Sendable {
     /// so a replica stopped meanwhile reads the parts again (the entries between are duplicates by then).
     public mutating func receive(_ part: OperationPart, sequence: UInt64) {
         guard sequence > ledger.lastSequence else { return }
+        placeWaiting()
         ledger.lastSequence = sequence
         reserve(through: Self.topOrder(sequence))
         let key = BoardStrokeID(client: part.client, number: part.number)
@@ -414,6 +419,7 @@ public struct BoardReplica: Sendable {
     /// moves on instead of stalling on it.
     public mutating func skip(sequence: UInt64, because reason: String) {
         guard sequence > ledger.lastSequence else { return }
+        placeWaiting()
         ledger.lastSequence = sequence
         reserve(through: Self.topOrder(sequence))
         notes.append("entry \(sequence) skipped: \(reason)")
@@ -430,7 +436,7 @@ public struct BoardReplica: Sendable {
             let local = s.id.number
             ledger[s.id] = .init(local: local, visible: true, order: order, page: page, look: look, layer: layer)
             if stroke(local, page: page) != nil {
-                place(local, page: page, order: order)
+                if placesWaiting != nil { placesWaiting?.append((local, page, order)) } else { place(local, page: page, order: order) }
             } else if hidden[local] == nil {
                 hidden[local] = s.stroke(local: local, page: page, order: order, layer: layer)
             }
@@ -524,11 +530,7 @@ public struct BoardReplica: Sendable {
         if stroke(e.local, page: e.page) != nil { place(e.local, page: e.page, order: order) } else if let s = hidden[e.local] { hidden[e.local] = withOrder(s, order) }
     }
 
-    private func withOrder(_ s: Stroke, _ order: UInt64) -> Stroke {
-        var s = s
-        s.order = order
-        return s
-    }
+    func withOrder(_ s: Stroke, _ order: UInt64) -> Stroke { var s = s; s.order = order; return s }
 
     private mutating func place(_ local: StrokeID, page: PageID, order: UInt64) {
         guard let s = stroke(local, page: page), s.order != order else { return }

@@ -205,6 +205,9 @@ public final class BoardSync {
         guard let c = connection, let log else { return 0 }
         var n = 0
         var wait = waitMs
+        // My strokes coming back in this batch move to the board's place in one edit (`BoardBatch.swift`).
+        replica.startBatch()
+        defer { replica.endBatch() }
         do {
             while let m = try c.next(log, timeoutMs: wait) {
                 wait = 0
@@ -225,6 +228,7 @@ public final class BoardSync {
                 if m.pending == 0 || n >= 5000 { break }
             }
         } catch let f as NatsConnection.Failure { throw Self.map(f, url) }
+        replica.endBatch()
         if n > 0 { try persist() }
         return n
     }

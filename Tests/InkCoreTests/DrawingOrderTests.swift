@@ -71,4 +71,36 @@ final class DrawingOrderTests: XCTestCase {
         XCTAssertEqual(built.strokes.map(\.id), [1, 9, 3])
         XCTAssertEqual(built.nextStrokeID, 10)
     }
+    /// Many strokes at once (a board's batch: moved in the order, restyled, moved on the page, new) end up exactly
+    /// as inserting them one after the other: the same order, the same lookups, the same hits in the index.
+    func testInsertingABatchIsInsertingEachInTurn() {
+        var rng = SeededRandom(seed: 7)
+        var base = Drawing()
+        for k in 1...300 {
+            let x = rng.range(0, 1500), y = rng.range(0, 900)
+            base.insert(Stroke(id: StrokeID(k), style: StrokeStyle(width: 2), points: [InkPoint(x: x, y: y), InkPoint(x: x + 40, y: y + 10)]))
+        }
+        for round in 0..<20 {
+            var batch: [Stroke] = []
+            for _ in 0..<(5 + round * 10) {
+                var s = base.strokes[Int(rng.next() % UInt64(base.strokes.count))]
+                switch rng.next() % 4 {
+                case 0: s.order = 1_000_000 + rng.next() % 1000
+                case 1: s.style.width = 7
+                case 2: s.setTransform(.translation(rng.range(-50, 50), 0))
+                default: s = Stroke(id: StrokeID(10_000 + rng.next() % 500), style: StrokeStyle(), points: [InkPoint(x: 5, y: 5)])
+                }
+                batch.append(s)
+            }
+            var each = base, all = base
+            for s in batch { each.insert(s) }
+            all.insert(contentsOf: batch)
+            XCTAssertEqual(all.strokes, each.strokes, "round \(round)")
+            for s in each.strokes { XCTAssertEqual(all.stroke(s.id), s) }
+            for r in [Rect(minX: 0, minY: 0, maxX: 400, maxY: 400), Rect(minX: 700, minY: 300, maxX: 1600, maxY: 1000)] {
+                XCTAssertEqual(all.strokes(in: r).map(\.id), each.strokes(in: r).map(\.id), "round \(round)")
+            }
+            base = all
+        }
+    }
 }

@@ -66,9 +66,54 @@ public struct Drawing: Sendable {
         // A stroke with this id already present under another order is taken out first (it moves).
         if (reordered[s.id] ?? s.id) != s.order { remove(s.id) }
         let p = position(of: s.id, order: s.order)
-        if p.found { index.remove(s.id); strokes[p.index] = s } else { strokes.insert(s, at: p.index) }
+        let b = s.inkBounds
+        if p.found {
+            // The same ink where it was (a look or order of the board confirmed): the index already has it, and
+            // taking it out scans cells that grow with the page.
+            let was = strokes[p.index].inkBounds
+            strokes[p.index] = s
+            if was == b { return }
+            index.remove(s.id)
+        } else {
+            strokes.insert(s, at: p.index)
+        }
         if s.order != s.id { reordered[s.id] = s.order }
-        if let b = s.inkBounds { index.insert(s.id, bounds: b) }
+        if let b { index.insert(s.id, bounds: b) }
+    }
+
+    /// Inserts many strokes, as `insert` one after the other would. When several of them move in the drawing
+    /// order (a board's batch of my strokes coming back at the board's place), they go in by one merge: the cost
+    /// is the page's strokes once, where moving each would shift the array once per stroke.
+    public mutating func insert(contentsOf batch: [Stroke]) {
+        var moving = 0
+        for s in batch where (reordered[s.id] ?? s.id) != s.order && position(of: s.id).found { moving += 1 }
+        guard moving > 8 else { for s in batch { insert(s) }; return }
+        // The last of each id wins, as one after the other.
+        var last: [StrokeID: Int] = [:]
+        for (k, s) in batch.enumerated() { last[s.id] = k }
+        var incoming = batch.indices.filter { last[batch[$0].id] == $0 }.map { batch[$0] }
+        incoming.sort { $0.drawsBefore($1) }
+        var replaced: [StrokeID: Rect?] = [:]
+        var kept: [Stroke] = []
+        kept.reserveCapacity(strokes.count)
+        for s in strokes { if last[s.id] != nil { replaced[s.id] = s.inkBounds } else { kept.append(s) } }
+        var merged: [Stroke] = []
+        merged.reserveCapacity(kept.count + incoming.count)
+        var i = 0, j = 0
+        while i < kept.count || j < incoming.count {
+            if j == incoming.count || (i < kept.count && kept[i].drawsBefore(incoming[j])) { merged.append(kept[i]); i += 1 } else { merged.append(incoming[j]); j += 1 }
+        }
+        strokes = merged
+        for s in incoming {
+            reserveStrokeIDs(through: s.id)
+            reordered[s.id] = s.order != s.id ? s.order : nil
+            let b = s.inkBounds
+            if let was = replaced[s.id] {
+                if was == b { continue }
+                index.remove(s.id)
+            }
+            if let b { index.insert(s.id, bounds: b) }
+        }
     }
 
     @discardableResult
@@ -93,7 +138,7 @@ public struct Drawing: Sendable {
         if case .clear = edit { removeAll(); return }
         if case .transform(let t) = edit { place(t); return }
         for s in edit.removed { remove(s.id) }
-        for s in edit.added { insert(s) }
+        insert(contentsOf: edit.added)
     }
 
     /// Moves each stroke of a transform edit to its target placement (missing strokes are skipped); the index

@@ -95,7 +95,15 @@ extension Page {
             if let l = sameLayer[s.id], layerIndex(ofItem: s.id, hint: s.layer) == l { continue }
             remove(s.id, hint: s.layer)
         }
-        for s in edit.added { insert(s) }
+        if edit.added.count <= 8 { for s in edit.added { insert(s) }; return }
+        // Many at once (a board's batch): each layer's drawing takes its share in one go.
+        var byLayer: [Int: [Stroke]] = [:]
+        for var s in edit.added {
+            let i = layerIndex(of: s.layer) ?? layers.count - 1
+            if layers[i].id != s.layer { s.layer = layers[i].id }
+            byLayer[i, default: []].append(s)
+        }
+        for (i, list) in byLayer.sorted(by: { $0.key < $1.key }) { layers[i].drawing.insert(contentsOf: list) }
     }
 
     /// Applies one layer step to this page. Total: a step naming a missing layer or a place out of range changes
