@@ -20,7 +20,7 @@ extension Widgets {
     static func spin(_ range: ClosedRange<Double>, step: Double, value: Double? = nil, changed: ((Double) -> Void)? = nil) -> Widget {
         let s = gtk_spin_button_new_with_range(range.lowerBound, range.upperBound, step)!
         if let value { s.number = value }
-        if let changed { connect(gobject(s), "value-changed") { changed(s.number) } }
+        if let changed { s.onValueChanged { changed(s.number) } }
         return s
     }
 
@@ -69,6 +69,8 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
         nonmutating set { gtk_drop_down_set_selected(OpaquePointer(self), guint(newValue)) }
     }
 
+    /// Runs `body` when a spin button's number changes.
+    func onValueChanged(_ body: @escaping () -> Void) { connect(gobject(self), "value-changed", body) }
     /// Runs `body` when the choice of a drop-down changes.
     func onSelectionChanged(_ body: @escaping () -> Void) { connectNotify(gobject(self), property: "selected", body) }
 }

@@ -22,6 +22,8 @@ extension Widgets {
     }
 
     static func selectAllText(_ entry: Widget) { gtk_editable_select_region(OpaquePointer(entry), 0, -1) }
+    /// Leaves no text of a field selected (no highlight while the canvas has the keys).
+    static func selectNoText(_ entry: Widget) { gtk_editable_select_region(OpaquePointer(entry), 0, 0) }
 
     /// A vertical stack of pages with the switcher (buttons named `title`) that shows one of them.
     static func stack(_ pages: [(name: String, title: String, child: Widget)]) -> (switcher: Widget, stack: Widget) {
@@ -36,6 +38,15 @@ extension Widgets {
     static func scrolled(_ child: Widget) -> Widget {
         let s = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_policy(OpaquePointer(s), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(OpaquePointer(s), child)
+        return s
+    }
+
+    /// `child` in a window that scrolls sideways when narrower than it (never up and down), as tall as `child`.
+    static func scrolledSideways(_ child: Widget) -> Widget {
+        let s = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(OpaquePointer(s), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
+        gtk_scrolled_window_set_propagate_natural_height(OpaquePointer(s), 1)
         gtk_scrolled_window_set_child(OpaquePointer(s), child)
         return s
     }

@@ -22,6 +22,8 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     func expandAcross() { gtk_widget_set_hexpand(self, 1) }
     func alignStart() { gtk_widget_set_halign(self, GTK_ALIGN_START) }
     func alignCenter() { gtk_widget_set_halign(self, GTK_ALIGN_CENTER) }
+    /// A label's text starts at its left edge (when the label is wider than its text).
+    func alignTextStart() { gtk_label_set_xalign(OpaquePointer(self), 0) }
     /// A drawing area's size, in logical pixels.
     func setContentSize(width: Int, height: Int) {
         gtk_drawing_area_set_content_width(typed(self, as: GtkDrawingArea.self), Int32(width))

@@ -1,4 +1,3 @@
-import CGtk
 import InkRender
 import Localization
 import InkCore
@@ -68,7 +67,7 @@ final class Toolbar {
     /// The shapes menu, for the layout report of tests.
     private(set) var shapesPopover: Widget?
     let teachingMenu = TeachingMenu()
-    private let widthSpin: OpaquePointer
+    private let widthSpin: Widget
     private let zoomLabel: Widget
     /// Set while the toolbar itself updates its controls, so it does not report its own changes back.
     private var syncing = false
@@ -93,15 +92,11 @@ final class Toolbar {
 
     init() {
         row = Widgets.box(spacing: 4)
-        gtk_widget_add_css_class(row, "toolbar")
-        widget = gtk_scrolled_window_new()
-        let scroller = OpaquePointer(widget)
-        gtk_scrolled_window_set_policy(scroller, GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
-        gtk_scrolled_window_set_propagate_natural_height(scroller, 1)
-        gtk_scrolled_window_set_child(scroller, row)
-        widthSpin = OpaquePointer(gtk_spin_button_new_with_range(0.5, 200, 0.5)!)
+        row.addCSSClass("toolbar")
+        widget = Widgets.scrolledSideways(row)
+        widthSpin = Widgets.spin(0.5...200, step: 0.5)
         zoomLabel = Widgets.label("100 %")
-        gtk_widget_add_css_class(zoomLabel, "zoom-label")
+        zoomLabel.addCSSClass("zoom-label")
 
         let tools = Widgets.box(linked: true)
         let toolSpecs: [(Tool, String?, String, String)] = [
@@ -133,42 +128,25 @@ final class Toolbar {
         // The selection tools share the button (the row has no room for more): it shows the last one chosen.
         for t in [Tool.line, .arrow, .rectangle, .ellipse, .lasso, .selectRect, .text] { toolButtons[t] = shapeButton }
         Widgets.append(tools, shapeButton)
-        let menu = gtk_menu_button_new()!
-        gtk_widget_set_tooltip_text(menu, localized("Choose a shape, the lasso or box to select ink, the pen's fill and line style, or text and its font and colour"))
-        gtk_widget_set_focusable(menu, 0)
         let list = Widgets.box(horizontal: false, spacing: 2)
-        let popover = gtk_popover_new()!
+        let menu = Widgets.menuButton(tooltip: localized("Choose a shape, the lasso or box to select ink, the pen's fill and line style, or text and its font and colour"),
+                                      focusable: false, content: list)
         for (t, name, key) in [(Tool.line, localized("Line"), "L"), (.arrow, localized("Arrow"), "W"), (.rectangle, localized("Rectangle"), "R"), (.ellipse, localized("Ellipse"), "O"),
                                (.lasso, localized("Lasso select"), "S"), (.selectRect, localized("Box select"), "B"), (.text, localized("Text"), "T")] {
             let item = Widgets.button(icon: nil, label: "\(name)   \(key)", tooltip: "\(name) (\(key))") { [weak self] in
-                gtk_popover_popdown(typed(popover, as: GtkPopover.self))
+                menu.popdownMenu()
                 self?.onCommand?(.tool(t))
             }
-            gtk_widget_add_css_class(item, "flat")
+            item.addCSSClass("flat")
             Widgets.append(list, item)
         }
         // Text boxes' font and colour, GTK's own choosers (the row has no room for more buttons).
-        let font = gtk_font_button_new_with_font("Sans 16")!
-        gtk_widget_set_tooltip_text(font, localized("Text font and size"))
-        connect(gobject(font), "font-set") { [weak self] in
-            guard let desc = gtk_font_chooser_get_font_desc(OpaquePointer(font)) else { return }
-            defer { pango_font_description_free(desc) }
-            let family = pango_font_description_get_family(desc).map { String(cString: $0) } ?? "Sans"
-            let size = Double(pango_font_description_get_size(desc)) / Double(PANGO_SCALE)
+        let font = Widgets.fontButton("Sans 16", tooltip: localized("Text font and size")) { [weak self] family, size in
             self?.onTextFont?(family, size > 0 ? size : 16)
         }
-        let color = gtk_color_button_new()!
-        gtk_widget_set_tooltip_text(color, localized("Text colour"))
-        connect(gobject(color), "color-set") { [weak self] in
-            var c = GdkRGBA()
-            gtk_color_chooser_get_rgba(OpaquePointer(color), &c)
-            func byte(_ v: Float) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
-            self?.onTextColor?(RGBA(r: byte(c.red), g: byte(c.green), b: byte(c.blue), a: byte(c.alpha)))
-        }
-        Widgets.append(list, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), fillAndLineRows(), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), font, color)
-        gtk_popover_set_child(typed(popover, as: GtkPopover.self), list)
-        shapesPopover = popover
-        gtk_menu_button_set_popover(OpaquePointer(menu), popover)
+        let color = Widgets.colorButton(tooltip: localized("Text colour")) { [weak self] in self?.onTextColor?($0) }
+        Widgets.append(list, Widgets.separatorAcross(), fillAndLineRows(), Widgets.separatorAcross(), font, color)
+        shapesPopover = menu.menuPopover
         Widgets.append(tools, menu)
 
 
@@ -212,20 +190,19 @@ final class Toolbar {
             sizeButtons[size] = b.button
             Widgets.append(sizes, b.button)
         }
-        gtk_spin_button_set_digits(widthSpin, 1)
-        gtk_editable_set_width_chars(widthSpin, 3)
-        gtk_widget_set_tooltip_text(asWidget(widthSpin), localized("Width in page units"))
-        connect(gobject(widthSpin), "value-changed") { [weak self] in
+        widthSpin.setDigits(1, widthChars: 3)
+        widthSpin.setTooltip(localized("Width in page units"))
+        widthSpin.onValueChanged { [weak self] in
             guard let self, !self.syncing else { return }
-            self.onWidth?(gtk_spin_button_get_value(self.widthSpin))
+            self.onWidth?(self.widthSpin.number)
         }
 
         let spacer = Widgets.box()
-        gtk_widget_set_hexpand(spacer, 1)
+        spacer.expandAcross()
 
         // The middle button shows the zoom and resets it to 100 %.
         let reset = Widgets.button(icon: nil, tooltip: localized("Zoom to 100 %")) { [weak self] in self?.onCommand?(.zoomReset) }
-        gtk_button_set_child(typed(reset, as: GtkButton.self), zoomLabel)
+        reset.setButtonChild(zoomLabel)
         let zoom = Widgets.box(linked: true)
         Widgets.append(zoom,
             Widgets.button(icon: "zoom-out-symbolic", tooltip: localized("Zoom out (Ctrl+−)")) { [weak self] in self?.onCommand?(.zoomOut) },
@@ -234,7 +211,7 @@ final class Toolbar {
             Widgets.button(icon: "zoom-fit-best-symbolic", tooltip: localized("Fit the page in the window (Ctrl+0)")) { [weak self] in self?.onCommand?(.zoomFit) })
 
         teachingMenu.onCommand = { [weak self] in self?.onCommand?($0) }
-        Widgets.append(row, tools, teachingMenu.widget, Widgets.separator(), colors, Widgets.separator(), sizes, asWidget(widthSpin), spacer, zoom)
+        Widgets.append(row, tools, teachingMenu.widget, Widgets.separator(), colors, Widgets.separator(), sizes, widthSpin, spacer, zoom)
     }
 
     /// "Fill" and "Line": a row of toggles each, for the pen and the shapes (which draw in the pen's style).
@@ -243,8 +220,8 @@ final class Toolbar {
         func row(_ title: String, _ buttons: [Widget]) -> Widget {
             let r = Widgets.box(spacing: 6)
             let label = Widgets.label(title)
-            gtk_widget_set_hexpand(label, 1)
-            gtk_label_set_xalign(OpaquePointer(label), 0)
+            label.expandAcross()
+            label.alignTextStart()
             let linked = Widgets.box(linked: true)
             for b in buttons { Widgets.append(linked, b) }
             Widgets.append(r, label, linked)
@@ -280,7 +257,7 @@ final class Toolbar {
         for (line, b) in lineButtons where line == pen.line { Widgets.setActive(b, true) }
         if tool.isShape || tool.isSelection || tool == .text, tool != shapeTool {
             shapeTool = tool
-            if let f = shapeFace { gtk_widget_queue_draw(f) }
+            shapeFace?.queueDraw()
         }
         if let b = toolButtons[tool] { Widgets.setActive(b, true) }
         let opaqueColor = RGBA(r: style.color.r, g: style.color.g, b: style.color.b)
@@ -288,21 +265,21 @@ final class Toolbar {
             Widgets.setActive(swatches[i], true)
         } else if let custom = swatches.last {
             customColor = opaqueColor
-            if let f = customFace { gtk_widget_queue_draw(f) }
+            customFace?.queueDraw()
             Widgets.setActive(custom, true)
         }
         let preset = PenSize.allCases.first { $0.width(for: tool) == style.width }
         for (size, b) in sizeButtons { Widgets.setActive(b, size == preset) }
-        gtk_spin_button_set_value(widthSpin, style.width)
+        widthSpin.number = style.width
         // No leftover selection highlight in the field while the canvas has the keyboard.
-        gtk_editable_select_region(widthSpin, 0, 0)
+        Widgets.selectNoText(widthSpin)
         let colorable = !tool.isEraser
-        for s in swatches { gtk_widget_set_sensitive(s, colorable ? 1 : 0) }
+        for s in swatches { s.setSensitive(colorable) }
     }
 
     /// Drops the selection GTK gives the width field when it takes the focus on its own (as the window maps).
     func clearFieldSelection() {
-        gtk_editable_select_region(widthSpin, 0, 0)
+        Widgets.selectNoText(widthSpin)
     }
 
     /// Fits the row into a window `width` logical pixels wide: tool names show only if everything fits with them.
