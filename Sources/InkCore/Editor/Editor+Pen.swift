@@ -57,17 +57,18 @@ extension Editor {
             return route(f)
         case .ended:
             guard let st = stabilizing.removeValue(forKey: id) else { return route(e) }
-            // The line catches up with the pen along a short curve, ending on its last sample.
-            let tail = st.finish(at: e.point)
-            var u = Update()
-            for p in tail.dropLast() {
-                var m = e
-                m.phase = .moved
-                m.point = p
-                u.merge(route(m))
-            }
+            // A stroke a hold snapped to a shape keeps the shape.
+            guard shapeGestures[id]?.freehand == nil, var ink = tracker.live[id] else { return route(e) }
+            // The ends finished from the samples around them (`Stabilizer`): the live stroke takes the finished
+            // points (pressure made up again along them for a device without it) and ends on the last.
+            let points = st.finished(at: e.point)
+            guard let last = points.last else { return route(e) }
+            var u = Update(dirty: ink.inkBounds)
+            ink.setPoints([])
+            tracker.begin(id, stroke: ink)
+            for p in points.dropLast() { u.merge(Update(dirty: tracker.append(id, p, hasPressure: e.hasPressure))) }
             var f = e
-            f.point = tail.last ?? st.drawn.last ?? e.point
+            f.point = last
             u.merge(route(f))
             return u
         case .cancelled:

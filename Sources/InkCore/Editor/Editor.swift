@@ -40,7 +40,7 @@ public final class Editor {
     public var recognizeShapes = false
     /// How long (ms, of the samples' `t`) a pointer must rest before its stroke snaps to a shape.
     public static let holdDuration = 500.0
-    private var shapeGestures: [PointerID: ShapeGesture] = [:]
+    var shapeGestures: [PointerID: ShapeGesture] = [:]
 
     /// The ruler, set square and compass laid on the current page (its coordinates); pen and highlighter strokes
     /// beginning within the event's `guideRadius` of one follow it. See `Editor+Teaching.swift`.
