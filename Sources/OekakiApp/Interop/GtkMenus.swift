@@ -24,6 +24,9 @@ extension Widgets {
 extension UnsafeMutablePointer where Pointee == GtkWidget {
     /// A menu button's text.
     func setMenuLabel(_ text: String) { gtk_menu_button_set_label(OpaquePointer(self), text) }
-    /// A menu button's popover (to see when it shows).
-    var menuPopover: Widget? { gtk_menu_button_get_popover(OpaquePointer(self)).map { asWidget($0) } }
+    /// Runs `body` each time the menu button's popover opens (before it is laid out).
+    func onMenuShown(_ body: @escaping () -> Void) {
+        guard let popover = gtk_menu_button_get_popover(OpaquePointer(self)) else { return }
+        connect(gobject(popover), "show", body)
+    }
 }

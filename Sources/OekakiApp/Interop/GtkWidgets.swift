@@ -22,6 +22,12 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     func expandAcross() { gtk_widget_set_hexpand(self, 1) }
     func alignStart() { gtk_widget_set_halign(self, GTK_ALIGN_START) }
     func alignCenter() { gtk_widget_set_halign(self, GTK_ALIGN_CENTER) }
+    /// Sits at the top of its parent's height (an overlay's banners).
+    func alignTop() { gtk_widget_set_valign(self, GTK_ALIGN_START) }
+    /// Sits in the middle of its parent's height.
+    func alignMiddle() { gtk_widget_set_valign(self, GTK_ALIGN_CENTER) }
+    /// A label that ends in "…" in its middle when narrower than its text (a title, a path).
+    func ellipsizeMiddle() { gtk_label_set_ellipsize(OpaquePointer(self), PANGO_ELLIPSIZE_MIDDLE) }
     /// A label's text starts at its left edge (when the label is wider than its text).
     func alignTextStart() { gtk_label_set_xalign(OpaquePointer(self), 0) }
     /// A drawing area's size, in logical pixels.
@@ -103,6 +109,14 @@ enum Widgets {
         if let tooltip { gtk_widget_set_tooltip_text(e, tooltip) }
         connect(gobject(e), "activate", activate)
         return e
+    }
+
+    /// `child` with `layers` floating over it, the later ones on top (each placed by its own alignment).
+    static func overlay(_ child: Widget, layers: [Widget]) -> Widget {
+        let o = gtk_overlay_new()!
+        gtk_overlay_set_child(OpaquePointer(o), child)
+        for l in layers { gtk_overlay_add_overlay(OpaquePointer(o), l) }
+        return o
     }
 
     /// A line across a popover between groups of controls.

@@ -1,4 +1,3 @@
-import CGtk
 import Dispatch
 import Foundation
 import InkCore
@@ -54,33 +53,25 @@ final class MainWindow {
     /// The layers menu while it is open (`MainWindow+Layers.swift`).
     var layersMenu: LayersMenu?
 
-    init(application: UnsafeMutablePointer<GtkApplication>, document: OpenDocument) {
+    init(application: Application, document: OpenDocument) {
         session = DocumentSession(document)
         canvas = CanvasView(session: session)
         banner = Banner()
         recoveryBanner = Banner()
-        window = gtk_application_window_new(application)
-        gtk_window_set_default_size(typed(window, as: GtkWindow.self), Int32(preferences.windowWidth), Int32(preferences.windowHeight))
-        if preferences.maximized { gtk_window_maximize(typed(window, as: GtkWindow.self)) }
-        gtk_window_set_titlebar(typed(window, as: GtkWindow.self), makeHeaderBar())
+        window = Widgets.applicationWindow(application, size: (preferences.windowWidth, preferences.windowHeight), maximized: preferences.maximized)
+        window.setTitlebar(makeHeaderBar())
 
         // Banners float over the top of the canvas, so showing one never moves the ink under the pen.
         let banners = Widgets.box(horizontal: false)
-        gtk_widget_set_valign(banners, GTK_ALIGN_START)
+        banners.alignTop()
         Widgets.append(banners, recoveryBanner.widget, banner.widget)
-        let overlay = gtk_overlay_new()!
-        gtk_overlay_set_child(OpaquePointer(overlay), canvas.widget)
-        gtk_overlay_add_overlay(OpaquePointer(overlay), textField.widget)
-        gtk_overlay_add_overlay(OpaquePointer(overlay), banners)
-        gtk_overlay_add_overlay(OpaquePointer(overlay), presentation.bar)
-        gtk_overlay_add_overlay(OpaquePointer(overlay), pdfText.widget)
-        gtk_overlay_add_overlay(OpaquePointer(overlay), searchBar.widget)
+        let overlay = Widgets.overlay(canvas.widget, layers: [textField.widget, banners, presentation.bar, pdfText.widget, searchBar.widget])
         let content = Widgets.box(horizontal: false)
         let main = Widgets.box()
         overlay.setHExpand(true)
         Widgets.append(main, sidebar.widget, overlay)
         Widgets.append(content, toolbar.widget, main)
-        gtk_window_set_child(typed(window, as: GtkWindow.self), content)
+        window.setWindowChild(content)
 
         wire()
         wireSearch()
@@ -104,8 +95,8 @@ final class MainWindow {
     }
 
     func present() {
-        gtk_window_present(typed(window, as: GtkWindow.self))
-        gtk_widget_grab_focus(canvas.widget)
+        window.present()
+        canvas.widget.grabFocus()
         // Once the window is up, the width field must not show the selection it got on the way.
         every(milliseconds: 100) { [weak self] in
             self?.toolbar.clearFieldSelection()
@@ -117,142 +108,105 @@ final class MainWindow {
     // MARK: layout
 
     private func makeHeaderBar() -> Widget {
-        let bar = gtk_header_bar_new()!
-        let header = OpaquePointer(bar)
         let start = Widgets.box(linked: true)
         Widgets.append(start,
             Widgets.button(icon: "document-open-symbolic", label: localized("Open"), tooltip: localized("Open a drawing or import a .xopp (Ctrl+O)")) { [weak self] in self?.perform(.open) },
             makeOpenMenu(),
             Widgets.button(icon: "document-save-as-symbolic", label: localized("Save As"), tooltip: localized("Save under a new name (Ctrl+S)")) { [weak self] in self?.perform(.saveAs) },
             Widgets.button(icon: "document-send-symbolic", label: localized("Export"), tooltip: localized("Export as PNG, SVG, PDF or Xournal++ .xopp (Ctrl+E)")) { [weak self] in self?.perform(.export) })
-        gtk_header_bar_pack_start(header, start)
         let navigation = Widgets.box(linked: true)
         Widgets.append(navigation,
             Widgets.button(icon: "sidebar-show-symbolic", tooltip: localized("Page previews and outline (F9)")) { [weak self] in self?.perform(.toggleSidebar) },
             Widgets.button(icon: "edit-find-symbolic", tooltip: localized("Find in text boxes and PDF text (Ctrl+F)")) { [weak self] in self?.perform(.find) },
             Widgets.button(icon: "insert-text-symbolic", tooltip: localized("Select PDF text to copy or highlight it (again or Escape: back to drawing)")) { [weak self] in self?.perform(.selectPDFText) })
-        gtk_header_bar_pack_start(header, navigation)
 
-        recoverButton = gtk_menu_button_new()
-        gtk_menu_button_set_label(OpaquePointer(recoverButton), localized("Recover"))
-        gtk_widget_set_tooltip_text(recoverButton, localized("Drawings from earlier sessions that were never saved under a name"))
-        let recoverPopover = gtk_popover_new()!
-        gtk_popover_set_child(typed(recoverPopover, as: GtkPopover.self), recoverList)
-        gtk_menu_button_set_popover(OpaquePointer(recoverButton), recoverPopover)
-        gtk_widget_set_visible(recoverButton, 0)
-        gtk_header_bar_pack_start(header, recoverButton)
+        recoverButton = Widgets.menuButton(label: localized("Recover"), tooltip: localized("Drawings from earlier sessions that were never saved under a name"),
+                                           content: recoverList)
+        recoverButton.setVisible(false)
 
         let titles = Widgets.box(horizontal: false)
-        gtk_widget_set_valign(titles, GTK_ALIGN_CENTER)
-        gtk_widget_add_css_class(titleLabel, "title")
-        gtk_widget_add_css_class(subtitleLabel, "subtitle")
-        gtk_widget_add_css_class(subtitleLabel, "dim-label")
-        gtk_label_set_ellipsize(OpaquePointer(subtitleLabel), PANGO_ELLIPSIZE_MIDDLE)
-        gtk_label_set_ellipsize(OpaquePointer(titleLabel), PANGO_ELLIPSIZE_MIDDLE)
+        titles.alignMiddle()
+        titleLabel.addCSSClass("title")
+        subtitleLabel.addCSSClass("subtitle")
+        subtitleLabel.addCSSClass("dim-label")
+        subtitleLabel.ellipsizeMiddle()
+        titleLabel.ellipsizeMiddle()
         Widgets.append(titles, titleLabel, subtitleLabel)
-        gtk_header_bar_set_title_widget(header, titles)
 
-        // Packed from the right edge inwards.
-        gtk_header_bar_pack_end(header, makePreferencesButton())
         let edit = Widgets.box(linked: true)
         undoButton = Widgets.button(icon: "edit-undo-symbolic", tooltip: localized("Undo (Ctrl+Z)")) { [weak self] in self?.perform(.undo) }
         redoButton = Widgets.button(icon: "edit-redo-symbolic", tooltip: localized("Redo (Ctrl+Shift+Z or Ctrl+Y)")) { [weak self] in self?.perform(.redo) }
         Widgets.append(edit, undoButton, redoButton)
         let clear = Widgets.button(icon: "edit-clear-all-symbolic", label: localized("Clear"), tooltip: localized("Clear the page (Undo brings it back)")) { [weak self] in self?.perform(.clear) }
-        gtk_header_bar_pack_end(header, clear)
-        // "Page 3 of 12" and the page commands, beside the other commands that change the document.
-        gtk_header_bar_pack_end(header, pageMenu.widget)
-        gtk_header_bar_pack_end(header, edit)
-        return bar
+        // Packed from the right edge inwards; "Page 3 of 12" and the page commands beside the other commands that
+        // change the document.
+        return Widgets.headerBar(start: [start, navigation, recoverButton], title: titles,
+                                 end: [makePreferencesButton(), clear, pageMenu.widget, edit])
     }
 
     private func makePreferencesButton() -> Widget {
-        let button = gtk_menu_button_new()!
-        gtk_menu_button_set_icon_name(OpaquePointer(button), "open-menu-symbolic")
-        gtk_widget_set_tooltip_text(button, localized("Preferences"))
         let box = Widgets.box(horizontal: false, spacing: 6)
-        gtk_widget_set_margin_start(box, 6); gtk_widget_set_margin_end(box, 6)
-        gtk_widget_set_margin_top(box, 6); gtk_widget_set_margin_bottom(box, 6)
-        let heading = Widgets.label(localized("Fingers on a touchscreen"))
-        gtk_widget_set_halign(heading, GTK_ALIGN_START)
-        gtk_widget_add_css_class(heading, "heading")
-        let drawWith = gtk_check_button_new_with_label(localized("Draw with fingers (each finger draws)"))!
-        let navigate = gtk_check_button_new_with_label(localized("Fingers navigate (two fingers pan and pinch; the pen draws)"))!
-        gtk_check_button_set_group(typed(navigate, as: GtkCheckButton.self), typed(drawWith, as: GtkCheckButton.self))
-        touchModeButtons = [.draw: drawWith, .navigate: navigate]
-        showTouchMode(preferences.touchMode)
-        for (b, mode) in [(drawWith, TouchMode.draw), (navigate, TouchMode.navigate)] {
-            connect(gobject(b), "toggled") { [weak self] in
-                guard let self, !self.syncingTouchMode, gtk_check_button_get_active(typed(b, as: GtkCheckButton.self)) != 0 else { return }
+        box.setMargins(6)
+        let button = Widgets.menuButton(icon: "open-menu-symbolic", tooltip: localized("Preferences"), content: box)
+        var touchModes: [Widget] = []
+        for (mode, label) in [(TouchMode.draw, localized("Draw with fingers (each finger draws)")),
+                              (.navigate, localized("Fingers navigate (two fingers pan and pinch; the pen draws)"))] {
+            let b = Widgets.check(label, group: touchModes.first) { [weak self] on in
+                guard let self, !self.syncingTouchMode, on else { return }
                 self.preferences.touchMode = mode
                 self.preferences.touchModeChosen = true
                 Preferences.update { $0.touchMode = mode; $0.touchModeChosen = true }
                 self.canvas.touchMode = mode
             }
+            touchModeButtons[mode] = b
+            touchModes.append(b)
         }
-        let shapesHeading = Widgets.label(localized("Shapes"))
-        gtk_widget_set_halign(shapesHeading, GTK_ALIGN_START)
-        gtk_widget_add_css_class(shapesHeading, "heading")
-        let recognize = gtk_check_button_new_with_label(localized("Always recognize shapes (without holding the pen still)"))!
-        gtk_check_button_set_active(typed(recognize, as: GtkCheckButton.self), preferences.recognizeShapes ? 1 : 0)
-        connect(gobject(recognize), "toggled") { [weak self] in
+        showTouchMode(preferences.touchMode)
+        let recognize = Widgets.check(localized("Always recognize shapes (without holding the pen still)"), active: preferences.recognizeShapes) { [weak self] on in
             guard let self else { return }
-            let on = gtk_check_button_get_active(typed(recognize, as: GtkCheckButton.self)) != 0
             self.preferences.recognizeShapes = on
             Preferences.update { $0.recognizeShapes = on }
             self.session.setRecognizeShapes(on)
         }
-        let selectingHeading = Widgets.label(localized("Selecting"))
-        gtk_widget_set_halign(selectingHeading, GTK_ALIGN_START)
-        gtk_widget_add_css_class(selectingHeading, "heading")
-        let wholly = gtk_check_button_new_with_label(localized("The lasso and box take only strokes wholly inside"))!
-        gtk_check_button_set_active(typed(wholly, as: GtkCheckButton.self), preferences.selectWhollyInside ? 1 : 0)
-        connect(gobject(wholly), "toggled") { [weak self] in
+        let wholly = Widgets.check(localized("The lasso and box take only strokes wholly inside"), active: preferences.selectWhollyInside) { [weak self] on in
             guard let self else { return }
-            let on = gtk_check_button_get_active(typed(wholly, as: GtkCheckButton.self)) != 0
             self.preferences.selectWhollyInside = on
             Preferences.update { $0.selectWhollyInside = on }
             self.session.setSelectionRule(on ? .whollyInside : .halfInside)
         }
-        let keepWidths = gtk_check_button_new_with_label(localized("Keep line widths when resizing a selection"))!
-        gtk_check_button_set_active(typed(keepWidths, as: GtkCheckButton.self), preferences.keepLineWidths ? 1 : 0)
-        connect(gobject(keepWidths), "toggled") { [weak self] in
+        let keepWidths = Widgets.check(localized("Keep line widths when resizing a selection"), active: preferences.keepLineWidths) { [weak self] on in
             guard let self else { return }
-            let on = gtk_check_button_get_active(typed(keepWidths, as: GtkCheckButton.self)) != 0
             self.preferences.keepLineWidths = on
             Preferences.update { $0.keepLineWidths = on }
             self.session.setKeepLineWidths(on)
         }
         let hint = Widgets.label(localized("Mouse: left button draws, middle button or Space+drag pans,\nwheel scrolls, Ctrl+wheel zooms."))
-        gtk_widget_add_css_class(hint, "dim-label")
-        gtk_widget_set_halign(hint, GTK_ALIGN_START)
-        let popover = gtk_popover_new()!
+        hint.addCSSClass("dim-label")
+        hint.alignStart()
         let shortcuts = Widgets.menuItem(localized("Keyboard Shortcuts"), accelerator: "Ctrl+?", tooltip: localized("Every key the app answers to")) { [weak self] in
-            gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.perform(.showShortcuts)
+            button.popdownMenu(); self?.perform(.showShortcuts)
         }
         let pen = Widgets.menuItem(localized("Pen…"), tooltip: localized("Pressure curve, palm rejection, stabilizer, stylus buttons")) { [weak self] in
-            gtk_popover_popdown(typed(popover, as: GtkPopover.self))
+            button.popdownMenu()
             guard let self else { return }
             PenPreferences.show(parent: self.window) { [weak self] p in self?.applyPen(p) }
         }
         let about = Widgets.menuItem(localized("About Oekaki"), tooltip: localized("Version, licence and website")) { [weak self] in
-            gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.perform(.about)
+            button.popdownMenu(); self?.perform(.about)
         }
         // Xournal++ erases and selects on the current layer only; GIMP-like "every visible layer" is the other choice.
-        let everyLayer = gtk_check_button_new_with_label(localized("Erasers and selection reach every visible layer (not only the current one)"))!
-        gtk_check_button_set_active(typed(everyLayer, as: GtkCheckButton.self), preferences.layerScope == .visible ? 1 : 0)
-        connect(gobject(everyLayer), "toggled") { [weak self] in
+        let everyLayer = Widgets.check(localized("Erasers and selection reach every visible layer (not only the current one)"),
+                                       active: preferences.layerScope == .visible) { [weak self] on in
             guard let self else { return }
-            let scope: LayerScope = gtk_check_button_get_active(typed(everyLayer, as: GtkCheckButton.self)) != 0 ? .visible : .current
+            let scope: LayerScope = on ? .visible : .current
             self.preferences.layerScope = scope
             Preferences.update { $0.layerScope = scope }
             self.session.setLayerScope(scope)
         }
-        Widgets.append(box, heading, drawWith, navigate, shapesHeading, recognize, selectingHeading, wholly, keepWidths, everyLayer, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), hint,
-                       gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), pen, shortcuts, about)
-        gtk_popover_set_child(typed(popover, as: GtkPopover.self), box)
-        gtk_menu_button_set_popover(OpaquePointer(button), popover)
-        reportLayout(whenShown: popover)
+        Widgets.append(box, Widgets.heading(localized("Fingers on a touchscreen")), touchModes[0], touchModes[1],
+                       Widgets.heading(localized("Shapes")), recognize, Widgets.heading(localized("Selecting")), wholly, keepWidths, everyLayer,
+                       Widgets.separatorAcross(), hint, Widgets.separatorAcross(), pen, shortcuts, about)
+        reportLayout(whenShownBy: button)
         return button
     }
 
@@ -265,9 +219,9 @@ final class MainWindow {
     }
 
     /// Test support: a menu's items are in the layout report once it is open.
-    func reportLayout(whenShown popover: Widget) {
+    func reportLayout(whenShownBy menu: Widget) {
         guard let observer = Instruments.observer, observer.watchesLayout else { return }
-        connect(gobject(popover), "show") { [weak self] in
+        menu.onMenuShown { [weak self] in
             every(milliseconds: 300) { [weak self] in
                 if let self { observer.laidOut(self.window) }
                 return false
@@ -278,7 +232,7 @@ final class MainWindow {
     private func showTouchMode(_ mode: TouchMode) {
         syncingTouchMode = true
         defer { syncingTouchMode = false }
-        if let b = touchModeButtons[mode] { gtk_check_button_set_active(typed(b, as: GtkCheckButton.self), 1) }
+        touchModeButtons[mode]?.isChecked = true
     }
 
     private func wire() {
@@ -294,7 +248,7 @@ final class MainWindow {
         toolbar.onTextColor = { [weak self] c in self?.setTextColor(c) }
         toolbar.onFill = { [weak self] in self?.session.setFill($0) }
         toolbar.onLine = { [weak self] in self?.session.setLine($0) }
-        if let p = toolbar.shapesPopover { reportLayout(whenShown: p) }
+        if let m = toolbar.shapesMenu { reportLayout(whenShownBy: m) }
         toolbar.onWidth = { [weak self] w in
             guard let self, w.isFinite, w > 0 else { return }
             self.session.setWidth(w)
@@ -307,7 +261,7 @@ final class MainWindow {
         pageMenu.onCommand = { [weak self] in self?.perform($0) }
         pageMenu.onSize = { [weak self] size, all in self?.session.setPageSize(size, allPages: all) }
         pageMenu.onBackground = { [weak self] style, all in self?.session.setPageStyle(style, allPages: all) }
-        if let p = pageMenu.popoverWidget { reportLayout(whenShown: p) }
+        reportLayout(whenShownBy: pageMenu.widget)
         // The canvas spans the window: its width decides whether the tool names fit beside their icons.
         connectResize(gobject(canvas.widget)) { [weak self] width, _ in
             // After this layout pass, not inside it.
@@ -323,8 +277,7 @@ final class MainWindow {
             }
         }
 
-        let keys = gtk_event_controller_key_new()!
-        connectKeys(keys, pressed: { [weak self] key in
+        window.onUnhandledKeys(pressed: { [weak self] key in
             guard let self else { return false }
             if self.presentation.key(key) { return true }
             if Shortcuts.isSpace(key) { self.canvas.spaceHeld = true; return true }
@@ -337,30 +290,23 @@ final class MainWindow {
         }, released: { [weak self] key in
             if Shortcuts.isSpace(key) { self?.canvas.spaceHeld = false }
         })
-        gtk_widget_add_controller(window, keys)
         // Space released while another window had the focus never reaches us: forget it on focus loss.
-        let focus = gtk_event_controller_focus_new()!
-        connect(gobject(focus), "leave") { [weak self] in self?.canvas.spaceHeld = false }
-        gtk_widget_add_controller(window, focus)
+        window.onFocusLeave { [weak self] in self?.canvas.spaceHeld = false }
 
         // A drawing dropped anywhere on the window opens in it; PNG and JPEG files are inserted as pictures.
-        let drop = gtk_drop_target_new(gdk_file_list_get_type(), GDK_ACTION_COPY)!
-        connectFileDrop(drop) { [weak self] (paths: [String], at: (x: Double, y: Double)) in
+        window.onFilesDropped { [weak self] paths, at in
             guard let self else { return false }
             let images = paths.filter(Self.isImage)
             if !images.isEmpty {
                 // Centred where it was dropped, when that is over the canvas (the drop target is the window).
-                var cx = 0.0, cy = 0.0
-                let onCanvas = gtk_widget_translate_coordinates(self.window, self.canvas.widget, at.x, at.y, &cx, &cy) != 0
-                    && gtk_widget_contains(self.canvas.widget, cx, cy) != 0
-                for path in images { self.insertImage(file: path, atView: onCanvas ? Point(x: cx, y: cy) : nil) }
+                let spot = self.window.point(at, over: self.canvas.widget).map { Point(x: $0.x, y: $0.y) }
+                for path in images { self.insertImage(file: path, atView: spot) }
                 return true
             }
             guard let path = paths.first(where: Self.opens) else { return false }
             self.open(path)
             return true
         }
-        gtk_widget_add_controller(window, drop)
 
         // The size and maximized state are kept for the next window, saved shortly after they stop changing
         // (so a window that is killed still remembers).
@@ -486,18 +432,16 @@ final class MainWindow {
     }
 
     private func scheduleSizeSave() {
-        if sizeSaveTimer != 0 { g_source_remove(sizeSaveTimer) }
+        stopTimer(&sizeSaveTimer)
         sizeSaveTimer = every(milliseconds: 400) { [weak self] in
             guard let self else { return false }
             self.sizeSaveTimer = 0
-            let w = typed(self.window, as: GtkWindow.self)
-            let maximized = gtk_window_is_maximized(w) != 0
-            var width: Int32 = 0, height: Int32 = 0
-            gtk_window_get_default_size(w, &width, &height)
+            let maximized = self.window.isMaximized
+            let (width, height) = self.window.defaultSize
             Preferences.update { p in
                 p.maximized = maximized
                 // A maximized window's size is the screen's: keep the size to restore to.
-                if !maximized, width >= 200, height >= 200 { p.windowWidth = Int(width); p.windowHeight = Int(height) }
+                if !maximized, width >= 200, height >= 200 { p.windowWidth = width; p.windowHeight = height }
             }
             return false
         }
@@ -505,48 +449,40 @@ final class MainWindow {
 
     /// Open ▸ menu: a new window and the recently used drawings.
     private func makeOpenMenu() -> Widget {
-        let button = gtk_menu_button_new()!
-        gtk_widget_set_tooltip_text(button, localized("New window and recent drawings"))
-        gtk_widget_set_focusable(button, 0)
-        let popover = gtk_popover_new()!
         let box = Widgets.box(horizontal: false, spacing: 2)
-        for set in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { set(box, 6) }
+        box.setMargins(6)
+        let button = Widgets.menuButton(tooltip: localized("New window and recent drawings"), focusable: false, content: box)
         let new = Widgets.menuItem(localized("New Window"), accelerator: "Ctrl+N", tooltip: localized("A new drawing in its own window")) { [weak self] in
-            gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.perform(.newWindow)
+            button.popdownMenu(); self?.perform(.newWindow)
         }
-        let heading = Widgets.label(localized("Recent"))
-        gtk_widget_set_halign(heading, GTK_ALIGN_START)
-        gtk_widget_add_css_class(heading, "heading")
         let share = Widgets.menuItem(localized("Share…"), tooltip: localized("Put this drawing on a board others can join")) { [weak self] in
-            gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.askForBoard(joining: false)
+            button.popdownMenu(); self?.askForBoard(joining: false)
         }
         let join = Widgets.menuItem(localized("Join Board…"), tooltip: localized("Open a shared board in a new window")) { [weak self] in
-            gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.askForBoard(joining: true)
+            button.popdownMenu(); self?.askForBoard(joining: true)
         }
         let insertImage = Widgets.menuItem(localized("Insert Image…"), tooltip: localized("A PNG or JPEG picture on the page (or drop the file on the window, or paste it)")) { [weak self] in
-            gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.chooseImageToInsert()
+            button.popdownMenu(); self?.chooseImageToInsert()
         }
-        Widgets.append(box, new, insertImage, share, join, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), heading, recentList)
-        gtk_popover_set_child(typed(popover, as: GtkPopover.self), box)
-        gtk_menu_button_set_popover(OpaquePointer(button), popover)
-        connect(gobject(popover), "show") { [weak self] in self?.fillRecentList(popover) }
-        reportLayout(whenShown: popover)
+        Widgets.append(box, new, insertImage, share, join, Widgets.separatorAcross(), Widgets.heading(localized("Recent")), recentList)
+        button.onMenuShown { [weak self] in self?.fillRecentList(closing: button) }
+        reportLayout(whenShownBy: button)
         return button
     }
 
-    private func fillRecentList(_ popover: Widget) {
-        while let child = gtk_widget_get_first_child(recentList) { gtk_box_remove(typed(recentList, as: GtkBox.self), child) }
+    private func fillRecentList(closing menu: Widget) {
+        while let child = recentList.firstChild { recentList.removeChild(child) }
         let paths = RecentFiles.list()
         if paths.isEmpty {
             let none = Widgets.label(localized("No recent drawings"))
-            gtk_widget_add_css_class(none, "dim-label")
+            none.addCSSClass("dim-label")
             Widgets.append(recentList, none)
         }
         for path in paths {
             let item = Widgets.menuItem((path as NSString).lastPathComponent) { [weak self] in
-                gtk_popover_popdown(typed(popover, as: GtkPopover.self)); self?.open(path)
+                menu.popdownMenu(); self?.open(path)
             }
-            gtk_widget_set_tooltip_text(item, abbreviated(path))
+            item.setTooltip(abbreviated(path))
             Widgets.append(recentList, item)
         }
     }
@@ -586,7 +522,7 @@ final class MainWindow {
     }
 
     func updateHistoryButtons() {
-        gtk_widget_set_sensitive(undoButton, session.history.canUndo ? 1 : 0)
-        gtk_widget_set_sensitive(redoButton, session.history.canRedo ? 1 : 0)
+        undoButton.setSensitive(session.history.canUndo)
+        redoButton.setSensitive(session.history.canRedo)
     }
 }

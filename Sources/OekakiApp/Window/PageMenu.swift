@@ -106,8 +106,6 @@ final class PageMenu {
         }
     }
 
-    var popoverWidget: Widget? { widget.menuPopover }
-
     /// A patch of endless paper in `style`, drawn by the screen cache like the canvas (two units per pixel).
     private func paintSwatch(_ style: Background.Style, _ cr: CairoContext, width: Int, height: Int) {
         let bg = Background(style: style, paper: paper.paper, line: paper.line,

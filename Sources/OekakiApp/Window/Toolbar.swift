@@ -65,7 +65,7 @@ final class Toolbar {
     private var fillButtons: [(fill: UInt8?, button: Widget)] = []
     private var lineButtons: [(line: LineStyle, button: Widget)] = []
     /// The shapes menu, for the layout report of tests.
-    private(set) var shapesPopover: Widget?
+    private(set) var shapesMenu: Widget?
     let teachingMenu = TeachingMenu()
     private let widthSpin: Widget
     private let zoomLabel: Widget
@@ -146,7 +146,7 @@ final class Toolbar {
         }
         let color = Widgets.colorButton(tooltip: localized("Text colour")) { [weak self] in self?.onTextColor?($0) }
         Widgets.append(list, Widgets.separatorAcross(), fillAndLineRows(), Widgets.separatorAcross(), font, color)
-        shapesPopover = menu.menuPopover
+        shapesMenu = menu
         Widgets.append(tools, menu)
 
 
