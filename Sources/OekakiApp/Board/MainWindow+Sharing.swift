@@ -56,13 +56,21 @@ extension MainWindow {
         dialog.present()
     }
 
-    /// Opens the board's replica (in the data folder) in a new window.
+    /// Opens the board's replica (in the data folder) in a new window. A board joined for the first time is
+    /// seeded from its snapshot off the GTK thread (a download and a file write that grow with the board); the
+    /// new window's session then opens the file and links the board, as for any replica.
     func join(_ url: BoardURL) {
-        do {
-            let doc = try Documents.open(Documents.replicaPath(for: url))
-            OekakiApplication.open(doc).share(url)
-        } catch {
-            banner.show(.error, "\(error)", action: nil)
+        let path: String
+        do { path = try Documents.replicaFile(for: url) } catch { banner.show(.error, "\(error)", action: nil); return }
+        DispatchQueue.global(qos: .userInitiated).async {
+            Documents.seedReplica(path, url: url)
+            onMainLoop { [weak self] in
+                do {
+                    OekakiApplication.open(try Documents.open(path)).share(url)
+                } catch {
+                    self?.banner.show(.error, "\(error)", action: nil)
+                }
+            }
         }
     }
 }
@@ -70,11 +78,21 @@ extension MainWindow {
 extension Documents {
     /// Where a joined board's replica lives: the data folder, one file per board and server.
     static func replicaPath(for url: BoardURL) throws -> String {
+        let path = try replicaFile(for: url)
+        seedReplica(path, url: url)
+        return path
+    }
+
+    /// The replica's file name (its folder made).
+    static func replicaFile(for url: BoardURL) throws -> String {
         let dir = dataDirectory + "/boards"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let path = "\(dir)/\(url.board) on \(url.host) \(url.port).oekaki"
-        // A board joined for the first time starts from its newest snapshot, then reads the log after it.
+        return "\(dir)/\(url.board) on \(url.host) \(url.port).oekaki"
+    }
+
+    /// A board joined for the first time starts from its newest snapshot, then reads the log after it (no file
+    /// yet: nothing else has it open; any thread).
+    static func seedReplica(_ path: String, url: BoardURL) {
         _ = BoardSnapshot.seed(path: path, url: url) { FileHandle.standardError.write(Data("oekaki: \($0)\n".utf8)) }
-        return path
     }
 }
