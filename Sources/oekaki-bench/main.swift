@@ -102,16 +102,18 @@ while i < args.count {
     i += 1
 }
 if xoppPressureOnly {
-    let folder = PeerFolder("xopp")
-    defer { folder.remove() }
-    let display = Executables.find("xournalpp") != nil ? try? VirtualDisplay.start(log: folder.log) : nil
-    let r = XoppPressureBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
-    display?.stop()
-    if let path = writePath {
-        do { try BenchmarksFile.update(path, with: [("xopp_pressure", XoppPressureBench.markdown(r, command: CommandLine.arguments.joined(separator: " ")))]) } catch { fail("\(error)", code: 1) }
-        FileHandle.standardError.write(Data("oekaki-bench: wrote the xopp_pressure section of \(path)\n".utf8))
+    do {   // a scope of its own, so its `defer` removes the folder before exit
+        let folder = PeerFolder("xopp")
+        defer { folder.remove() }
+        let display = Executables.find("xournalpp") != nil ? try? VirtualDisplay.start(log: folder.log) : nil
+        let r = XoppPressureBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
+        display?.stop()
+        if let path = writePath {
+            do { try BenchmarksFile.update(path, with: [("xopp_pressure", XoppPressureBench.markdown(r, command: CommandLine.arguments.joined(separator: " ")))]) } catch { fail("\(error)", code: 1) }
+            FileHandle.standardError.write(Data("oekaki-bench: wrote the xopp_pressure section of \(path)\n".utf8))
+        }
+        print(XoppPressureBench.json(r))
     }
-    print(XoppPressureBench.json(r))
     exit(0)
 }
 
@@ -122,13 +124,15 @@ FileHandle.standardError.write(Data("oekaki-bench: warning: debug build; numbers
 #endif
 
 if classOnly {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-bench-class-\(getpid())").path
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let r = ClassBench.run(folder: folder, seconds: quick ? 15 : 30)
-    print(JSON.object([("board_class30_apply_ms_p50", .number(r.apply.median)), ("board_class30_apply_ms_p99", .number(r.apply.p99)),
-                       ("max_ms", .number(r.apply.max)), ("strokes", .integer(r.strokes)), ("arrivals", .integer(r.apply.count)),
-                       ("notes", .array(r.notes.map(JSON.string)))]).text())
+    do {   // a scope of its own, so its `defer` removes the folder before exit
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-bench-class-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = ClassBench.run(folder: folder, seconds: quick ? 15 : 30)
+        print(JSON.object([("board_class30_apply_ms_p50", .number(r.apply.median)), ("board_class30_apply_ms_p99", .number(r.apply.p99)),
+                           ("max_ms", .number(r.apply.max)), ("strokes", .integer(r.strokes)), ("arrivals", .integer(r.apply.count)),
+                           ("notes", .array(r.notes.map(JSON.string)))]).text())
+    }
     exit(0)
 }
 
@@ -164,17 +168,19 @@ if latencyOnly {
 }
 
 if touchOnly {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-bench-touch-\(getpid())").path
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    FileManager.default.createFile(atPath: folder + "/touch.log", contents: nil)
-    let r = TouchBench.run(rounds: quick ? 1 : 3, folder: folder, log: folder + "/touch.log")
-    let ratio = r.three.median.flatMap { t in r.one.median.map { t / $0 } }
-    print(JSON.object([("app_touch3_event_ms", .number(r.three.median)), ("app_touch1_event_ms", .number(r.one.median)),
-                       ("touch3_over_touch1_event_cpu", .number(ratio)),
-                       ("events_per_round", .object([("one", .integer(r.eventsPerRound.one)), ("three", .integer(r.eventsPerRound.three))])),
-                       ("rounds", .object([("one", .array(r.one.values.map { .number($0) })), ("three", .array(r.three.values.map { .number($0) }))])),
-                       ("notes", .array(r.notes.map(JSON.string)))]).text())
+    do {   // a scope of its own, so its `defer` removes the folder before exit
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oekaki-bench-touch-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        FileManager.default.createFile(atPath: folder + "/touch.log", contents: nil)
+        let r = TouchBench.run(rounds: quick ? 1 : 3, folder: folder, log: folder + "/touch.log")
+        let ratio = r.three.median.flatMap { t in r.one.median.map { t / $0 } }
+        print(JSON.object([("app_touch3_event_ms", .number(r.three.median)), ("app_touch1_event_ms", .number(r.one.median)),
+                           ("touch3_over_touch1_event_cpu", .number(ratio)),
+                           ("events_per_round", .object([("one", .integer(r.eventsPerRound.one)), ("three", .integer(r.eventsPerRound.three))])),
+                           ("rounds", .object([("one", .array(r.one.values.map { .number($0) })), ("three", .array(r.three.values.map { .number($0) }))])),
+                           ("notes", .array(r.notes.map(JSON.string)))]).text())
+    }
     exit(0)
 }
 
@@ -235,32 +241,36 @@ if navigationOnly {
 }
 
 if pdfOnly {
-    let folder = PeerFolder("pdf")
-    defer { folder.remove() }
-    let display = try? VirtualDisplay.start(log: folder.log)
-    let r = PDFBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
-    display?.stop()
-    let ratio = r.xournalppPDF.median.flatMap { x in r.oursPDF.median.map { x / $0 } }
-    print(JSON.object([("pdf_first_page_ms_300", .number(r.firstPage.median)), ("pdf_annotated_export_ms_300", .number(r.oursPDF.median)),
-                       ("pdf_annotated_xournalpp_ms_300", .number(r.xournalppPDF.median)), ("xournalpp_over_ours_pdf_annotated_300", .number(ratio)),
-                       ("rounds", .object([("first_page", .array(r.firstPage.values.map { .number($0) })),
-                                           ("ours", .array(r.oursPDF.values.map { .number($0) })),
-                                           ("xournalpp", .array(r.xournalppPDF.values.map { .number($0) }))])),
-                       ("notes", .array(r.notes.map(JSON.string)))]).text())
+    do {   // a scope of its own, so its `defer` removes the folder before exit
+        let folder = PeerFolder("pdf")
+        defer { folder.remove() }
+        let display = try? VirtualDisplay.start(log: folder.log)
+        let r = PDFBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
+        display?.stop()
+        let ratio = r.xournalppPDF.median.flatMap { x in r.oursPDF.median.map { x / $0 } }
+        print(JSON.object([("pdf_first_page_ms_300", .number(r.firstPage.median)), ("pdf_annotated_export_ms_300", .number(r.oursPDF.median)),
+                           ("pdf_annotated_xournalpp_ms_300", .number(r.xournalppPDF.median)), ("xournalpp_over_ours_pdf_annotated_300", .number(ratio)),
+                           ("rounds", .object([("first_page", .array(r.firstPage.values.map { .number($0) })),
+                                               ("ours", .array(r.oursPDF.values.map { .number($0) })),
+                                               ("xournalpp", .array(r.xournalppPDF.values.map { .number($0) }))])),
+                           ("notes", .array(r.notes.map(JSON.string)))]).text())
+    }
     exit(0)
 }
 
 if notebookOnly {
-    let folder = PeerFolder("notebook")
-    defer { folder.remove() }
-    let display = Executables.find("xournalpp") != nil ? try? VirtualDisplay.start(log: folder.log) : nil
-    let r = NotebookFileBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
-    display?.stop()
-    let ratio = r.xournalppPDF.median.flatMap { x in r.oursPDF.median.map { x / $0 } }
-    print(JSON.object([("points", .integer(r.points)), ("notebook_open_ms_500p", .number(r.open.median)),
-                       ("notebook_open_page_ms_500p", .number(r.openFirstPage.median)),
-                       ("notebook_pdf_ms_500p", .number(r.oursPDF.median)), ("notebook_xournalpp_pdf_ms_500p", .number(r.xournalppPDF.median)),
-                       ("xournalpp_over_ours_pdf_500p", .number(ratio)), ("notes", .array(r.notes.map(JSON.string)))]).text())
+    do {   // a scope of its own, so its `defer` removes the folder before exit
+        let folder = PeerFolder("notebook")
+        defer { folder.remove() }
+        let display = Executables.find("xournalpp") != nil ? try? VirtualDisplay.start(log: folder.log) : nil
+        let r = NotebookFileBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
+        display?.stop()
+        let ratio = r.xournalppPDF.median.flatMap { x in r.oursPDF.median.map { x / $0 } }
+        print(JSON.object([("points", .integer(r.points)), ("notebook_open_ms_500p", .number(r.open.median)),
+                           ("notebook_open_page_ms_500p", .number(r.openFirstPage.median)),
+                           ("notebook_pdf_ms_500p", .number(r.oursPDF.median)), ("notebook_xournalpp_pdf_ms_500p", .number(r.xournalppPDF.median)),
+                           ("xournalpp_over_ours_pdf_500p", .number(ratio)), ("notes", .array(r.notes.map(JSON.string)))]).text())
+    }
     exit(0)
 }
 
