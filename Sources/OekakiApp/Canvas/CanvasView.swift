@@ -122,7 +122,7 @@ final class CanvasView: CanvasNavigation {
         widget.setFocusable(true)
         widget.setCursor("crosshair")
         setDrawFunction(widget) { [weak self] cr, w, h in self?.draw(cr, width: Int(w), height: Int(h)) }
-        connectNotify(gobject(widget), property: "scale-factor") { [weak self] in self?.redraw() }
+        widget.onPropertyChange("scale-factor") { [weak self] in self?.redraw() }
         input = CanvasInput(area: widget, viewport: viewport, sink: session)
         input?.navigation = self
         session.follow { [weak self] u in self?.render(u) }

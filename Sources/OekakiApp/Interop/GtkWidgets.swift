@@ -46,6 +46,17 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
         return Int(natural)
     }
 
+    // Its signals, typed (the names GTK gives them stay here).
+    func onDestroy(_ body: @escaping () -> Void) { connect(gobject(self), "destroy", body) }
+    /// A button was clicked (also when the click makes a toggle active again).
+    func onClicked(_ body: @escaping () -> Void) { connect(gobject(self), "clicked", body) }
+    /// A GObject property changed ("scale-factor", a window's "maximized").
+    func onPropertyChange(_ property: String, _ body: @escaping () -> Void) { connectNotify(gobject(self), property: property, body) }
+    /// A drawing area got a new size (logical pixels).
+    func onResize(_ body: @escaping (_ width: Int32, _ height: Int32) -> Void) { connectResize(gobject(self), body) }
+    /// The user asked to close the window; `body` returns true to keep it open.
+    func onCloseRequest(_ body: @escaping () -> Bool) { connectStop(gobject(self), "close-request", body) }
+
     // A GtkWindow.
     func setWindowTitle(_ title: String) { gtk_window_set_title(typed(self, as: GtkWindow.self), title) }
     func closeWindow() { gtk_window_close(typed(self, as: GtkWindow.self)) }

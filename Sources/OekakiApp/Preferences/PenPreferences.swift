@@ -61,7 +61,7 @@ final class PenPreferences {
         p.window.setTransient(for: parent)
         p.window.present()
         // The window keeps its controller alive until it is closed.
-        connect(gobject(p.window), "destroy") { _ = p }
+        p.window.onDestroy { _ = p }
         return p
     }
 

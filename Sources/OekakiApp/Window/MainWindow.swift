@@ -263,7 +263,7 @@ final class MainWindow {
         pageMenu.onBackground = { [weak self] style, all in self?.session.setPageStyle(style, allPages: all) }
         reportLayout(whenShownBy: pageMenu.widget)
         // The canvas spans the window: its width decides whether the tool names fit beside their icons.
-        connectResize(gobject(canvas.widget)) { [weak self] width, _ in
+        canvas.widget.onResize { [weak self] width, _ in
             // After this layout pass, not inside it.
             onMainLoop {
                 guard let self else { return }
@@ -311,10 +311,10 @@ final class MainWindow {
         // The size and maximized state are kept for the next window, saved shortly after they stop changing
         // (so a window that is killed still remembers).
         for property in ["default-width", "default-height", "maximized"] {
-            connectNotify(gobject(window), property: property) { [weak self] in self?.scheduleSizeSave() }
+            window.onPropertyChange(property) { [weak self] in self?.scheduleSizeSave() }
         }
 
-        connectStop(gobject(window), "close-request") { [weak self] in
+        window.onCloseRequest { [weak self] in
             guard let self else { return false }
             if self.closeConfirmed { return false }
             let unsaved = self.session.flushNow()

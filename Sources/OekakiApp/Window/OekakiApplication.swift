@@ -60,7 +60,7 @@ public enum OekakiApplication {
         let w = MainWindow(application: application!, document: document)
         w.canvas.dark = darkStyle?.isDark ?? false
         windows.append(w)
-        connect(gobject(w.window), "destroy") { [weak w] in windows.removeAll { $0 === w } }
+        w.window.onDestroy { [weak w] in windows.removeAll { $0 === w } }
         w.present()
         return w
     }

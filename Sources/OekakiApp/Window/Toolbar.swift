@@ -171,7 +171,7 @@ final class Toolbar {
             cr.stroke()
         }) { }
         // The custom swatch opens the chooser on every click, not only when it becomes active.
-        connect(gobject(custom.button), "clicked") { [weak self] in
+        custom.button.onClicked { [weak self] in
             guard let self, !self.syncing else { return }
             self.onCommand?(.customColor)
         }
