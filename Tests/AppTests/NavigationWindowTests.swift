@@ -52,6 +52,36 @@ final class NavigationWindowTests: WindowTestCase {
         XCTAssertEqual(closed.hitFills(), 0, "no marks once the search is closed")
     }
 
+    /// With the bar open, the hits follow edits: undoing the text box that held one takes its mark away and the
+    /// other stays current; redo brings it back. The view does not jump.
+    func testSearchHitsFollowEdits() throws {
+        let file = home.appendingPathComponent("notes.oekaki").path
+        let first = Stroke(id: 1, content: .text(TextBox(text: "Numbat notes", size: 20)), frame: Rect(x: 40, y: 40, width: 300, height: 30))
+        let second = Stroke(id: 2, content: .text(TextBox(text: "A numbat again", size: 20)), frame: Rect(x: 40, y: 180, width: 300, height: 30))
+        let page = Page(id: Page.firstID, format: .fixed(Size(width: 400, height: 300)), drawing: Drawing(strokes: [first, second]))
+        // The second box is the last edit in the history, as if just typed.
+        try DocumentFile.create(path: file, document: Document(pages: [page]), history: History(undo: [Edit.add([second])])).close()
+        let report = home.appendingPathComponent("layout.txt")
+        try launch(arguments: [file], title: "notes.oekaki", environment: ["OEKAKI_LAYOUT_REPORT": report.path])
+        let corner = try XCTUnwrap(paperCorner(try waitForPage()))
+        key("ctrl+f")
+        usleep(300_000)
+        xdotool(["type", "--delay", "40", "numbat"])
+        func marks(_ s: Screenshot, _ y: Int) -> Int { s.hitMarkPixels(x: (corner.x + 30)..<(corner.x + 360), y: (corner.y + y - 8)..<(corner.y + y + 40)) }
+        let found = try waitFor(seconds: 5) { marks($0, 40) > 100 && marks($0, 180) > 100 }
+        XCTAssertGreaterThan(marks(found, 40), 100, "the first box's hit is marked")
+        XCTAssertGreaterThan(marks(found, 180), 100, "the second box's hit is marked")
+        try clickControl(startingWith: "Undo", report: report)
+        let undone = try waitFor(seconds: 5) { marks($0, 180) == 0 }
+        XCTAssertEqual(marks(undone, 180), 0, "the undone box's hit is gone")
+        XCTAssertGreaterThan(marks(undone, 40), 100, "the other hit stays")
+        XCTAssertEqual(paperCorner(undone)?.y, corner.y, "the view stays")
+        try clickControl(startingWith: "Redo", report: report)
+        let redone = try waitFor(seconds: 5) { marks($0, 180) > 100 }
+        XCTAssertGreaterThan(marks(redone, 180), 100, "redo brings the hit back")
+        quit()
+    }
+
     func testSidebarGoesToAPageAndMovesOne() throws {
         let paper = try writePaper()
         try launch(paper.pdf.path, title: "paper.oekaki")
@@ -77,6 +107,29 @@ final class NavigationWindowTests: WindowTestCase {
         usleep(800_000)
         quit()
         XCTAssertEqual(try pdfPages(paper.document), [0, 1, 2], "undo moved it back")
+    }
+
+    /// A page dragged to the sidebar's bottom edge and held there scrolls the list, so it can be dropped past the
+    /// rows in view: page 1 of 12 dropped at the end.
+    func testSidebarScrollsWhileAPageIsHeldAtItsEdge() throws {
+        let pdf = home.appendingPathComponent("long.pdf")
+        try Data(SamplePDF.make(pageCount: 12, size: Size(width: 400, height: 200)) { "Numbat page \($0 + 1)" }).write(to: pdf)
+        let document = home.appendingPathComponent("long.oekaki").path
+        try launch(pdf.path, title: "long.oekaki")
+        try waitForPDF()
+        key("F9")
+        let shown = try waitFor(seconds: 5) { $0.currentPageFrame() != nil }
+        let row0 = try XCTUnwrap(shown.currentPageFrame(), "the sidebar marks the current page")
+        // Down past the window's bottom (the drag keeps the pointer), held there, then dropped.
+        let bottom = Self.screen.height - 4
+        xdotool(["mousemove", String(row0.x), String(row0.y), "mousedown", "1"])
+        for y in stride(from: row0.y + 20, through: bottom, by: 60) { xdotool(["mousemove", String(row0.x), String(y)]); usleep(30_000) }
+        xdotool(["mousemove", String(row0.x), String(bottom)])
+        usleep(4_000_000)
+        xdotool(["mouseup", "1"])
+        usleep(800_000)
+        quit()
+        XCTAssertEqual(try pdfPages(document), Array(1..<12) + [0], "page 1 dropped after page 12, out of view when the drag began")
     }
 
     func testSelectPDFTextCopyAndHighlight() throws {
@@ -173,6 +226,18 @@ extension Screenshot {
             }
         }
         return n / 100
+    }
+
+    /// Hit marks (fill or the current one's outline) in a region.
+    func hitMarkPixels(x: Range<Int>, y: Range<Int>) -> Int {
+        var n = 0
+        for yy in y {
+            for xx in x {
+                let c = pixel(xx, yy)
+                if (c.r > 245 && (190...230).contains(c.g) && (130...195).contains(c.b)) || (abs(c.r - 217) < 20 && abs(c.g - 77) < 25 && c.b < 30) { n += 1 }
+            }
+        }
+        return n
     }
 
     /// Highlighter yellow over white paper (255·230·0 at 40 %: 255·245·153).

@@ -12,6 +12,7 @@ extension MainWindow {
     func openSearch() { searchBar.open() }
 
     func closeSearch() {
+        stopTimer(&searchRefreshTimer)
         searchRun?.cancel()
         searchRun = nil
         searchBar.close()
@@ -22,6 +23,7 @@ extension MainWindow {
 
     /// Searches the document as it is now; hits come in page by page.
     func search(_ query: String) {
+        stopTimer(&searchRefreshTimer)
         searchRun?.cancel()
         let matcher = TextMatcher(query)
         searchBar.restart(searching: !matcher.isEmpty)
@@ -37,6 +39,35 @@ extension MainWindow {
             if first { self.stepSearch(1) }
         }, done: { [weak self] in
             self?.searchBar.finish()
+        })
+    }
+
+    /// Hits follow the document: an edit (here, an undo, or others' on a board) searches the same query again,
+    /// 150 ms after the last one so an eraser's strokes or a burst of board edits search once. The view stays where
+    /// it is; the hits and the count change in place.
+    func followInSearch(_ u: SessionUpdate) {
+        guard searchBar.isOpen, !TextMatcher(searchBar.query).isEmpty else { return }
+        guard u.documentReplaced || u.drawingChanged || u.layersChanged || u.edit.pagesChanged || !u.edit.changes.isEmpty else { return }
+        stopTimer(&searchRefreshTimer)
+        searchRefreshTimer = every(milliseconds: 150) { [weak self] in
+            self?.searchRefreshTimer = 0
+            self?.refreshSearch()
+            return false
+        }
+    }
+
+    private func refreshSearch() {
+        let matcher = TextMatcher(searchBar.query)
+        guard searchBar.isOpen, !matcher.isEmpty else { return }
+        searchRun?.cancel()
+        final class Found { var hits: [SearchHit] = [] }
+        let found = Found()
+        searchRun = SearchRun(session.document, matcher: matcher, texts: pdfTexts, queue: backgroundQueue, found: { found.hits += $0 },
+                              done: { [weak self] in
+            guard let self else { return }
+            self.searchBar.replace(with: found.hits)
+            self.canvas.searchHits = self.searchBar.hits
+            self.canvas.currentSearchHit = self.searchBar.current
         })
     }
 

@@ -45,6 +45,7 @@ final class MainWindow {
     /// Ctrl+F (`MainWindow+Search.swift`): the bar, the search running, the PDF text read so far.
     let searchBar = SearchBar()
     var searchRun: SearchRun?
+    var searchRefreshTimer: UInt32 = 0
     let pdfTexts = PDFTexts()
     /// F9 (`MainWindow+Sidebar.swift`): page previews and the outline.
     lazy var sidebar = PageSidebar(session: session)
@@ -502,6 +503,7 @@ final class MainWindow {
     private func follow(_ u: SessionUpdate) {
         if u.documentReplaced || u.pageChanged { showPage() }
         followInSidebar(u)
+        followInSearch(u)
         if u.documentReplaced || u.pageChanged || u.layersChanged || u.historyChanged { refreshLayersMenu() }
         if u.historyChanged || u.documentReplaced { updateHistoryButtons() }
         if u.toolChanged { canvas.toolChanged(); showTool() }

@@ -17,6 +17,15 @@ final class PagePreviewList {
     /// The row pressed and, once the pointer has moved far enough, the gap it would be dropped into.
     private var pressed: (row: Int, y: Double)?
     private var dropGap: Int?
+    /// While a page is dragged: the pointer's y in the area, and the timer scrolling the list when it is near an
+    /// edge (so a page can be dragged to any place of a long document, not only to the rows in view).
+    private var dragY: Double?
+    private var edgeScroll: UInt32 = 0
+    private var lastEdgeStep = 0.0
+    /// How near the top or bottom edge the list scrolls, and its fastest speed (pixels a second, at or past the
+    /// edge: about eight rows). By the clock, not per tick, so a busy main loop scrolls as far.
+    static let scrollEdge = 48.0
+    static let fastestScroll = 1400.0
     /// The page count and height the scrollbar was last set for.
     private var range = (0, 0.0)
 
@@ -47,10 +56,17 @@ final class PagePreviewList {
             self.dropGap = nil
         }, moved: { [weak self] _, dy in
             guard let self, let p = self.pressed, abs(dy) > 8 || self.dropGap != nil else { return }
+            self.dragY = p.y + dy
             self.dropGap = self.gap(at: p.y + dy)
             self.area.queueDraw()
+            if self.edgeScroll == 0, self.edgeSpeed != 0 {
+                self.lastEdgeStep = monotonicMs()
+                self.edgeScroll = every(milliseconds: 16) { [weak self] in self?.scrollTowardsEdge() ?? false }
+            }
         }, ended: { [weak self] _, dy in
             guard let self, let p = self.pressed else { return }
+            stopTimer(&self.edgeScroll)
+            self.dragY = nil
             self.pressed = nil
             let gap = self.dropGap
             self.dropGap = nil
@@ -67,6 +83,27 @@ final class PagePreviewList {
     }
 
     var pageCount: Int { session.document.pages.count }
+
+    /// -1…1: how far into the top (negative) or bottom edge band the dragged page is; 0 elsewhere.
+    private var edgeSpeed: Double {
+        guard let y = dragY, dropGap != nil else { return 0 }
+        let h = Double(area.height), e = Self.scrollEdge
+        if y < e { return -min((e - y) / e, 1) }
+        if y > h - e { return min((y - (h - e)) / e, 1) }
+        return 0
+    }
+
+    /// One frame of scrolling while a dragged page is held near an edge; the drop line follows. False stops it.
+    private func scrollTowardsEdge() -> Bool {
+        let speed = edgeSpeed
+        guard speed != 0, let y = dragY else { edgeScroll = 0; return false }
+        let now = monotonicMs()
+        adjustment.value += speed * Self.fastestScroll * min(now - lastEdgeStep, 100) / 1000
+        lastEdgeStep = now
+        dropGap = gap(at: y)
+        area.queueDraw()
+        return true
+    }
 
     func row(at y: Double) -> Int? {
         let r = Int(((y + adjustment.value) / Self.rowHeight).rounded(.down))

@@ -71,6 +71,21 @@ final class SearchBar {
 
     func finish() { searching = false; showCount() }
 
+    /// The same query's hits in the document as edited: the current hit stays current where it is still found
+    /// (same page, box and words), else the one now at its place; the count follows.
+    func replace(with new: [SearchHit]) {
+        let old = current.map { (index: $0, hit: hits[$0]) }
+        hits = new
+        searching = false
+        if let old, !new.isEmpty {
+            current = new.firstIndex { $0.page == old.hit.page && $0.item == old.hit.item && $0.text == old.hit.text && $0.kind == old.hit.kind }
+                ?? min(old.index, new.count - 1)
+        } else {
+            current = nil
+        }
+        showCount()
+    }
+
     /// The current hit moved by `delta` (wrapping), or the first when none was current; nil when there are none.
     func step(_ delta: Int) -> SearchHit? {
         guard !hits.isEmpty else { return nil }
