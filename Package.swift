@@ -33,7 +33,7 @@ let package = Package(
         // PDF files through poppler: page count and sizes (for import) and rendering (for backgrounds and export).
         // Poppler is loaded with dlopen when a PDF is first opened (PDFSource.swift), not linked.
         .target(name: "InkPDF", dependencies: ["InkCore"], swiftSettings: swift5),
-        .target(name: "InkRender", dependencies: ["InkCore", "InkPDF", "CCairo", "CPango", "CGdkPixbuf", "CZlib"], swiftSettings: swift5),
+        .target(name: "InkRender", dependencies: ["InkCore", "InkPDF", "CCairo", "CPango", "CGdkPixbuf", "CZlib", "CDeflate"], swiftSettings: swift5),
         .target(name: "Localization", dependencies: ["CIntl"], swiftSettings: swift5),
         .target(name: "InkStore", dependencies: ["InkCore", "InkPDF", "CSQLite", "CZlib", "CDeflate", "Localization"], swiftSettings: swift5),
         .target(name: "InkSync", dependencies: ["InkCore", "InkStore", "CNats"], swiftSettings: swift5),

@@ -106,12 +106,13 @@ enum ExportCommand {
             // Highlighters multiply what is under them, which runs drawn apart cannot: such a page is drawn loaded.
             guard try !stream.hasHighlighters() else { return false }
             // Pictures on the page are drawn from the file's embedded bytes.
-            ImagePainter.shared.provide(try stream.files())
+            let files = try stream.files()
+            ImagePainter.shared.provide(files)
             let paper = Paper(background: stream.format.background, frame: Rect(x: 0, y: 0, width: size.width, height: size.height), endless: false)
             let runs = try stream.runs(try LayeredExport.runCount(pageSize: size, scale: options.scale))
             try LayeredExport.writePNG(pageSize: size, background: stream.background, paper: paper,
                                        runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
-                                       to: output, options: options)
+                                       to: output, options: options, pictures: !files.isEmpty)
             return true
         } catch let e as RenderError {
             throw CommandFailure.input(e.description)

@@ -96,7 +96,8 @@ public enum Exporter {
         case .png:
             let image = try render(page, scale: options.scale, transparent: options.transparent, backdrop: backdrop)
             let opaque = !options.transparent && page.background.paper.a == 255
-            do { return try PNGEncoder.chunks(image, opaque: opaque) } catch {
+            let pictures = backdrop != nil || page.shownStrokes.contains { if case .image = $0.content { return true } else { return false } }
+            do { return try PNGEncoder.chunks(image, opaque: opaque, filter: pictures ? .sub : .none) } catch {
                 throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")
             }
         case .svg:

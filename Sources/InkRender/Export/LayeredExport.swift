@@ -75,16 +75,17 @@ public enum LayeredExport {
         return base
     }
 
-    /// Renders and writes a PNG (atomically: a failure leaves no file and an earlier one as it was).
+    /// Renders and writes a PNG (atomically: a failure leaves no file and an earlier one as it was). `pictures`:
+    /// the page may hold images, whose gradients the PNG's Sub filter keeps small (ink alone is smaller unfiltered).
     public static func writePNG(pageSize: Size, background: RGBA, paper: Paper? = nil, runs: [StrokeRun], to path: String,
-                                options: ExportOptions = ExportOptions()) throws {
+                                options: ExportOptions = ExportOptions(), pictures: Bool = true) throws {
         let bytes: [[UInt8]]
         do {
             // The layers are gone once `render` returns, so encoding never holds more than the one raster.
             let image = try render(pageSize: pageSize, background: background, paper: paper, runs: runs,
                                    scale: options.scale, transparent: options.transparent)
             let opaque = !options.transparent && background.a == 255
-            do { bytes = try PNGEncoder.chunks(image, opaque: opaque) } catch {
+            do { bytes = try PNGEncoder.chunks(image, opaque: opaque, filter: pictures ? .sub : .none) } catch {
                 throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")
             }
         }

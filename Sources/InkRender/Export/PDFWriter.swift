@@ -2,7 +2,7 @@ import InkCore
 
 /// A vector PDF written directly, a PDF page per page: each page's paper, its lines and dots (`BackgroundPainter`),
 /// then each stroke as one filled path (`m`/`l`/`h`/`f`, non-zero rule); translucent colours through an ExtGState
-/// `/ca`; every content stream formatted and deflated on every core.
+/// `/ca`; a page's content is an array of streams, formatted and compressed (libdeflate) on every core.
 /// Written by hand because cairo's PDF surface spends ~300 µs per 100-point stroke formatting numbers
 /// (3 s for a 10,000-stroke page); this takes about as long as the SVG writer.
 enum PDFWriter {
@@ -23,7 +23,7 @@ enum PDFWriter {
         if useAlpha { alphas.insert(255) }
         // A notebook's pages are formatted on every core, each page's strokes in one go; a single page spreads its
         // strokes over the cores instead.
-        let contents: [[UInt8]]
+        let contents: [[[UInt8]]]
         if pages.count == 1 {
             contents = [try content(pages[0], transparent: transparent, useAlpha: useAlpha, parallel: true)]
         } else {
@@ -35,20 +35,24 @@ enum PDFWriter {
 
         var pdf: [UInt8] = []
         var offsets: [Int] = []
-        // Objects: 1 catalog, 2 page tree, 3 info, then each page and its content, then the opacity states.
-        let firstPage = 4, firstAlpha = 4 + 2 * pages.count, firstMultiply = firstAlpha + alphas.count
+        // Objects: 1 catalog, 2 page tree, 3 info, then each page followed by its content streams, then the
+        // opacity states.
+        var pageObjects: [Int] = []
+        var next = 4
+        for c in contents { pageObjects.append(next); next += 1 + c.count }
+        let firstAlpha = next, firstMultiply = firstAlpha + alphas.count
         func object(_ body: (inout [UInt8]) -> Void) {
             offsets.append(pdf.count)
             pdf.appendInt(offsets.count, negative: false); pdf.append(" 0 obj\n")
             body(&pdf)
             pdf.append("\nendobj\n")
         }
-        pdf.reserveCapacity(contents.reduce(1024) { $0 + $1.count + 256 })
+        pdf.reserveCapacity(contents.reduce(1024) { $0 + $1.reduce(256) { $0 + $1.count + 64 } })
         pdf.append("%PDF-1.4\n%\u{00e2}\u{00e3}\n")
         object { $0.append("<< /Type /Catalog /Pages 2 0 R >>") }
         object { o in
             o.append("<< /Type /Pages /Kids [")
-            for k in pages.indices { o.appendInt(firstPage + 2 * k, negative: false); o.append(" 0 R ") }
+            for n in pageObjects { o.appendInt(n, negative: false); o.append(" 0 R ") }
             o.append("] /Count "); o.appendInt(pages.count, negative: false); o.append(" >>")
         }
         object { $0.append("<< /Producer (Oekaki) /Creator (Oekaki) >>") }
@@ -57,7 +61,9 @@ enum PDFWriter {
             let f = page.frame
             object { o in
                 o.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 "); o.appendNumber(f.width); o.append(" "); o.appendNumber(f.height)
-                o.append("] /Contents "); o.appendInt(firstPage + 2 * k + 1, negative: false); o.append(" 0 R /Resources << /ExtGState <<")
+                o.append("] /Contents [")
+                for i in contents[k].indices { o.appendInt(pageObjects[k] + 1 + i, negative: false); o.append(" 0 R ") }
+                o.append("] /Resources << /ExtGState <<")
                 for (i, a) in sortedAlphas.enumerated() {
                     o.append(" /Ga"); o.appendInt(Int(a), negative: false); o.append(" "); o.appendInt(firstAlpha + i, negative: false); o.append(" 0 R")
                 }
@@ -66,10 +72,12 @@ enum PDFWriter {
                 }
                 o.append(" >> >> >>")
             }
-            object { o in
-                o.append("<< /Length "); o.appendInt(contents[k].count, negative: false); o.append(" /Filter /FlateDecode >>\nstream\n")
-                o.append(contentsOf: contents[k])
-                o.append("\nendstream")
+            for stream in contents[k] {
+                object { o in
+                    o.append("<< /Length "); o.appendInt(stream.count, negative: false); o.append(" /Filter /FlateDecode >>\nstream\n")
+                    o.append(contentsOf: stream)
+                    o.append("\nendstream")
+                }
             }
         }
         for a in sortedAlphas {
@@ -91,13 +99,14 @@ enum PDFWriter {
         return pdf
     }
 
-    /// zlib's level for the strokes' text: 3 finds the repeats of `l` lines that 1 misses (about 8 % smaller on
-    /// Xournal++ pressure ink, at under twice level 1's time, which formatting the numbers outweighs).
-    static let contentLevel: Int32 = 3
+    /// libdeflate's level for the strokes' text: its level 1 is already a little smaller than zlib's level 3 on
+    /// Xournal++ pressure ink (14.49 MB against 14.57 MB) at a fifth of the time.
+    static let contentLevel: Int32 = 1
 
-    /// One page's content stream, deflated (zlib container): y-down page units from the frame's corner, paper,
-    /// its lines and dots, then the strokes in drawing order.
-    private static func content(_ page: Page, transparent: Bool, useAlpha: Bool, parallel: Bool) throws -> [UInt8] {
+    /// One page's content as consecutive zlib streams (the page's `/Contents` array, which a reader joins): y-down
+    /// page units from the frame's corner, paper, its lines and dots, then the strokes in drawing order. A page of
+    /// many strokes is split into slices formatted and compressed on every core, each a stream of its own.
+    private static func content(_ page: Page, transparent: Bool, useAlpha: Bool, parallel: Bool) throws -> [[UInt8]] {
         let f = page.frame
         let strokes = page.shownStrokes
         let background: RGBA? = !transparent && page.background.paper.a > 0 ? page.background.paper : nil
@@ -128,12 +137,14 @@ enum PDFWriter {
                 head.append("S\n")
             }
         }
-        // Each slice of strokes is formatted and deflated in one go, so the text never exists all at once.
-        let body = Parallel.map(count: strokes.count, parts: parallel && strokes.count >= 64 ? Parallel.cores * 8 : 1) { range -> Result<ParallelDeflate.Piece, Error> in
-            var out: [UInt8] = []
-            out.reserveCapacity(range.count * 2500)
+        // Each slice of strokes is formatted and compressed in one go, so the text never exists all at once; the
+        // first slice carries the paper. Every slice starts from the default graphics state and sets its own.
+        let slices = parallel && strokes.count >= 64 ? Parallel.cores * 8 : 1
+        let streams = Parallel.map(count: max(strokes.count, 1), parts: slices) { range -> Result<[UInt8], Error> in
+            var out: [UInt8] = range.lowerBound == 0 ? head : []
+            out.reserveCapacity(out.count + range.count * 2500)
             var st = GraphicsState()
-            for i in range {
+            for i in range where i < strokes.count {
                 let s = strokes[i]
                 guard s.style.color.a > 0 else { continue }
                 if let c = s.style.fillColor, let area = StrokeShape.fillArea(of: s) {
@@ -142,17 +153,11 @@ enum PDFWriter {
                 appendPath(Painter.rings(of: s, deviceScale: SVGWriter.shapingScale), color: s.style.inkColor,
                            multiply: s.style.multiplies, state: &st, alphaStates: useAlpha, to: &out)
             }
-            return Result { try ParallelDeflate.piece(out, last: range.upperBound == strokes.count, level: contentLevel) }
+            return Result { try ParallelDeflate.whole(out, level: contentLevel) }
         }
-        let pieces: [ParallelDeflate.Piece]
-        do { pieces = try [ParallelDeflate.piece(head, last: strokes.isEmpty)] + body.map { try $0.get() } } catch {
+        do { return try streams.map { try $0.get() } } catch {
             throw RenderError.pageTooLarge("cannot compress the PDF: \(error)")
         }
-        var out = ParallelDeflate.header
-        out.reserveCapacity(pieces.reduce(8) { $0 + $1.data.count })
-        for p in pieces { out.append(contentsOf: p.data) }
-        out.append(contentsOf: ParallelDeflate.trailer(pieces))
-        return out
     }
 
     private static func appendPolygon(_ pts: [Point], color: RGBA, multiply: Bool, state st: inout GraphicsState, alphaStates: Bool,
