@@ -15,12 +15,16 @@ final class XoppTests: TempDirTestCase {
             samples.append(String(format: "%.\(Int.random(in: 0...8, using: &rng))f", Double.random(in: -5000...5000, using: &rng)))
         }
         for s in samples {
-            let b = Array(s.utf8)
-            let fast = XoppImport.fastDouble(b[...], 0, b.count)
-            let slow = Double(s)
-            if let f = fast { XCTAssertEqual(f, slow, s) }
-            if slow == nil { XCTAssertNil(fast, s) }
+            let b = Array(" \(s)\n".utf8)
+            let read = XoppImport.numbers(b[1...]).values
+            XCTAssertEqual(read.count, 1, s)
+            // Foundation's reading, bit for bit; what it cannot read is NaN.
+            let slow = Double(s) ?? .nan
+            if slow.isNaN { XCTAssertTrue(read.first?.isNaN ?? false, s) } else { XCTAssertEqual(read.first, slow, s) }
         }
+        // Several in a row, any white space between, and an overlong token.
+        XCTAssertEqual(XoppImport.numbers(Array("1.5\t-2 \r\n 3e1  ".utf8)[...]).values, [1.5, -2, 30])
+        XCTAssertTrue(XoppImport.numbers(Array((String(repeating: "1", count: 65) + " 2").utf8)[...]).overlong)
     }
 
     func testExportImportRoundTripIsExactForOurOwnFiles() throws {

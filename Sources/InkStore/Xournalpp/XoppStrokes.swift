@@ -145,21 +145,7 @@ extension XoppImport {
     /// Whitespace-separated decimals, without a String per number (an unreadable one is NaN).
     /// `overlong` says a token exceeded 64 bytes; it is NaN too.
     static func numbers(_ text: ArraySlice<UInt8>) -> (values: [Double], overlong: Bool) {
-        var values: [Double] = []
-        values.reserveCapacity(text.count / 8)
-        var overlong = false
-        var k = text.startIndex
-        let n = text.endIndex
-        while k < n {
-            while k < n, text[k] == 0x20 || text[k] == 0x0A || text[k] == 0x09 || text[k] == 0x0D { k += 1 }
-            let s = k
-            while k < n, !(text[k] == 0x20 || text[k] == 0x0A || text[k] == 0x09 || text[k] == 0x0D) { k += 1 }
-            if k > s {
-                if k - s > 64 { overlong = true; values.append(.nan); continue }
-                values.append(fastDouble(text, s, k) ?? Double(String(decoding: text[s..<k], as: UTF8.self)) ?? .nan)
-            }
-        }
-        return (values, overlong)
+        ByteScan.decimals(text) { Double(String(decoding: $0, as: UTF8.self)) ?? .nan }
     }
 
     /// "x y x y …" → points; non-finite or absurd coordinates are dropped (and counted), an odd count is an error.
@@ -178,53 +164,5 @@ extension XoppImport {
             out.append(InkPoint(x: x, y: y, pressure: 0.5, time: 0))
         }
         return out
-    }
-
-    private static let powersOf10: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { a, _ in a * 10 } }
-
-    /// Plain decimals ("-12.345", "7", "1.5e3") parsed without a String; correctly rounded because the mantissa
-    /// and the power of ten are both exact doubles. Anything else (nan, inf, huge) returns nil for the slow path.
-    static func fastDouble(_ t: ArraySlice<UInt8>, _ from: Int, _ to: Int) -> Double? {
-        var i = from
-        var negative = false
-        if t[i] == 0x2D { negative = true; i += 1 } else if t[i] == 0x2B { i += 1 }
-        var mantissa: UInt64 = 0, digits = 0, fraction = 0
-        var sawDot = false, anyDigit = false
-        while i < to {
-            let c = t[i]
-            if c >= 0x30 && c <= 0x39 {
-                anyDigit = true
-                if digits >= 15 { return nil }
-                mantissa = mantissa * 10 + UInt64(c - 0x30)
-                if mantissa > 0 || sawDot { digits += mantissa > 0 ? 1 : 0 }
-                if sawDot { fraction += 1 }
-            } else if c == 0x2E && !sawDot {
-                sawDot = true
-            } else {
-                break
-            }
-            i += 1
-        }
-        var exponent = 0
-        if i < to {
-            guard t[i] == 0x65 || t[i] == 0x45 else { return nil }
-            i += 1
-            var eneg = false
-            if i < to, t[i] == 0x2D { eneg = true; i += 1 } else if i < to, t[i] == 0x2B { i += 1 }
-            guard i < to else { return nil }
-            while i < to {
-                let c = t[i]
-                guard c >= 0x30 && c <= 0x39, exponent < 1000 else { return nil }
-                exponent = exponent * 10 + Int(c - 0x30)
-                i += 1
-            }
-            if eneg { exponent = -exponent }
-        }
-        guard i == to, anyDigit else { return nil }
-        let e = exponent - fraction
-        guard abs(e) <= 22 else { return nil }
-        var v = Double(mantissa)
-        v = e >= 0 ? v * powersOf10[e] : v / powersOf10[-e]
-        return negative ? -v : v
     }
 }
