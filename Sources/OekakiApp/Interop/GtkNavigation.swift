@@ -13,12 +13,8 @@ extension Widgets {
         g_value_set_string(&text, placeholder)
         g_object_set_property(asGObject(gobject(entry)), "placeholder-text", &text)
         g_value_unset(&text)
-        connect(gobject(entry), "search-changed") { changed(entryText(entry)) }
+        connect(gobject(entry), "search-changed") { changed(entry.text) }
         return entry
-    }
-
-    static func entryText(_ entry: Widget) -> String {
-        gtk_editable_get_text(OpaquePointer(entry)).map { String(cString: $0) } ?? ""
     }
 
     static func selectAllText(_ entry: Widget) { gtk_editable_select_region(OpaquePointer(entry), 0, -1) }

@@ -56,7 +56,7 @@ final class SearchBar {
 
     func close() { widget.setVisible(false) }
 
-    var query: String { Widgets.entryText(entry) }
+    var query: String { entry.text }
 
     /// A new search started: no hits yet.
     func restart(searching: Bool) {
