@@ -1,11 +1,16 @@
 import InkCore
 
-/// A batch of log entries read at once. My own strokes coming back from the board move from their local place in
-/// the drawing order to the board's; moved one at a time, each shifts the page's strokes, so uploading a big
-/// drawing (100,000 strokes) would cost the square of its size. Within a batch they wait and move in one edit,
-/// one merge per page, which the file and the editor apply the same way (`Document.apply`). Only my own
-/// `add` entries wait: any other entry first puts them in place, so every rule sees the drawing as it is.
+/// A batch of log entries. My own strokes coming back from the board move from their local place in the drawing
+/// order to the board's; moved one at a time, each shifts the page's strokes, so uploading a big drawing (100,000
+/// strokes, which come back over many reads of the log) would cost the square of its size. Within a batch they
+/// wait and move in one edit, one merge per page, which the file and the editor apply the same way
+/// (`Document.apply`). Only my own `add` entries wait: any other entry, a local edit and the outbox's comparison
+/// first put them in place, so every rule sees the drawing as it is. While they wait, the file keeps their old
+/// order beside the board's in its ledger; a replica restarted meanwhile puts them in place when it loads.
 extension BoardReplica {
+    /// True when my strokes wait for their place (`endBatch` puts them there).
+    public var placesAreWaiting: Bool { placesWaiting?.isEmpty == false }
+
     /// From here until `endBatch`, my returning strokes wait for their place.
     public mutating func startBatch() {
         if placesWaiting == nil { placesWaiting = [] }

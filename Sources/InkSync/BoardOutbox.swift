@@ -25,6 +25,7 @@ extension BoardReplica {
     /// Drops what the board has caught up with from the pending sets; call it when no batch of this replica's is
     /// on its way (the comparison then is final). Costs in proportion to what is pending.
     public mutating func settle() {
+        placeWaiting()
         guard !pendingStrokes.isEmpty || pagesPending else { return }
         var shownAt: [PageID: Int] = [:]
         for (i, p) in document.pages.enumerated() { shownAt[p.id] = i }

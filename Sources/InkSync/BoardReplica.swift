@@ -201,6 +201,7 @@ public struct BoardReplica: Sendable {
 
     /// Applies a local edit: removed strokes are kept hidden, deleted pages parked, for a later restore.
     public mutating func perform(_ edit: Edit) {
+        placeWaiting()
         switch edit {
         case .add, .remove, .replace, .clear:
             guard let page = edit.strokePage, let d = self.page(page) else { return }

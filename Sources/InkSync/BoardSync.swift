@@ -205,9 +205,9 @@ public final class BoardSync {
         guard let c = connection, let log else { return 0 }
         var n = 0
         var wait = waitMs
-        // My strokes coming back in this batch move to the board's place in one edit (`BoardBatch.swift`).
+        // My strokes coming back wait and move to the board's place in one edit once all of my published entries
+        // are back (`BoardBatch.swift`): an upload arrives over many pulls.
         replica.startBatch()
-        defer { replica.endBatch() }
         do {
             while let m = try c.next(log, timeoutMs: wait) {
                 wait = 0
@@ -227,9 +227,9 @@ public final class BoardSync {
                 n += 1
                 if m.pending == 0 || n >= 5000 { break }
             }
-        } catch let f as NatsConnection.Failure { throw Self.map(f, url) }
-        replica.endBatch()
-        if n > 0 { try persist() }
+        } catch let f as NatsConnection.Failure { replica.endBatch(); throw Self.map(f, url) }
+        if replica.ledger.lastSequence >= awaiting { replica.endBatch() }
+        if n > 0 || !replica.followed.isEmpty { try persist() }
         return n
     }
 
@@ -327,6 +327,10 @@ public final class BoardSync {
             unsure = false
         }
         guard replica.ledger.lastSequence >= awaiting else { return 0 }
+        if replica.placesAreWaiting {
+            replica.endBatch()
+            try persist()
+        }
         // Nothing pending: nothing is looked at (a tick at rest costs the same on any board).
         replica.settle()
         if replica.isSettled {

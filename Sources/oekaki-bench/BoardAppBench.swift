@@ -11,6 +11,8 @@ enum BoardAppBench {
     struct Result {
         /// 10,000 pressure strokes × 100 points (1M points) and 100,000 (10M points): CPU % of a core over 10 s.
         var idle1m = Samples(), idle10m = Samples()
+        /// Seconds each board took: the upload by a replica of our own, then the window joined and at rest.
+        var parts: [(name: String, seconds: Double)] = []
         var notes: [String] = []
     }
 
@@ -25,10 +27,14 @@ enum BoardAppBench {
         do { (pid, base) = try SyncBench.startServer(server, dir: dir) } catch { r.notes.append("board window: \(error)"); return r }
         defer { ChildProcess.stop(pid); try? FileManager.default.removeItem(atPath: dir) }
         for (board, drawing) in [("million", w.million), ("tenmillion", w.large)] {
+            let t0 = Clock.nanoseconds()
             do {
                 let pct = try idle(board: board, drawing: drawing, base: base, dir: dir, w: w, display: display, app: app, xdotool: xdotool, seconds: seconds)
                 if board == "million" { r.idle1m.add(pct) } else { r.idle10m.add(pct) }
             } catch { r.notes.append("board window (\(board)): \(error)") }
+            let name = "the window at rest on the \(board == "million" ? "1M" : "10M")-point board (its upload, the window)"
+            r.parts.append((name, Double(Clock.nanoseconds() - t0) / 1e9))
+            FileHandle.standardError.write(Data("oekaki-bench: shared board: \(name): \(String(format: "%.0f", r.parts.last?.seconds ?? 0)) s\n".utf8))
         }
         return r
     }

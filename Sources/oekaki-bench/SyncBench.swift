@@ -25,7 +25,20 @@ enum SyncBench {
         var catchUpHistory = Samples()
         /// Of those, the log entries the new replica read after the snapshot (median of the joins).
         var historyReplayed = Samples()
+        /// Seconds each part took (printed as it goes, and in the board section): what bounds the group's time.
+        var parts: [(name: String, seconds: Double)] = []
         var notes: [String] = []
+    }
+
+    /// Runs one part of the group, saying on stderr how long it took.
+    static func part<T>(_ name: String, _ r: inout Result, _ body: () throws -> T) rethrows -> T {
+        let t0 = Clock.nanoseconds()
+        defer {
+            let s = Double(Clock.nanoseconds() - t0) / 1e9
+            r.parts.append((name, s))
+            FileHandle.standardError.write(Data("oekaki-bench: shared board: \(name): \(String(format: "%.0f", s)) s\n".utf8))
+        }
+        return try body()
     }
 
     static func run(_ million: Drawing, folder: String, applyRounds: Int, strokesEach: Int, historyEdits: Int = 100_000) -> Result {
@@ -39,15 +52,21 @@ enum SyncBench {
         do { (pid, base) = try startServer(server, dir: dir) } catch { r.notes.append("sync: \(error)"); return r }
         defer { ChildProcess.stop(pid); try? FileManager.default.removeItem(atPath: dir) }
         do {
-            r.apply = try applyLatency(base + "/latency", dir: dir, rounds: applyRounds)
+            r.apply = try part("apply on an empty board", &r) { try applyLatency(base + "/latency", dir: dir, rounds: applyRounds) }
             // These boards write no snapshots, so the catch-up reads the log and no writer stops for one.
-            r.catchUp1m = try catchUp(million, base + "/million?snapshots=0", dir: dir)
-            r.apply1m = try applyLatency(base + "/million?snapshots=0", dir: dir + "/on1m", rounds: applyRounds, phases: &r.apply1mPhases)
-            r.syncIdleCPU1m = try syncIdle(base + "/million?snapshots=0", dir: dir)
-            (r.catchUpHistory, r.historyReplayed) = try catchUpHistory(million, base + "/term", dir: dir, edits: historyEdits)
-            r.tenWriters = try tenWriters(base + "/ten", dir: dir, strokesEach: strokesEach)
+            r.catchUp1m = try part("upload of 1M points and 3 catch-ups", &r) { try catchUp(million, base + "/million?snapshots=0", dir: dir) }
+            var phases = ApplyPhases()
+            r.apply1m = try part("apply on the 1M-point board", &r) {
+                try applyLatency(base + "/million?snapshots=0", dir: dir + "/on1m", rounds: applyRounds, phases: &phases)
+            }
+            r.apply1mPhases = phases
+            r.syncIdleCPU1m = try part("oekaki sync at rest", &r) { try syncIdle(base + "/million?snapshots=0", dir: dir) }
+            (r.catchUpHistory, r.historyReplayed) = try part("a term of \(historyEdits) edits and 3 catch-ups", &r) {
+                try catchUpHistory(million, base + "/term", dir: dir, edits: historyEdits)
+            }
+            r.tenWriters = try part("ten writers", &r) { try tenWriters(base + "/ten", dir: dir, strokesEach: strokesEach) }
         } catch { r.notes.append("sync: \(error)") }
-        let c = ClassBench.run(folder: folder, seconds: applyRounds >= 300 ? 30 : 15)
+        let c = part("a class of 30", &r) { ClassBench.run(folder: folder, seconds: applyRounds >= 300 ? 30 : 15) }
         r.class30 = c.apply; r.class30Strokes = c.strokes; r.notes += c.notes
         return r
     }

@@ -129,6 +129,10 @@ extension Report {
         if m.sync.class30Strokes > 0 {
             s += "\n`board_class30_apply_ms_*`: \(m.sync.class30Strokes) strokes, \(m.sync.class30.count) arrivals (each stroke at each of the 29 other replicas), all 30 replicas and the 3 servers on this machine's \(ProcessInfo.processInfo.activeProcessorCount) cores.\n"
         }
+        let parts = m.sync.parts + m.boardWindow.parts
+        if !parts.isEmpty {
+            s += "\nTime by part: " + parts.map { "\($0.name) \(String(format: "%.0f", $0.seconds)) s" }.joined(separator: "; ") + ".\n"
+        }
         let notes = m.sync.notes + m.boardWindow.notes
         if !notes.isEmpty { s += "\n" + notes.map { "- \($0)\n" }.joined() }
         return s

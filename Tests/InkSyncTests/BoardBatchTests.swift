@@ -46,4 +46,29 @@ final class BoardBatchTests: XCTestCase {
         XCTAssertTrue(batched.isSettled)
         XCTAssertTrue(single.isSettled)
     }
+    /// The engine keeps a batch open over many reads of the log until all of its entries are back: a local edit (or
+    /// the outbox's comparison) meanwhile first puts the waiting strokes in place.
+    func testALocalEditDuringAnOpenBatchSeesTheBoardsOrder() throws {
+        var doc = Document()
+        let strokes = (0..<40).map { k in
+            Stroke(id: doc.makeStrokeID(), style: StrokeStyle(), points: [InkPoint(x: 0, y: Double(k)), InkPoint(x: 30, y: Double(k))])
+        }
+        doc.apply(.add(strokes))
+        var batched = BoardReplica(client: 1, document: doc)
+        var single = batched
+        let ops = batched.operations(batched.outbox())
+        batched.startBatch()
+        for (k, op) in ops.prefix(25).enumerated() { batched.receive(op, sequence: UInt64(k + 1)); single.receive(op, sequence: UInt64(k + 1)) }
+        XCTAssertTrue(batched.placesAreWaiting)
+        let erased = try XCTUnwrap(single.drawing.stroke(strokes[30].id))
+        batched.perform(.remove([erased])); single.perform(.remove([erased]))
+        XCTAssertFalse(batched.placesAreWaiting)
+        XCTAssertEqual(batched.drawing.strokes, single.drawing.strokes)
+        for (k, op) in ops.dropFirst(25).enumerated() { batched.receive(op, sequence: UInt64(k + 26)); single.receive(op, sequence: UInt64(k + 26)) }
+        batched.settle(); single.settle()
+        XCTAssertEqual(batched.drawing.strokes, single.drawing.strokes)
+        XCTAssertEqual(batched.outbox(), single.outbox())
+        XCTAssertEqual(batched.outbox().count, 1, "the erase, nothing else: \(batched.outbox())")
+        batched.endBatch()
+    }
 }
