@@ -194,6 +194,31 @@ final class PenFeelTests: XCTestCase {
         XCTAssertEqual(strokes.map(\.points[0].y), [0, 30], "the palm before the pen, the touch near it and the one in the delay make nothing")
     }
 
+    /// A log whose touches name `"device":"touch"` is judged as the app judges, proximity lines or not: a pen seen
+    /// without them is near while it moves and for the delay after, and a palm that began just before it is taken back.
+    func testLogsThatNameTouchesAreJudgedAgainstAPenWithoutProximity() throws {
+        let pen = #""device":"pen","pressure":0.5"#
+        let log = """
+        {"type":"touch","phase":"began","id":7,"x":0,"y":70,"device":"touch","t":0}
+        {"type":"touch","phase":"ended","id":7,"x":50,"y":70,"device":"touch","t":100}
+        {"type":"touch","phase":"began","id":2,"x":0,"y":20,"device":"touch","t":800}
+        {"type":"touch","phase":"ended","id":2,"x":50,"y":20,"device":"touch","t":850}
+        {"type":"touch","phase":"began","id":1,"x":0,"y":0,\(pen),"t":1000}
+        {"type":"touch","phase":"began","id":3,"x":0,"y":30,"device":"touch","t":1050}
+        {"type":"touch","phase":"ended","id":3,"x":50,"y":30,"device":"touch","t":1060}
+        {"type":"touch","phase":"ended","id":1,"x":50,"y":0,\(pen),"t":1100}
+        {"type":"touch","phase":"began","id":4,"x":0,"y":40,"device":"touch","t":1599}
+        {"type":"touch","phase":"ended","id":4,"x":50,"y":40,"device":"touch","t":1650}
+        {"type":"touch","phase":"began","id":5,"x":0,"y":50,"device":"touch","t":1600}
+        {"type":"touch","phase":"ended","id":5,"x":50,"y":50,"device":"touch","t":1650}
+        """
+        let editor = try EventLogReplay.replay(log)
+        // The finger long before the pen, the pen, and the touch 500 ms after it lifted; not the palm 200 ms
+        // before it, the touch while it moved, nor the one 499 ms after.
+        XCTAssertEqual(editor.drawing.strokes.map(\.points[0].y), [70, 0, 50])
+        XCTAssertEqual(editor.history.undoStack.count, 3)
+    }
+
     func testBadPenLinesAreNamed() {
         let cases: [(String, String)] = [
             (#"{"type":"proximity","phase":"near","t":0}"#, "unknown proximity phase \"near\" (in or out)"),

@@ -14,8 +14,10 @@ public struct EventLogReplay {
     public private(set) var eventCount = 0
     private var pending: [UInt8] = []
 
-    /// Whether touches are judged against the pen (palm rejection): not until the log's first `proximity` line,
-    /// so logs recorded before there was palm rejection (pens and fingers drawing together) replay as they did.
+    /// Whether touches are judged against the pen (palm rejection): from the log's first `proximity` line or first
+    /// touch line that names `"device":"touch"` (a pen-aware source, as the app is: there a pen without proximity
+    /// events is near while it moves), so logs recorded before there was palm rejection (pens and fingers without
+    /// a device drawing together) replay as they did.
     private let judgesTouches = ReplayFlag()
 
     public init(editor: Editor = Editor()) {
@@ -86,6 +88,9 @@ public struct EventLogReplay {
         }
         guard let event else { return }
         eventCount += 1
+        if !judgesTouches.value, case .touch(let e) = event, e.device == .touch, Self.names(Self.deviceKey, in: bytes, range) {
+            judgeTouches()
+        }
         do {
             try apply(event)
         } catch let e as SelectionError {
@@ -93,6 +98,25 @@ public struct EventLogReplay {
         } catch let e as LayerError {
             throw EventLogError(line: lineNumber, wording: e.wording)
         }
+    }
+
+    private func judgeTouches() {
+        guard !judgesTouches.value else { return }
+        judgesTouches.value = true
+        editor.palmRejection.enabled = true
+    }
+
+    private static let deviceKey = Array(#""device""#.utf8)
+
+    /// Whether the (valid JSON) line has the key `key` (a touch line has no other strings it could hide in).
+    private static func names(_ key: [UInt8], in bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        guard range.count >= key.count else { return false }
+        var i = range.lowerBound
+        while i + key.count <= range.upperBound {
+            if bytes[i] == key[0], bytes[i..<(i + key.count)].elementsEqual(key) { return true }
+            i += 1
+        }
+        return false
     }
 
     /// Applies one event to the editor, as the app would. Throws `SelectionError` for a selection operation
@@ -117,10 +141,7 @@ public struct EventLogReplay {
             if let r = recognize { editor.recognizeShapes = r }
         case .proximity(let near, let time):
             // A log that speaks of proximity came from a pen-aware source: from here on its touches are judged.
-            if !judgesTouches.value {
-                judgesTouches.value = true
-                editor.palmRejection.enabled = true
-            }
+            judgeTouches()
             _ = editor.proximity(near: near, at: time)
         case .undo: _ = editor.undo()
         case .redo: _ = editor.redo()

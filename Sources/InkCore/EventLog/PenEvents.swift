@@ -5,9 +5,9 @@
 ///     {"type":"tool","tool":"pen","pressureCurve":[[0,0],[0.4,0.2],[1,1]]}
 ///     {"type":"tool","tool":"pen","stabilizer":"off|low|high"}
 ///
-/// `proximity` says the pen came near the screen or left it; from a log's first `proximity` line its touches
-/// (`"device":"touch"`, the default) are judged by palm rejection on the `t` clock (`PalmRejection`): a refused
-/// touch makes no item. `device` may be left out; only the pen has proximity. A curve's points are [pressure in,
+/// `proximity` says the pen came near the screen or left it; from a log's first `proximity` line, or first touch
+/// line naming `"device":"touch"`, its touches (`"device":"touch"`, the default) are judged by palm rejection on the
+/// `t` clock (`PalmRejection`; a pen without proximity lines is near while it moves): a refused touch makes no item. `device` may be left out; only the pen has proximity. A curve's points are [pressure in,
 /// pressure out] pairs in 0…1, pressure in strictly increasing, pressure out never decreasing (2 to 16 points).
 extension EventLog {
     static func proximity(_ f: Fields) throws -> LogEvent {
