@@ -159,11 +159,23 @@ enum AppBench {
 
         /// The `latency event_to_frame_ms=N` lines traced after byte `offset` (`InkLatency` in the app).
         func latencies(since offset: Int) -> [Double] {
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: trace)), data.count > offset else { return [] }
-            let text = String(decoding: data.dropFirst(offset), as: UTF8.self)
-            return text.split(separator: "\n").compactMap { line in
+            traceLines(since: offset).compactMap { line in
                 line.hasPrefix("latency event_to_frame_ms=") ? Double(line.split(separator: "=").last ?? "") : nil
             }
+        }
+
+        /// Where each event's time went (`latency parts queued_ms=A waited_ms=B frame_ms=C` lines after `offset`).
+        func latencyParts(since offset: Int) -> [(queued: Double, waited: Double, frame: Double)] {
+            traceLines(since: offset).compactMap { line in
+                guard line.hasPrefix("latency parts ") else { return nil }
+                let v = line.split(separator: " ").dropFirst(2).compactMap { $0.split(separator: "=").last.flatMap { Double($0) } }
+                return v.count == 3 ? (v[0], v[1], v[2]) : nil
+            }
+        }
+
+        private func traceLines(since offset: Int) -> [Substring] {
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: trace)), data.count > offset else { return [] }
+            return String(decoding: data.dropFirst(offset), as: UTF8.self).split(separator: "\n")
         }
 
         /// User + system CPU of the process, all threads, dead ones included.

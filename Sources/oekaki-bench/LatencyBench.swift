@@ -9,6 +9,10 @@ import InkCore
 enum LatencyBench {
     struct Result {
         var empty = Samples(), million = Samples()
+        /// Where the time went, per event, both drawings: from the event's timestamp to our handler (GDK holds
+        /// a motion event until its frame clock's next tick), from the handler to the start of the frame that
+        /// drew it, and that frame (GTK's layout, our draw, GSK's render) up to its "after-paint".
+        var queued = Samples(), waited = Samples(), frame = Samples()
         var notes: [String] = []
     }
 
@@ -37,6 +41,7 @@ enum LatencyBench {
                 let ms = s.latencies(since: mark)
                 if ms.isEmpty { r.notes.append("latency bench: no latency in the trace") }
                 for v in ms { if isBig { r.million.add(v) } else { r.empty.add(v) } }
+                for p in s.latencyParts(since: mark) { r.queued.add(p.queued); r.waited.add(p.waited); r.frame.add(p.frame) }
             }
         }
         return r
@@ -45,6 +50,13 @@ enum LatencyBench {
     static func keys(_ r: Result) -> [(String, Double?)] {
         [("app_event_to_frame_ms_p50_empty", r.empty.percentile(50)), ("app_event_to_frame_ms_p99_empty", r.empty.p99),
          ("app_event_to_frame_ms_p50_1m", r.million.percentile(50)), ("app_event_to_frame_ms_p99_1m", r.million.p99)]
+    }
+
+    /// The parts, for the JSON output beside the keys.
+    static func parts(_ r: Result) -> [(String, Double?)] {
+        [("held_by_gdk_ms_p50", r.queued.percentile(50)), ("held_by_gdk_ms_p99", r.queued.p99),
+         ("handler_ms_p50", r.waited.percentile(50)), ("handler_ms_p99", r.waited.p99),
+         ("frame_ms_p50", r.frame.percentile(50)), ("frame_ms_p99", r.frame.p99)]
     }
 
     /// BENCHMARKS.md's latency section.
@@ -60,6 +72,14 @@ enum LatencyBench {
             let met = p99 ? (v.map { $0 <= 16.7 ? "yes" : "no" } ?? "—") : ""
             out += "| `\(k)` | \(big ? "1M points" : "empty") | **\(ms(v))** | \(n) | \(p99 ? "≤ 16.7 ms" : "") | \(met) |\n"
         }
+        func part(_ name: String, _ what: String, _ v: Samples) -> String {
+            "| \(name) | \(what) | \(ms(v.percentile(50))) | \(ms(v.p99)) |\n"
+        }
+        out += "\nWhere the time went (every event of both drawings, the app's own trace):\n\n"
+        out += "| part | from → to | p50 | p99 |\n|---|---|---|---|\n"
+        out += part("held by GDK", "event timestamp → our motion handler (GDK delivers motion at its frame clock's next tick)", r.queued)
+        out += part("our handler", "handler → start of the frame that drew the ink (the editor, the live layer)", r.waited)
+        out += part("the frame", "frame start → after-paint (GTK's layout, our draw, GSK's cairo render of the canvas)", r.frame)
         for n in r.notes { out += "\nNote: \(n)\n" }
         return out
     }

@@ -160,6 +160,7 @@ if latencyOnly {
             FileHandle.standardError.write(Data("oekaki-bench: wrote the latency section of \(path)\n".utf8))
         }
         print(JSON.object(LatencyBench.keys(r).map { ($0.0, .number($0.1)) } + [("events", .object([("empty", .integer(r.empty.count)), ("1m", .integer(r.million.count))])),
+                                                                                ("parts", .object(LatencyBench.parts(r).map { ($0.0, .number($0.1)) })),
                                                                                 ("notes", .array(r.notes.map(JSON.string)))]).text())
     } catch {
         fail("\(error)", code: 1)

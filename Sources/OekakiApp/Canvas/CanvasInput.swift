@@ -193,7 +193,7 @@ final class CanvasInput {
             }
             // Only the device that is drawing moves the stroke (a mouse nudged while the pen draws does not).
             guard let d = drawing, d.device == device else { return false }
-            InkLatency.motion(at: time)
+            InkLatency.motion(at: time, handledMs: monotonicMs())
             // GTK coalesces motion to one event per frame; its history holds the samples in between.
             var samples = history(of: event)
             samples.append((sample(v, event: event, time: time, pen: pen), pen && event.pressure != nil))

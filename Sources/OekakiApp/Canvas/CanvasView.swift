@@ -222,7 +222,7 @@ final class CanvasView: CanvasNavigation {
         Trace.measure("frame") { drawFrame(cr, width: width, height: height) }
         if Trace.isOn {
             InkLatency.canvasDrawn()
-            if !watchingPaint { watchingPaint = afterEveryPaint(of: widget) { InkLatency.framePainted(nowMs: monotonicMs()) } }
+            if !watchingPaint { watchingPaint = afterEveryPaint(of: widget) { InkLatency.framePainted(nowMs: monotonicMs(), frameStartMs: $0) } }
         }
         if let f0, let t0 = zoomTraceStart { Trace.write("zoom detail frame=\(f0)..\(Trace.wallMs() - t0)") }
         // The first frame showing a rendered PDF tile, as wall-clock time (the bench subtracts its spawn time).

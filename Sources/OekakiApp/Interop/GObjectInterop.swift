@@ -187,12 +187,16 @@ public func setDrawFunction(_ area: Widget, _ body: @escaping (CairoContext, Int
     gtk_drawing_area_set_draw_func(typed(area, as: GtkDrawingArea.self), thunk, retained(body as F), releaseDestroy)
 }
 
-/// Calls `body` after every frame GTK paints for `widget`'s window ("after-paint" of its GdkFrameClock); nothing
-/// before the widget is realized (it has no frame clock yet). Returns whether it is connected.
+/// Calls `body` after every frame GTK paints for `widget`'s window ("after-paint" of its GdkFrameClock) with the
+/// monotonic time (ms) that frame began (its GdkFrameTimings' frame time, when GTK keeps them); nothing before
+/// the widget is realized (it has no frame clock yet). Returns whether it is connected.
 @discardableResult
-func afterEveryPaint(of widget: Widget, _ body: @escaping () -> Void) -> Bool {
+func afterEveryPaint(of widget: Widget, _ body: @escaping (_ frameStartMs: Double?) -> Void) -> Bool {
     guard let clock = gtk_widget_get_frame_clock(widget) else { return false }
-    connect(gobject(clock), "after-paint", body)
+    connect(gobject(clock), "after-paint") {
+        let start = gdk_frame_clock_get_current_timings(clock).map { Double(gdk_frame_timings_get_frame_time($0)) / 1000 }
+        body(start.flatMap { $0 > 0 ? $0 : nil })
+    }
     return true
 }
 
