@@ -6,14 +6,6 @@ import InkStore
 /// `board_stroke_layers` are made here), read
 /// and written through the store's `StoreRows` in the document's transactions. The store does not know them.
 public struct BoardRecord: Sendable {
-    /// A stroke's placement, width and colour on the board.
-    public struct Look: Hashable, Sendable {
-        public var transform: AffineMap
-        public var width: Double
-        public var color: RGBA
-        public init(transform: AffineMap, width: Double, color: RGBA) { self.transform = transform; self.width = width; self.color = color }
-    }
-
     public struct Entry: Hashable, Sendable {
         public var local: StrokeID
         public var client: UInt64
@@ -22,12 +14,12 @@ public struct BoardRecord: Sendable {
         public var order: UInt64
         /// The board's look of the stroke (the stored stroke may have been edited since); nil in a replica of format
         /// 8, which had none: then the stored stroke's own.
-        public var look: Look?
+        public var look: StrokeLook?
         /// The board order before the last front or back (where an undo puts it), if any.
         public var was: UInt64?
         /// The local layer it is on on the board; nil: its page's first layer.
         public var layer: LayerID?
-        public init(local: StrokeID, client: UInt64, number: UInt64, visible: Bool, order: UInt64, look: Look? = nil, was: UInt64? = nil,
+        public init(local: StrokeID, client: UInt64, number: UInt64, visible: Bool, order: UInt64, look: StrokeLook? = nil, was: UInt64? = nil,
                     layer: LayerID? = nil) {
             self.local = local; self.client = client; self.number = number; self.visible = visible; self.order = order; self.look = look
             self.was = was; self.layer = layer

@@ -75,7 +75,7 @@ public final class BoardSync {
             for e in r.entries {
                 // The page of the stored stroke; the board look as stored (format 8 stored none: the stroke's own).
                 let s = strokes[e.local]
-                let look = e.look.map { StrokeLook(transform: $0.transform, width: $0.width, color: $0.color) } ?? s.map { StrokeLook(of: $0) }
+                let look = e.look ?? s.map { StrokeLook(of: $0) }
                     ?? StrokeLook(transform: .identity, width: 1, color: .black)
                 ledger[BoardStrokeID(client: e.client, number: e.number)] = .init(local: e.local, visible: e.visible, order: e.order,
                                                                                  page: s?.page ?? Page.firstID, look: look, was: e.was, layer: e.layer)
@@ -257,8 +257,7 @@ public final class BoardSync {
             } else if replica.stroke(id, page: e.page) == nil, let s = replica.hidden[id] {
                 c.hidden.append(s)
             }
-            let look = BoardRecord.Look(transform: e.look.transform, width: e.look.width, color: e.look.color)
-            c.entries.append(.init(local: id, client: g.client, number: g.number, visible: e.visible, order: e.order, look: look, was: e.was,
+            c.entries.append(.init(local: id, client: g.client, number: g.number, visible: e.visible, order: e.order, look: e.look, was: e.was,
                                    layer: e.layer == e.page ? nil : e.layer))
         }
         if pagesTouched {

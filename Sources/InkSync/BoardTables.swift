@@ -86,7 +86,7 @@ enum BoardTables {
                 record!.applied[UInt64(bitPattern: c.int(0))] = UInt64(bitPattern: c.int(1))
             }
             try r.query("SELECT stroke, client, number, visible, board_order, look FROM board_strokes") { e in
-                var look: BoardRecord.Look?
+                var look: StrokeLook?
                 var was: UInt64?
                 if !e.isNull(5) {
                     // Width and colour (12 bytes), after the six numbers of the placement unless it is the identity
