@@ -120,8 +120,6 @@ final class SharedBoard {
                 }
                 let client = s.replica.client
                 onMainLoop { [weak self] in self?.client = client }
-                // A committed change is in the outbox: publish it now.
-                self.autosave.onCommitted = { [weak self, weak s] change in s?.didCommit([change]); self?.wake() }
                 self.sync = s
                 self.stepNow()
             } catch {
@@ -158,8 +156,16 @@ final class SharedBoard {
         autosave.withFile { [weak self] _ in
             self?.sync?.onActivity = nil
             self?.sync?.disconnect()
-            self?.autosave.onCommitted = nil
+            // Changes committed after this are no longer this board's: the replica stops following the file.
+            self?.sync = nil
         }
+    }
+
+    /// On the save queue, once the session's local change is in the file (its outbox row went in with it, in the
+    /// same transaction): the replica follows it and it is published now, not on a timer.
+    func committed(_ change: Change) {
+        sync?.didCommit([change])
+        wake()
     }
 
     /// Any thread: something may be waiting (an arrival, a commit, presence, a retry); one step is queued however

@@ -28,8 +28,8 @@ final class Autosave: @unchecked Sendable {
     // Only touched on `queue`.
     private var file: DocumentFile?
     private var isClosed = false
-    /// Queued changes, each with its number in the order they were handed over.
-    private var pending: [(number: Int, change: Change)] = []
+    /// Queued changes, each with its number in the order they were handed over and what hears once it is in the file.
+    private var pending: [(number: Int, change: Change, saved: Saved?)] = []
     private var handed = 0
     /// The newest editor state and the number of the last change it includes.
     private var latest: (state: State, through: Int)?
@@ -38,8 +38,8 @@ final class Autosave: @unchecked Sendable {
     private var lastStatus = Status.saved
     /// Called on the GTK thread when saving starts failing or recovers.
     var onStatus: ((Status) -> Void)?
-    /// Called on the save queue after each change is in the file (a shared board publishes from there).
-    var onCommitted: ((Change) -> Void)?
+    /// Called on the save queue with a change once it is in the file.
+    typealias Saved = (Change) -> Void
 
     init(file: DocumentFile) {
         self.path = file.path
@@ -47,14 +47,16 @@ final class Autosave: @unchecked Sendable {
     }
 
     /// Queues changes for the file; returns at once. `state` is the editor's drawing and history after them
-    /// (nil when they do not match, e.g. mid-erase), used only if the file must be rewritten.
-    func commit(_ changes: [Change], state: State?) {
+    /// (nil when they do not match, e.g. mid-erase), used only if the file must be rewritten. `saved` hears each
+    /// change on the save queue right after its transaction, before the next change is tried (never for one that
+    /// did not go in): what the caller keeps in step with the file follows it there.
+    func commit(_ changes: [Change], state: State?, saved: Saved? = nil) {
         guard !changes.isEmpty else { return }
-        let batch = MainLoopHandoff(value: (changes, state))
+        let batch = MainLoopHandoff(value: (changes, state)), hears = MainLoopHandoff(value: saved)
         queue.async {
             for c in batch.value.0 {
                 self.handed += 1
-                self.pending.append((self.handed, c))
+                self.pending.append((self.handed, c, hears.value))
             }
             if let s = batch.value.1 { self.latest = (s, self.handed) }
             self.flush()
@@ -123,7 +125,7 @@ final class Autosave: @unchecked Sendable {
             do {
                 try file.commit([next.change])
                 pending.removeFirst()
-                onCommitted?(next.change)
+                next.saved?(next.change)
             } catch {
                 return fail(error, at: next.number)
             }

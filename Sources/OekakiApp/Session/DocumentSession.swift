@@ -100,7 +100,7 @@ final class DocumentSession {
         if !u.edit.changes.isEmpty {
             // Mid-erase the drawing is ahead of the history, so it is no state to rewrite the file from.
             let state = editor.isErasing ? nil : Autosave.State(document: editor.document, history: editor.history)
-            autosave.commit(u.edit.changes, state: state)
+            autosave.commit(u.edit.changes, state: state, saved: boardFollows)
             u.historyChanged = true
         }
         for o in observers { o(u) }
@@ -526,6 +526,11 @@ final class DocumentSession {
         boardState = .connecting
         onBoard?()
         b.start()
+    }
+
+    /// The board link hears each local change once it is in the file; Autosave only hands it on.
+    private var boardFollows: Autosave.Saved? {
+        board.map { b in { [weak b] change in b?.committed(change) } }
     }
 
     /// What other people changed on the board, as the edits the replica and the file applied: shown at once,
