@@ -50,7 +50,8 @@ extension Editor {
             }
             return u
         case .moved:
-            guard var st = stabilizing[id] else { return route(e) }
+            // Taken out while it grows, so its sample arrays are not copied on every event.
+            guard var st = stabilizing.removeValue(forKey: id) else { return route(e) }
             var f = e
             f.point = st.filter(e.point)
             stabilizing[id] = st
