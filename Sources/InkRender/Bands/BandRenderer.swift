@@ -41,7 +41,7 @@ enum BandRenderer {
                        background: RGBA?, backgroundArea: Rect? = nil, paper: Paper? = nil, underlay: ImageSurface? = nil,
                        multiply: Bool = true) {
         let wholeBackground = backgroundArea == nil ? background : nil
-        let edges = bandEdges(layers, height: surface.height, mapping: mapping)
+        let edges = bandEdges(height: surface.height, mapping: mapping)
         DispatchQueue.concurrentPerform(iterations: edges.count - 1) { band in
             let y0 = edges[band], y1 = edges[band + 1]
             let view = ImageSurface(rowsOf: surface, from: y0, count: y1 - y0)
@@ -63,26 +63,18 @@ enum BandRenderer {
         surface.markDirty()
     }
 
-    /// Row boundaries of the bands, first 0 and last `height`, cut by the work the strokes promise (`BandCuts`:
-    /// their points spread over the rows they span, the heaviest band first and falling shares, so both cores end
-    /// together). Twice as many bands as cores: a stroke crossing a cut is shaped and filled once per band, and
-    /// eight bands on two cores did that for a quarter of Xournal++ pressure ink's strokes, four for a ninth.
-    /// Every inner boundary is a lattice line of `CairoContext` (see `addPolygon`), so cutting the surface there
-    /// cuts no edge the one-surface render does not cut too: the bands' pixels are exactly one surface's.
-    static func bandEdges(_ layers: [Drawing], height: Int, mapping: DeviceMapping) -> [Int] {
-        let bands = max(1, min(Parallel.cores * 2, height / 32))
-        guard bands > 1 else { return [0, height] }
-        var cuts = BandCuts(height: height)
-        for drawing in layers {
-            for s in drawing.strokes {
-                guard let b = s.inkBounds else { continue }
-                // Paper and the compositing of each row are work too: a point's worth per stroke.
-                cuts.add(Double(s.points.count + 1), rows: b.minY * mapping.scale + mapping.dy, b.maxY * mapping.scale + mapping.dy)
-            }
-        }
-        return cuts.edges(mapping: mapping, bands: bands)
+    /// Row boundaries of the bands, first 0 and last `height`. Every inner boundary is a lattice line of
+    /// `CairoContext` (see `addPolygon`), so cutting the surface there cuts no edge the one-surface render
+    /// does not cut too: the bands' pixels are exactly one surface's.
+    static func bandEdges(height: Int, mapping: DeviceMapping) -> [Int] {
+        // More bands than cores balances uneven ink; each band re-tessellates the strokes crossing it, so not too many.
+        // Four a core, not two: a taller band's pixels fall out of the cache (cairo's span blending then took half
+        // as long again on Xournal++ pressure ink), which costs more than shaping a ninth fewer strokes twice.
+        let step = CairoContext.latticeStep
+        let bandCount = max(1, min(Parallel.cores * 4, height / 32))
+        // Rounded up to whole lattice steps: fewer, taller bands re-shape fewer strokes that cross a boundary.
+        let linesPerBand = max(1, ((height + bandCount - 1) / bandCount + step - 1) / step)
+        let lines = BandCuts.latticeLines(height: height, mapping: mapping)
+        return [0] + stride(from: linesPerBand - 1, to: lines.count, by: linesPerBand).map { lines[$0] } + [height]
     }
-
-    /// The cuts for a surface without strokes (its rows are the work).
-    static func bandEdges(height: Int, mapping: DeviceMapping) -> [Int] { bandEdges([], height: height, mapping: mapping) }
 }
