@@ -59,32 +59,14 @@ public struct BoardReplica: Sendable {
     private static let slotMask: UInt64 = (1 << slotBits) - 1
     /// Pieces placed so far per slot (recomputed from the ledger on load).
     private var piecesPlaced: [UInt64: UInt64] = [:]
-    /// Shared with an editor on another thread (the app); nil: the document numbers strokes and pages itself.
-    public var numbers: StrokeNumbers? {
-        didSet { numbers?.reserve(through: max(document.nextStrokeID - 1, Self.topOrder(ledger.lastSequence))) }
-    }
-    public var pageNumbers: StrokeNumbers? {
-        didSet { pageNumbers?.reserve(through: document.nextPageID - 1) }
-    }
+    /// The lane of local ids: `.alone`, or `replicaLane` when an editor on another thread adds to the same document
+    /// (the app), numbering in `editorLane`.
+    public var ids = IDSource.alone
+    public static let editorLane = IDSource(lane: 0, of: 2), replicaLane = IDSource(lane: 1, of: 2)
 
-    private mutating func makeLocalID() -> StrokeID {
-        guard let n = numbers else { return document.makeStrokeID() }
-        let id = n.make()
-        document.reserveStrokeIDs(through: id)
-        return id
-    }
-
-    mutating func makePageID() -> PageID {
-        guard let n = pageNumbers else { return document.makePageID() }
-        let id = n.make()
-        document.reservePageIDs(through: id)
-        return id
-    }
-
-    private mutating func reserve(through id: StrokeID) {
-        document.reserveStrokeIDs(through: id)
-        numbers?.reserve(through: id)
-    }
+    private mutating func makeLocalID() -> StrokeID { document.makeStrokeID(in: ids) }
+    mutating func makePageID() -> PageID { document.makePageID(in: ids) }
+    private mutating func reserve(through id: StrokeID) { document.reserveStrokeIDs(through: id) }
 
     public init(client: UInt64, document: Document, parked: [PageID: ParkedPage] = [:], hidden: [StrokeID: Stroke] = [:],
                 ledger: BoardLedger = BoardLedger()) {
@@ -130,7 +112,7 @@ public struct BoardReplica: Sendable {
 
     private static func topOrder(_ sequence: UInt64) -> UInt64 { sequence << sequenceShift | sequenceMask }
 
-    /// A fresh local stroke id (the simulation's editor; the app's `Editor` numbers from the same source).
+    /// A fresh local stroke id (the simulation's editor; the app's `Editor` numbers in its own lane).
     public mutating func newStrokeID() -> StrokeID { makeLocalID() }
     /// A fresh local page id.
     public mutating func newPageID() -> PageID { makePageID() }

@@ -277,13 +277,9 @@ public final class BoardSync {
     // MARK: the document → the log
 
     /// Shared with an editor on another thread, so both number strokes (and pages) from one sequence.
-    public var numbers: StrokeNumbers? {
-        get { replica.numbers }
-        set { replica.numbers = newValue }
-    }
-    public var pageNumbers: StrokeNumbers? {
-        get { replica.pageNumbers }
-        set { replica.pageNumbers = newValue }
+    public var ids: IDSource {
+        get { replica.ids }
+        set { replica.ids = newValue }
     }
 
     /// Called after each batch of board entries is in the document, with what changed in the drawing.

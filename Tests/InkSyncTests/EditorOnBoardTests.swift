@@ -5,7 +5,7 @@ import InkStore
 @testable import InkSync
 
 /// The app's path on a real server, without the window: an `Editor` per user commits through the sync engine
-/// (file and replica in one step), numbering strokes and pages from the engine's shared sources, and follows
+/// (file and replica in one step), numbering strokes and pages in the editor's lane of ids, and follows
 /// what the board applies (`onApplied` → `Editor.follow`). Page commands and selection commands in one editor
 /// reach the other editor, its file and the board.
 final class EditorOnBoardTests: XCTestCase {
@@ -25,12 +25,8 @@ final class EditorOnBoardTests: XCTestCase {
             editor = Editor(document: doc.document, history: doc.history)
             sync = try BoardSync(document: doc, url: try BoardURL(url))
             sync.note = { _ in }
-            let numbers = StrokeNumbers(after: editor.document.nextStrokeID - 1)
-            let pageNumbers = StrokeNumbers(after: editor.document.nextPageID - 1)
-            editor.strokeIDs = { numbers.make() }
-            editor.pageIDs = { pageNumbers.make() }
-            sync.numbers = numbers
-            sync.pageNumbers = pageNumbers
+            editor.ids = BoardReplica.editorLane
+            sync.ids = BoardReplica.replicaLane
             sync.onApplied = { [editor] c in _ = editor.follow(c.edits) }
             try sync.connect()
         }

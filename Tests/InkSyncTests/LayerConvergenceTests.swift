@@ -15,13 +15,9 @@ final class LayerConvergenceTests: XCTestCase {
         var awaiting = -1
         init(client: UInt64) {
             replica = BoardReplica(client: client, document: Document())
-            let numbers = StrokeNumbers(after: replica.document.nextStrokeID - 1)
-            let pages = StrokeNumbers(after: replica.document.nextPageID - 1)
-            replica.numbers = numbers
-            replica.pageNumbers = pages
+            replica.ids = BoardReplica.replicaLane
             editor = Editor(document: replica.document)
-            editor.strokeIDs = { numbers.make() }
-            editor.pageIDs = { pages.make() }
+            editor.ids = BoardReplica.editorLane
         }
         func run(_ u: Update) {
             for c in u.changes {

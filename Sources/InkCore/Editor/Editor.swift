@@ -60,11 +60,10 @@ public final class Editor {
     public var addsToSelection = false
     /// The path of each pointer drawing a selection loop or box.
     var selecting: [PointerID: SelectionGesture] = [:]
-    /// Where new stroke ids come from when several threads number strokes of one document (a shared board's
-    /// replica applies other people's strokes off the input thread); nil: the document numbers them.
-    public var strokeIDs: (() -> StrokeID)?
-    /// The same for page ids (a board's replica makes pages for pages other people added).
-    public var pageIDs: (() -> PageID)?
+    /// The lane new stroke, page and layer ids are numbered in: `.alone` unless another numberer adds to the same
+    /// document on another thread (a shared board's replica numbers other people's strokes and pages off the input
+    /// thread, in the other lane).
+    public var ids = IDSource.alone
 
     /// The pen's feel (`Editor+Pen.swift`): its pressure curve, the stabilizer of pen and highlighter ink, and
     /// palm rejection of touches while the pen is near.
@@ -83,12 +82,8 @@ public final class Editor {
         self.document = document; self.history = history
     }
 
-    func makeStrokeID() -> StrokeID { strokeIDs?() ?? document.makeStrokeID() }
-    func makePageID() -> PageID {
-        guard let id = pageIDs?() else { return document.makePageID() }
-        document.reservePageIDs(through: id)
-        return id
-    }
+    func makeStrokeID() -> StrokeID { document.makeStrokeID(in: ids) }
+    func makePageID() -> PageID { document.makePageID(in: ids) }
 
     /// Embeds a file's bytes (an image, a PDF) in the document, once per content; items name it by the hash.
     /// Outside the history: the bytes stay for the session whatever is undone.

@@ -62,7 +62,7 @@ public struct Drawing: Sendable {
 
     /// Inserts in drawing order; a stroke with an id already present replaces it (and may move).
     public mutating func insert(_ s: Stroke) {
-        reserveStrokeIDs(through: s.id)
+        reserveStrokeIDs(through: s.claimedID)
         // A stroke with this id already present under another order is taken out first (it moves).
         if (reordered[s.id] ?? s.id) != s.order { remove(s.id) }
         let p = position(of: s.id, order: s.order)
@@ -105,7 +105,7 @@ public struct Drawing: Sendable {
         }
         strokes = merged
         for s in incoming {
-            reserveStrokeIDs(through: s.id)
+            reserveStrokeIDs(through: s.claimedID)
             reordered[s.id] = s.order != s.id ? s.order : nil
             let b = s.inkBounds
             if let was = replaced[s.id] {

@@ -94,6 +94,10 @@ public struct Stroke: Hashable, Sendable, Identifiable {
     /// compared as the Int64 its bits spell (the file stores it that way).
     public var drawKey: Int64 { Int64(bitPattern: order) }
 
+    /// The highest id this stroke's place claims: a new stroke (whose order is its id) must be numbered above it to
+    /// draw on top. Its id, or its order when that is higher (a shared board orders strokes by its log).
+    public var claimedID: StrokeID { drawKey > 0 ? Swift.max(id, order) : id }
+
     /// The area the ink can cover: point bounds grown by the largest possible radius.
     /// For a text box or image, the area of its shown box (all four corners: a rotated box reaches past the two
     /// points).

@@ -49,14 +49,19 @@ public struct Document: Sendable {
         return out
     }
 
-    public mutating func makeStrokeID() -> StrokeID {
-        defer { nextStrokeID += 1 }
-        return nextStrokeID
+    /// A new stroke id of `source`'s lane, above every id and drawing order the document has seen (its order is
+    /// its id, so it draws on top).
+    public mutating func makeStrokeID(in source: IDSource = .alone) -> StrokeID {
+        let id = source.first(atOrAbove: nextStrokeID)
+        reserveStrokeIDs(through: id)
+        return id
     }
 
-    public mutating func makePageID() -> PageID {
-        defer { nextPageID += 1 }
-        return nextPageID
+    /// A new page (or layer) id of `source`'s lane.
+    public mutating func makePageID(in source: IDSource = .alone) -> PageID {
+        let id = source.first(atOrAbove: nextPageID)
+        reservePageIDs(through: id)
+        return id
     }
 
     /// Lets a loader continue numbering after ids it found elsewhere (history may hold removed strokes and pages).
@@ -77,7 +82,7 @@ public struct Document: Sendable {
         switch edit {
         case .add, .remove, .replace, .clear, .transform:
             guard let id = edit.strokePage, let i = index(of: id) else { return }
-            for s in edit.added { reserveStrokeIDs(through: s.id) }
+            for s in edit.added { reserveStrokeIDs(through: s.claimedID) }
             pages[i].apply(edit)
         case .addPage(let p, let at):
             guard index(of: p.id) == nil else { return }
@@ -96,7 +101,7 @@ public struct Document: Sendable {
                 guard let i = index(of: st.page) else { continue }
                 if case .add(_, let l, _) = st {
                     reservePageIDs(through: l.id)
-                    for s in l.drawing.strokes { reserveStrokeIDs(through: s.id) }
+                    for s in l.drawing.strokes { reserveStrokeIDs(through: s.claimedID) }
                 }
                 pages[i].apply(st)
             }

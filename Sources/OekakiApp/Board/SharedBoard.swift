@@ -19,8 +19,6 @@ final class SharedBoard {
 
     let url: BoardURL
     private let autosave: Autosave
-    private let numbers: StrokeNumbers
-    private let pageNumbers: StrokeNumbers
     /// GTK thread: strokes changed by other people, to show.
     var onApplied: ((BoardCommit) -> Void)?
     /// GTK thread: connection state for the title bar.
@@ -60,8 +58,8 @@ final class SharedBoard {
     /// How often this user says "here" and how long someone silent stays in the title bar.
     static let presenceSeconds = 2.0, presenceTimeout = 5.0
 
-    init(url: BoardURL, autosave: Autosave, numbers: StrokeNumbers, pageNumbers: StrokeNumbers) {
-        self.url = url; self.autosave = autosave; self.numbers = numbers; self.pageNumbers = pageNumbers
+    init(url: BoardURL, autosave: Autosave) {
+        self.url = url; self.autosave = autosave
         name = url.user ?? ProcessInfo.processInfo.environment["USER"] ?? "someone"
     }
 
@@ -99,13 +97,13 @@ final class SharedBoard {
     }
 
     func start() {
-        let url = self.url, numbers = self.numbers, pageNumbers = self.pageNumbers
+        let url = self.url
         autosave.withFile { [weak self] file in
             guard let self else { return }
             do {
                 let s = try BoardSync(document: file, url: url)
-                s.numbers = numbers
-                s.pageNumbers = pageNumbers
+                // The editor numbers in the other lane on the GTK thread (`DocumentSession.share`).
+                s.ids = BoardReplica.replicaLane
                 s.note = { FileHandle.standardError.write(Data("oekaki: board \(url.board): \($0)\n".utf8)) }
                 s.onActivity = { [weak self] in self?.wake() }
                 s.onApplied = { [weak self] c in

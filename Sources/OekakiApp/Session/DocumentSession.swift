@@ -439,6 +439,7 @@ final class DocumentSession {
     /// Stops the board, flushes the file and forgets an untitled drawing that never got any ink.
     func close() {
         board?.stop(); board = nil
+        editor.ids = .alone
         let unsaved = autosave.close()
         if file.isUntitled, unsaved.isEmpty, editor.document.pages.count == 1, editor.drawing.strokes.isEmpty,
            !editor.history.canUndo, !editor.history.canRedo {
@@ -507,14 +508,11 @@ final class DocumentSession {
     // MARK: the board
 
     /// Shares the document on `url`: what it holds goes up, what the board holds comes down. The editor and the
-    /// board's replica take stroke and page ids from one source each, as they number on two threads.
+    /// board's replica number new strokes and pages on two threads, so each in its own lane of ids.
     func share(_ url: BoardURL) {
         board?.stop()
-        let numbers = StrokeNumbers(after: editor.document.nextStrokeID - 1)
-        let pageNumbers = StrokeNumbers(after: editor.document.nextPageID - 1)
-        editor.strokeIDs = { numbers.make() }
-        editor.pageIDs = { pageNumbers.make() }
-        let b = SharedBoard(url: url, autosave: autosave, numbers: numbers, pageNumbers: pageNumbers)
+        editor.ids = BoardReplica.editorLane
+        let b = SharedBoard(url: url, autosave: autosave)
         b.onApplied = { [weak self] c in self?.follow(c.edits) }
         b.onState = { [weak self] state in self?.boardState = state; self?.onBoard?() }
         b.liveSource = { [weak self] in self?.editor.liveStrokes ?? [] }
