@@ -201,12 +201,14 @@ enum AppBench {
             }
         }
 
-        /// Presses `button` at the centre, moves along `path` at 60 Hz, releases; CPU per event once settled.
-        func cpuPerEvent(button: Int, path: [(Double, Double)]) -> Double? {
+        /// Presses `button` at the centre, moves along `path` (`pause` seconds apart: 60 Hz), releases; CPU per event
+        /// once settled.
+        func cpuPerEvent(button: Int, path: [(Double, Double)], pause: Double = 0.016) -> Double? {
             settle()
             var args = ["mousemove", "\(Int(centre.0 + path[0].0))", "\(Int(centre.1 + path[0].1))", "mousedown", "\(button)"]
             for (dx, dy) in path.dropFirst() {
-                args += ["mousemove", "\(Int(centre.0 + dx))", "\(Int(centre.1 + dy))", "sleep", "0.016"]
+                args += ["mousemove", "\(Int(centre.0 + dx))", "\(Int(centre.1 + dy))"]
+                if pause > 0 { args += ["sleep", "\(pause)"] }
             }
             args += ["mouseup", "\(button)"]
             guard let c0 = cpuMs() else { return nil }

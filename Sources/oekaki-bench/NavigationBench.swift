@@ -13,15 +13,44 @@ enum NavigationBench {
     struct Result {
         var sidebarFrameMs = Samples()
         var sidebarRSSMiB: Double?
-        var panEmpty = Samples(), pan1m = Samples()
+        /// CPU per whole gesture, by document and gesture.
+        var pans: [PanKey: Samples] = [:]
         var notes: [String] = []
-        var ratio: Double? { pan1m.median.flatMap { m in panEmpty.median.map { m / $0 } } }
+        var panEmpty: Samples { pans[PanKey(document: "empty", gesture: "right")] ?? Samples() }
+        var pan1m: Samples { pans[PanKey(document: "1m", gesture: "right")] ?? Samples() }
+        var ratio: Double? { ratio(PanKey(document: "1m", gesture: "right")) }
+        /// A loaded document's gesture over the same gesture on the empty one (medians).
+        func ratio(_ k: PanKey) -> Double? {
+            pans[k]?.median.flatMap { m in pans[PanKey(document: "empty", gesture: k.gesture)]?.median.map { m / $0 } }
+        }
+        /// The variant costing most over empty.
+        var worst: (key: PanKey, ratio: Double)? {
+            pans.keys.filter { $0.document != "empty" }.compactMap { k in ratio(k).map { (k, $0) } }.max { $0.1 < $1.1 }
+        }
     }
+
+    struct PanKey: Hashable { var document: String, gesture: String }
 
     static let pages = 500
     /// Ctrl+wheel steps of 1.15 from 100 %: 1.15⁵ ≈ 2.01.
     static let zoomSteps = 5
-    static let panPath: [(Double, Double)] = (0...60).map { i in (Double(i) * 6 - 180, 0) }
+    /// Press, 60 moves of 6 px (on each axis moved), release: right (the first figure's), left, down, up and
+    /// diagonally, a checker's likely variants; each uncovers a new strip of the view at every step.
+    static let panGestures: [(String, [(Double, Double)])] = [
+        ("right", stroke(1, 0)), ("left", stroke(-1, 0)), ("down", stroke(0, 1)), ("up", stroke(0, -1)), ("diagonal", stroke(1, 1)),
+        ("right, no pause", stroke(1, 0)), ("diagonal, no pause", stroke(-1, -1)), ("down, 120 Hz", stroke(0, 1)),
+    ]
+    /// Seconds between moves: 60 Hz, but for the gestures named otherwise (xdotool as fast as it goes, 120 Hz).
+    static func pause(_ gesture: String) -> Double {
+        gesture.hasSuffix("no pause") ? 0 : gesture.hasSuffix("120 Hz") ? 0.008 : 0.016
+    }
+    /// 61 positions 6 px apart along (dx, dy), centred on the canvas's centre.
+    private static func stroke(_ dx: Double, _ dy: Double) -> [(Double, Double)] {
+        (0...60).map { (i: Int) -> (Double, Double) in
+            let t = Double(i) * 6 - 180
+            return (dx * t, dy * t)
+        }
+    }
 
     static func run(_ w: Workloads, display: VirtualDisplay, rounds: Int) -> Result {
         var r = Result()
@@ -60,14 +89,24 @@ enum NavigationBench {
         if r.sidebarFrameMs.isEmpty { r.notes.append("sidebar bench: no sidebar frames were traced") }
     }
 
+    /// The documents panned: an empty one (the baseline), the bench's million-point `.oekaki`, and the same amount
+    /// of ink as Xournal++ writes it (one page, 10,000 strokes of 100 points with a width per point) opened as `.xopp`.
+    static let panDocuments = ["empty", "1m", "xopp"]
+
     private static func pan(_ w: Workloads, display: VirtualDisplay, rounds: Int, xdotool: String, app: String, into r: inout Result) {
+        let xopp = w.folder + "/nav-xournalpp-1m.xopp"
+        do { try XournalppInk.write(to: xopp) } catch { r.notes.append("pan bench: \(error)") }
+        defer { unlink(xopp) }
         for _ in 0..<rounds {
-            for kind in ["empty", "1m"] {
-                let file = kind == "1m" ? w.folder + "/nav-1m.oekaki" : w.folder + "/nav-empty.oekaki"
+            for kind in panDocuments {
+                let file = kind == "xopp" ? w.folder + "/nav-xopp.xopp" : w.folder + "/nav-\(kind).oekaki"
                 do {
                     for s in ["", "-wal", "-shm"] { unlink(file + s) }
-                    if kind == "1m" { try FileManager.default.copyItem(atPath: w.oekaki, toPath: file) }
-                    else { _ = try DocumentFile.create(path: file, drawing: Drawing()).close() }
+                    switch kind {
+                    case "1m": try FileManager.default.copyItem(atPath: w.oekaki, toPath: file)
+                    case "xopp": try FileManager.default.copyItem(atPath: xopp, toPath: file)
+                    default: _ = try DocumentFile.create(path: file, drawing: Drawing()).close()
+                    }
                 } catch { r.notes.append("pan bench: \(error)"); continue }
                 defer { for s in ["", "-wal", "-shm"] { unlink(file + s) } }
                 guard let s = AppBench.Session(app: app, file: file, floor: false, w: w, display: display, xdotool: xdotool) else {
@@ -80,9 +119,13 @@ enum NavigationBench {
                 zoom += ["keyup", "ctrl"]
                 _ = AppBench.Session.output(xdotool, zoom, env: s.env)
                 s.settle()
-                guard let perEvent = s.cpuPerEvent(button: 2, path: panPath) else { r.notes.append("pan bench: no CPU figure"); continue }
-                let gesture = perEvent * Double(panPath.count)
-                if kind == "1m" { r.pan1m.add(gesture) } else { r.panEmpty.add(gesture) }
+                // Every gesture from where the zoom left the view (the middle of the drawing, its densest part):
+                // each is undone by the same gesture backwards, not measured, before the next.
+                for (name, path) in panGestures {
+                    guard let perEvent = s.cpuPerEvent(button: 2, path: path, pause: pause(name)) else { r.notes.append("pan bench: no CPU figure"); continue }
+                    r.pans[PanKey(document: kind, gesture: name), default: Samples()].add(perEvent * Double(path.count))
+                    _ = s.cpuPerEvent(button: 2, path: path.reversed(), pause: pause(name))
+                }
             }
         }
     }
@@ -95,8 +138,13 @@ enum NavigationBench {
                      ("app_pan_gesture_cpu_ms_200_empty", .number(r.panEmpty.median)),
                      ("app_pan_gesture_cpu_ms_200_1m", .number(r.pan1m.median)),
                      ("app_pan_gesture_1m_over_empty_200", .number(r.ratio)),
-                     ("rounds", .object([("empty", .array(r.panEmpty.values.map { .number($0) })),
-                                         ("1m", .array(r.pan1m.values.map { .number($0) }))])),
+                     ("app_pan_gesture_worst_over_empty_200", .number(r.worst?.ratio)),
+                     ("app_pan_gesture_worst_variant", .string(r.worst.map { "\($0.key.document) \($0.key.gesture)" } ?? "")),
+                     ("variants", .object(panGestures.flatMap { g in panDocuments.map { d in
+                         ("\(d) \(g.0)", JSON.object([("median_ms", .number(r.pans[PanKey(document: d, gesture: g.0)]?.median)),
+                                                      ("over_empty", .number(r.ratio(PanKey(document: d, gesture: g.0)))),
+                                                      ("rounds", .array((r.pans[PanKey(document: d, gesture: g.0)]?.values ?? []).map { .number($0) }))]))
+                     } })),
                      ("notes", .array(r.notes.map(JSON.string)))]).text()
     }
 
@@ -105,6 +153,8 @@ enum NavigationBench {
         func ms(_ v: Double?) -> String { v.map { String(format: "%.2f ms", $0) } ?? "—" }
         let ratio = r.ratio.map { String(format: "%.2f×", $0) } ?? "—"
         let met = r.ratio.map { $0 <= 1.5 ? "met" : "not met" } ?? "—"
+        let worst = r.worst.map { String(format: "%.2f×", $0.ratio) } ?? "—"
+        let worstMet = r.worst.map { $0.ratio <= 1.5 ? "met" : "not met" } ?? "—"
         return """
         Measured by `\(command)` on \(machine.summary).
 
@@ -115,8 +165,24 @@ enum NavigationBench {
         | `app_pan_gesture_cpu_ms_200_empty` | a whole middle-button pan at 200 % (press, 60 moves of 6 px at 60 Hz, release, until idle), CPU of every thread, empty drawing (median of \(r.panEmpty.count)) | \(ms(r.panEmpty.median)) | |
         | `app_pan_gesture_cpu_ms_200_1m` | the same gesture over the million-point drawing (median of \(r.pan1m.count)) | \(ms(r.pan1m.median)) | |
         | `app_pan_gesture_1m_over_empty_200` | ratio of the two medians | **\(ratio)** | ≤ 1.5× (\(met)) |
+        | `app_pan_gesture_worst_over_empty_200` | the worst of every variant below (\(r.worst.map { "\($0.key.document), \($0.key.gesture)" } ?? "—")): its median over the empty drawing's for the same gesture | **\(worst)** | ≤ 1.5× (\(worstMet)) |
 
-        Rounds (ms per gesture): empty \(r.panEmpty.values.map { String(format: "%.1f", $0) }.joined(separator: ", ")); 1M \(r.pan1m.values.map { String(format: "%.1f", $0) }.joined(separator: ", ")).\(r.notes.isEmpty ? "" : " Notes: " + r.notes.joined(separator: "; "))
+        Every variant, median CPU per whole gesture (ratio to the empty drawing's same gesture; rounds in brackets).
+        `1m` is the bench's million-point `.oekaki`; `xopp` is one 2000×3000 page of 10,000 strokes of 100 points with a
+        width per point, as Xournal++ writes them, opened as `.xopp`. The gestures run one after another in one window,
+        each from the view the zoom left (the middle of the drawing), the last one undone by the same gesture backwards
+        (not measured). "No pause" is xdotool moving as fast as it can: the 61 events arrive within a frame or two, so
+        the empty drawing's gesture is one or two frames, while over ink the strips uncovered still have to be drawn.
+
+        | gesture | \(panDocuments.joined(separator: " | ")) |
+        |---|\(panDocuments.map { _ in "---:|" }.joined())
+        \(panGestures.map { g in "| \(g.0) | " + panDocuments.map { d -> String in
+            let k = PanKey(document: d, gesture: g.0)
+            let rounds = (r.pans[k]?.values ?? []).map { String(format: "%.0f", $0) }.joined(separator: ", ")
+            let over = d == "empty" ? "" : r.ratio(k).map { String(format: " (%.2f×)", $0) } ?? ""
+            return "\(ms(r.pans[k]?.median))\(over) [\(rounds)]"
+        }.joined(separator: " | ") + " |" }.joined(separator: "\n"))
+        \(r.notes.isEmpty ? "" : "\nNotes: " + r.notes.joined(separator: "; ") + "\n")
 
         """
     }
