@@ -50,8 +50,10 @@ extension BoardReplica {
             return shownAt[page].map { document.pages[$0].stroke(local) != nil } ?? false
         }
         let s = shownAt[e.page].map { document.pages[$0].stroke(e.local) } ?? parked[e.page]?.page.stroke(e.local)
-        // Not here: kept hidden with a look of mine, it differs again the moment the board restores it.
-        guard let s else { return e.visible || hidden[e.local].map { StrokeLook(of: $0) != e.look } ?? false }
+        // Not here: nothing to publish unless the board shows it. A look of mine on a hidden copy goes out when it
+        // is shown again (a local restore names it; the board restoring it marks it pending, `setVisible`), so a
+        // moved-then-erased stroke never keeps the replica from settling (and from writing snapshots).
+        guard let s else { return e.visible }
         return !e.visible || StrokeLook(of: s) != e.look || s.order != e.order || s.layer != e.layer
     }
 

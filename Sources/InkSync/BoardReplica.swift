@@ -459,8 +459,8 @@ public struct BoardReplica: Sendable {
         guard here == before else { return }
         if visible {
             if let s = hidden.removeValue(forKey: e.local) {
-                let shown = withOrder(s, e.order)
-                show(shown)
+                show(withOrder(s, e.order))
+                pendingStrokes[e.local] = e.page   // a look of mine on it goes out now
             }
         } else if let s = unshow(e.local, page: e.page) {
             hidden[e.local] = s

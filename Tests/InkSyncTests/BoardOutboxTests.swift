@@ -135,4 +135,31 @@ final class BoardOutboxTests: XCTestCase {
         XCTAssertEqual(looked[2_000]?.sent, 1, "one entry published")
         XCTAssertEqual(looked[1]?.sent, 1)
     }
+    /// A stroke moved and then erased before either went out: the erase goes out and the replica is settled (a
+    /// writer that never settles writes no snapshots); undoing the erase later brings the move out with it.
+    func testAMovedThenErasedStrokeLetsTheReplicaSettle() throws {
+        var r = BoardReplica(client: 1, document: Document())
+        var log: [BoardOperation] = []
+        func sync() {
+            for op in r.operations(r.outbox()) { log.append(op); r.receive(op, sequence: UInt64(log.count)) }
+            r.settle()
+        }
+        let s = line(r.newStrokeID(), y: 5)
+        r.perform(.add([s]))
+        sync()
+        XCTAssertTrue(r.isSettled)
+        let placed = try XCTUnwrap(r.drawing.stroke(s.id))
+        r.perform(.transform(StrokeTransform(page: placed.page, ids: [placed.id], before: [Placement(of: placed)], matrix: .translation(30, 0))))
+        let moved = try XCTUnwrap(r.drawing.stroke(s.id))
+        r.perform(.remove([moved]))
+        sync()
+        XCTAssertTrue(r.isSettled, "still pending: \(r.pendingStrokes)")
+        r.perform(.add([moved]))
+        sync()
+        XCTAssertTrue(r.isSettled)
+        var other = BoardReplica(client: 2, document: Document())
+        for (k, op) in log.enumerated() { other.receive(op, sequence: UInt64(k + 1)) }
+        XCTAssertEqual(other.drawing.strokes.count, 1)
+        XCTAssertEqual(other.drawing.strokes.first?.points.first?.x, 30, "back where it was moved to")
+    }
 }
