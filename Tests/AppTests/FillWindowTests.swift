@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 /// The pen's fill and line style from the shape button's menu: a rectangle drawn after picking "Medium fill" and
-/// "Dashed line" is translucent inside with gaps along its outline, on screen and in the file.
+/// "Dashed line" is translucent inside with gaps along its outline, on screen and in the file; the next run (same
+/// settings folder) draws the same without the menu being touched.
 final class FillWindowTests: WindowTestCase {
     func testAFilledDashedRectangleFromTheShapesMenu() throws {
         let file = home.appendingPathComponent("fill.oekaki").path
@@ -14,7 +15,25 @@ final class FillWindowTests: WindowTestCase {
         try clickReportedControl(startingWith: "Dashed line")
         key("Escape")
         usleep(300_000)
+        try drawFilledDashedRectangle()
+        usleep(500_000)
+        quit()
+        try assertStoredRectangleIsFilledAndDashed(file)
 
+        // A restart keeps the choice: the settings file carries it, and new ink is drawn with it.
+        let settings = try String(contentsOf: home.appendingPathComponent("config/oekaki/settings"), encoding: .utf8)
+        XCTAssertTrue(settings.contains("pen-fill=128\n") && settings.contains("pen-line=dash\n"), settings)
+        let again = home.appendingPathComponent("again.oekaki").path
+        try launch(again)
+        _ = try waitForPage()
+        try drawFilledDashedRectangle()
+        usleep(500_000)
+        quit()
+        try assertStoredRectangleIsFilledAndDashed(again)
+    }
+
+    /// A rectangle with the pen's current style: checks on screen that it is filled at half alpha and dashed.
+    private func drawFilledDashedRectangle() throws {
         // A fine pen (1.5 units) keeps gaps between Xournal++'s 6-on, 3-off dashes (round caps eat half a width at
         // each end); about 195 % makes them 3 px wide.
         key("1")
@@ -35,9 +54,9 @@ final class FillWindowTests: WindowTestCase {
         let dashes = columns.filter { $0 < 60 }.count, gaps = columns.filter { $0 > 100 }.count
         XCTAssertGreaterThan(dashes, columns.count / 2, "dashes along the top edge")
         XCTAssertGreaterThan(gaps, columns.count / 10, "gaps between the dashes: \(columns.prefix(40))")
+    }
 
-        usleep(500_000)
-        quit()
+    private func assertStoredRectangleIsFilledAndDashed(_ file: String) throws {
         let r = try run(AppWindowTests.oekakiBinary(), ["info", file])
         XCTAssertEqual(r.status, 0, r.output)
         XCTAssertTrue(r.output.contains(#""fill":128"#), "the stored rectangle is filled: \(r.output)")

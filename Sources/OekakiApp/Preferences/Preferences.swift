@@ -27,6 +27,9 @@ struct Preferences {
     var secondButton = StylusAction.none
     /// Erasers and selection reach the current layer only (as in Xournal++), or every visible layer.
     var layerScope = LayerScope.current
+    /// The fill and line style of new pen and shape ink, as last chosen in the shapes menu (nil: not filled).
+    var penFill: UInt8? = nil
+    var penLine = LineStyle.solid
 
     private static var path: String {
         let env = ProcessInfo.processInfo.environment
@@ -59,6 +62,9 @@ struct Preferences {
             case "first-button": if let a = StylusAction(rawValue: parts[1]) { p.firstButton = a }
             case "second-button": if let a = StylusAction(rawValue: parts[1]) { p.secondButton = a }
             case "layer-scope": if let scope = LayerScope(rawValue: parts[1]) { p.layerScope = scope }
+            // Xournal++'s own words for both: an alpha 0–255, and `dash`, `dashdot`, `dot` or `cust: …`.
+            case "pen-fill": if let a = UInt8(parts[1]) { p.penFill = a }
+            case "pen-line": if let l = LineStyle(name: parts[1]) { p.penLine = l }
             default: break
             }
         }
@@ -86,6 +92,8 @@ struct Preferences {
                   "palm-rejection=\(palmRejection ? 1 : 0)", "palm-delay=\(Int(palmDelay))",
                   "eraser-end=\(eraserEnd.rawValue)", "first-button=\(firstButton.rawValue)", "second-button=\(secondButton.rawValue)"]
         if layerScope != .current { lines.append("layer-scope=\(layerScope.rawValue)") }
+        if let penFill { lines.append("pen-fill=\(penFill)") }
+        if let name = penLine.name { lines.append("pen-line=\(name)") }
         try? (lines.joined(separator: "\n") + "\n").write(toFile: Self.path, atomically: true, encoding: .utf8)
     }
 }

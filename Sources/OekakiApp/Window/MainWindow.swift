@@ -88,6 +88,9 @@ final class MainWindow {
         session.setKeepLineWidths(preferences.keepLineWidths)
         applyPen(preferences)
         session.setLayerScope(preferences.layerScope)
+        // Before any selection exists, so this restyles nothing: it only sets what new ink looks like.
+        session.setFill(preferences.penFill)
+        session.setLine(preferences.penLine)
         showDocument()
         showTool()
         showPage()
@@ -247,8 +250,16 @@ final class MainWindow {
         toolbar.onColor = { [weak self] in self?.setColor($0) }
         toolbar.onTextFont = { [weak self] family, size in self?.setTextFont(family, size) }
         toolbar.onTextColor = { [weak self] c in self?.setTextColor(c) }
-        toolbar.onFill = { [weak self] in self?.session.setFill($0) }
-        toolbar.onLine = { [weak self] in self?.session.setLine($0) }
+        toolbar.onFill = { [weak self] fill in
+            self?.session.setFill(fill)
+            self?.preferences.penFill = fill
+            Preferences.update { $0.penFill = fill }
+        }
+        toolbar.onLine = { [weak self] line in
+            self?.session.setLine(line)
+            self?.preferences.penLine = line
+            Preferences.update { $0.penLine = line }
+        }
         if let m = toolbar.shapesMenu { reportLayout(whenShownBy: m) }
         toolbar.onWidth = { [weak self] w in
             guard let self, w.isFinite, w > 0 else { return }
