@@ -15,4 +15,14 @@ struct PeerFolder {
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Runs a peer group in a folder of its own and, when `display` is true, on a virtual display of its own (nil
+    /// if Xvfb cannot start); both are gone when it returns, so a group that exits next leaves nothing in /tmp.
+    static func run<T>(_ name: String, display: Bool, _ body: (PeerFolder, VirtualDisplay?) -> T) -> T {
+        let folder = PeerFolder(name)
+        defer { folder.remove() }
+        let screen = display ? try? VirtualDisplay.start(log: folder.log) : nil
+        defer { screen?.stop() }
+        return body(folder, screen)
+    }
 }

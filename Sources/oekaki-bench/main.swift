@@ -102,12 +102,10 @@ while i < args.count {
     i += 1
 }
 if xoppPressureOnly {
-    do {   // a scope of its own, so its `defer` removes the folder before exit
-        let folder = PeerFolder("xopp")
-        defer { folder.remove() }
-        let display = Executables.find("xournalpp") != nil ? try? VirtualDisplay.start(log: folder.log) : nil
-        let r = XoppPressureBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
-        display?.stop()
+    do {
+        let r = PeerFolder.run("xopp", display: Executables.find("xournalpp") != nil) { folder, display in
+            XoppPressureBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
+        }
         if let path = writePath {
             do { try BenchmarksFile.update(path, with: [("xopp_pressure", XoppPressureBench.markdown(r, command: CommandLine.arguments.joined(separator: " ")))]) } catch { fail("\(error)", code: 1) }
             FileHandle.standardError.write(Data("oekaki-bench: wrote the xopp_pressure section of \(path)\n".utf8))
@@ -242,12 +240,10 @@ if navigationOnly {
 }
 
 if pdfOnly {
-    do {   // a scope of its own, so its `defer` removes the folder before exit
-        let folder = PeerFolder("pdf")
-        defer { folder.remove() }
-        let display = try? VirtualDisplay.start(log: folder.log)
-        let r = PDFBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
-        display?.stop()
+    do {
+        let r = PeerFolder.run("pdf", display: true) { folder, display in
+            PDFBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
+        }
         let ratio = r.xournalppPDF.median.flatMap { x in r.oursPDF.median.map { x / $0 } }
         print(JSON.object([("pdf_first_page_ms_300", .number(r.firstPage.median)), ("pdf_annotated_export_ms_300", .number(r.oursPDF.median)),
                            ("pdf_annotated_xournalpp_ms_300", .number(r.xournalppPDF.median)), ("xournalpp_over_ours_pdf_annotated_300", .number(ratio)),
@@ -260,12 +256,10 @@ if pdfOnly {
 }
 
 if notebookOnly {
-    do {   // a scope of its own, so its `defer` removes the folder before exit
-        let folder = PeerFolder("notebook")
-        defer { folder.remove() }
-        let display = Executables.find("xournalpp") != nil ? try? VirtualDisplay.start(log: folder.log) : nil
-        let r = NotebookFileBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
-        display?.stop()
+    do {
+        let r = PeerFolder.run("notebook", display: Executables.find("xournalpp") != nil) { folder, display in
+            NotebookFileBench.run(folder: folder.path, home: folder.home, log: folder.log, rounds: quick ? 1 : 3, display: display)
+        }
         let ratio = r.xournalppPDF.median.flatMap { x in r.oursPDF.median.map { x / $0 } }
         print(JSON.object([("points", .integer(r.points)), ("notebook_open_ms_500p", .number(r.open.median)),
                            ("notebook_open_page_ms_500p", .number(r.openFirstPage.median)),
