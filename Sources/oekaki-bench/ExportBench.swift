@@ -48,6 +48,11 @@ enum ExportBench {
         }
         let stream = try StrokeStream.open(path: input)
         defer { stream.close() }
+        if try stream.hasHighlighters() {
+            try LayeredExport.writePNGInBands(pageSize: stream.pageSize, background: stream.background,
+                                              walk: { band, draw in try stream.forEachStroke(lane: band + 1, draw) }, to: output, options: ExportOptions())
+            return
+        }
         let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize, scale: 1))
         try LayeredExport.writePNG(pageSize: stream.pageSize, background: stream.background,
                                    runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },

@@ -103,12 +103,18 @@ enum ExportCommand {
             defer { stream.close() }
             // An endless page, or one with a PDF background (drawn from the loaded document's files).
             guard let size = stream.format.size, stream.format.background.pdf == nil else { return false }
-            // Highlighters multiply what is under them, which runs drawn apart cannot: such a page is drawn loaded.
-            guard try !stream.hasHighlighters() else { return false }
             // Pictures on the page are drawn from the file's embedded bytes.
             let files = try stream.files()
             ImagePainter.shared.provide(files)
             let paper = Paper(background: stream.format.background, frame: Rect(x: 0, y: 0, width: size.width, height: size.height), endless: false)
+            // Highlighters multiply what is under them, which runs drawn apart cannot: such a page is drawn in bands,
+            // each walking every stroke (still one raster in memory, not the loaded drawing).
+            if try stream.hasHighlighters() {
+                try LayeredExport.writePNGInBands(pageSize: size, background: stream.background, paper: paper,
+                                                  walk: { band, draw in try stream.forEachStroke(lane: band + 1, draw) },
+                                                  to: output, options: options, pictures: !files.isEmpty)
+                return true
+            }
             let runs = try stream.runs(try LayeredExport.runCount(pageSize: size, scale: options.scale))
             try LayeredExport.writePNG(pageSize: size, background: stream.background, paper: paper,
                                        runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },

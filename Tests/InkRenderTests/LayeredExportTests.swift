@@ -121,7 +121,7 @@ final class LayeredExportTests: XCTestCase {
         // 63 units high: one band at the scales below, so the loaded drawing's export has no band seams.
         var d = SampleInk.drawing(strokes: 150, pointsPerStroke: 60, pageSize: Size(width: 500, height: 63), seed: 11)
         d.background = RGBA(r: 250, g: 245, b: 230)
-        // Pages with highlighters are exported loaded (`oekaki export` asks `hasHighlighters`): runs cannot multiply.
+        // Pages with highlighters are exported in bands (`oekaki export` asks `hasHighlighters`): runs cannot multiply.
         let marked = Fixture.tempPath("marked.oekaki")
         try DocumentFile.create(path: marked, drawing: d).close()
         XCTAssertTrue(try StrokeStream.open(path: marked).hasHighlighters())
@@ -145,6 +145,29 @@ final class LayeredExportTests: XCTestCase {
             let r = compare(try ImageSurface.load(png: out), try ImageSurface.load(png: ref))
             XCTAssertLessThanOrEqual(r.max, 3, "scale \(options.scale)")
             XCTAssertLessThanOrEqual(r.count, 3, "scale \(options.scale): pixels off by 3")
+        }
+    }
+
+    /// A page with highlighters is streamed in bands, each walking every stroke on its own lane at the same time:
+    /// highlighters multiply and the pixels are the loaded drawing's exactly (both cut bands on cairo's lattice).
+    /// Two bands sharing one cached statement would each draw part of the ink, far from the reference.
+    func testAStreamedPageWithHighlightersIsDrawnInBandsAsLoaded() throws {
+        var d = SampleInk.drawing(strokes: 1200, pointsPerStroke: 60, pageSize: Size(width: 640, height: 360), seed: 9)
+        d.background = RGBA(r: 250, g: 245, b: 230)
+        let doc = Fixture.tempPath("banded.oekaki")
+        try DocumentFile.create(path: doc, drawing: d).close()
+        XCTAssertTrue(try StrokeStream.open(path: doc).hasHighlighters())
+        let loaded = try DocumentFile.open(path: doc, readOnly: true).drawing
+        let out = Fixture.tempPath("banded.png"), ref = Fixture.tempPath("banded-loaded.png")
+        for options in [ExportOptions(), ExportOptions(scale: 0.9, transparent: true)] {
+            try Exporter.write(loaded, to: ref, format: .png, options: options)
+            let stream = try StrokeStream.open(path: doc)
+            try LayeredExport.writePNGInBands(pageSize: stream.pageSize, background: stream.background,
+                                              walk: { band, draw in try stream.forEachStroke(lane: band + 1, draw) },
+                                              to: out, options: options)
+            stream.close()
+            let r = compare(try ImageSurface.load(png: out), try ImageSurface.load(png: ref), over: 0)
+            XCTAssertEqual(r.max, 0, "scale \(options.scale): \(r.count) pixels differ")
         }
     }
 

@@ -6,6 +6,9 @@ import InkCore
 /// by rethrowing what `draw` throws.
 public typealias StrokeRun = (_ draw: (Stroke) throws -> Void) throws -> Void
 
+/// A walk of the whole drawing for band `band` (0, 1, …), oldest first; the bands' walks run at the same time.
+public typealias BandWalk = (_ band: Int, _ draw: (Stroke) throws -> Void) throws -> Void
+
 /// Exports a drawing whose strokes arrive as runs (e.g. streamed from a file) without ever holding them all.
 ///
 /// The work is split by stroke order, not by area: run i is drawn on its own thread into its own page-sized
@@ -75,19 +78,66 @@ public enum LayeredExport {
         return base
     }
 
+    /// The page rasterized at `scale` in horizontal bands, one thread each, every band walking the whole drawing
+    /// (`walk` runs once per band, at the same time) and drawing what reaches it. Unlike runs, highlighters multiply
+    /// what is under them as everywhere else, and memory is still one page raster whatever the drawing's size; the
+    /// price is reading the strokes once per band. Bands are cut on cairo's lattice, so the pixels are one surface's.
+    public static func renderInBands(pageSize: Size, background: RGBA, paper: Paper? = nil, walk: @escaping BandWalk,
+                                     scale: Double = 1, transparent: Bool = false) throws -> ImageSurface {
+        let size = try Exporter.pixelSize(of: pageSize, scale: scale)
+        let surface = try ImageSurface(width: size.width, height: size.height)
+        let mapping = DeviceMapping(scale: scale)
+        let lines = BandCuts.latticeLines(height: size.height, mapping: mapping)
+        let count = max(1, min(Parallel.cores, maxLayers, lines.count + 1))
+        let inner = (1..<count).map { k in lines[k * lines.count / count] }
+        let edges = [0] + inner.filter { $0 > 0 && $0 < size.height } + [size.height]
+        let failures = Failures(count: edges.count - 1)
+        DispatchQueue.concurrentPerform(iterations: edges.count - 1) { band in
+            let y0 = edges[band], y1 = edges[band + 1]
+            let view = ImageSurface(rowsOf: surface, from: y0, count: y1 - y0)
+            if !transparent { view.fillRows(0, y1 - y0, with: background) }
+            let ctx = CairoContext(drawingInto: view)
+            ctx.setTransform(scale: scale, dx: 0, dy: -Double(y0))
+            let bandPage = mapping.pageRect(ofDevice: Rect(minX: -1, minY: Double(y0) - 1, maxX: Double(size.width) + 1, maxY: Double(y1) + 1))
+            if !transparent, let paper, paper.background.style != .plain { BackgroundPainter.paint(paper, in: ctx, visible: bandPage) }
+            do {
+                try walk(band) { stroke in
+                    if failures.any { throw Failures.Stopped() }
+                    guard stroke.style.color.a > 0, let b = stroke.inkBounds, b.intersects(bandPage) else { return }
+                    ItemPainter.draw(stroke, in: ctx, deviceScale: scale, multiply: true)
+                }
+            } catch {
+                failures.record(error, at: band)
+            }
+        }
+        if let error = failures.first { throw error }
+        surface.markDirty()
+        return surface
+    }
+
     /// Renders and writes a PNG (atomically: a failure leaves no file and an earlier one as it was). `pictures`:
     /// the page may hold images, whose gradients the PNG's Sub filter keeps small (ink alone is smaller unfiltered).
     public static func writePNG(pageSize: Size, background: RGBA, paper: Paper? = nil, runs: [StrokeRun], to path: String,
                                 options: ExportOptions = ExportOptions(), pictures: Bool = true) throws {
+        // The layers are gone once `render` returns, so encoding never holds more than the one raster.
+        try write(try render(pageSize: pageSize, background: background, paper: paper, runs: runs,
+                             scale: options.scale, transparent: options.transparent),
+                  background: background, to: path, options: options, pictures: pictures)
+    }
+
+    /// The same, drawn in bands (`renderInBands`): for pages whose highlighters must multiply.
+    public static func writePNGInBands(pageSize: Size, background: RGBA, paper: Paper? = nil, walk: @escaping BandWalk, to path: String,
+                                       options: ExportOptions = ExportOptions(), pictures: Bool = true) throws {
+        try write(try renderInBands(pageSize: pageSize, background: background, paper: paper, walk: walk,
+                                    scale: options.scale, transparent: options.transparent),
+                  background: background, to: path, options: options, pictures: pictures)
+    }
+
+    private static func write(_ image: ImageSurface, background: RGBA, to path: String, options: ExportOptions, pictures: Bool) throws {
+        let opaque = !options.transparent && background.a == 255
         let bytes: [[UInt8]]
-        do {
-            // The layers are gone once `render` returns, so encoding never holds more than the one raster.
-            let image = try render(pageSize: pageSize, background: background, paper: paper, runs: runs,
-                                   scale: options.scale, transparent: options.transparent)
-            let opaque = !options.transparent && background.a == 255
-            do { bytes = try PNGEncoder.chunks(image, opaque: opaque, filter: pictures ? .sub : .none) } catch {
-                throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")
-            }
+        do { bytes = try PNGEncoder.chunks(image, opaque: opaque, filter: pictures ? .sub : .none) } catch {
+            throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")
         }
         try FileOutput.write(bytes, to: path)
     }

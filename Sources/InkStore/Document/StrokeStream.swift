@@ -176,8 +176,10 @@ public final class StrokeStream: @unchecked Sendable {
 
     /// Calls `body` with each live stroke of `run` (the whole drawing when nil), in drawing order. Removed strokes
     /// are read and checked but not passed on. Errors from `body` stop the walk and are rethrown as they are.
-    public func forEachStroke(in run: Run? = nil, _ body: (Stroke) throws -> Void) throws {
-        try forEachRow(in: run) { row in
+    /// Walks of the same run at the same time (bands each reading the whole drawing) need a `lane` each: a walk
+    /// steps a cached statement, which two walks of one lane would share.
+    public func forEachStroke(in run: Run? = nil, lane: Int = 0, _ body: (Stroke) throws -> Void) throws {
+        try forEachRow(in: run, lane: lane) { row in
             let stroke = try row.stroke(path: path)
             if row.present { try body(stroke) }
         }
@@ -205,14 +207,14 @@ public final class StrokeStream: @unchecked Sendable {
 
     /// Every stroke row of `run` in drawing order, checked. The rows are taken from the database in batches under
     /// the lock (one lock round per row made two threads' walks wait on each other), `body` runs outside it.
-    private func forEachRow(in run: Run?, _ body: (DocumentRows.StrokeRow) throws -> Void) throws {
+    private func forEachRow(in run: Run?, lane: Int = 0, _ body: (DocumentRows.StrokeRow) throws -> Void) throws {
         if run == nil, let shownLayers {
-            for l in shownLayers { try forEachRow(in: Run(first: .min, last: .max, rows: 0, bytes: 0, layer: l), body) }
+            for l in shownLayers { try forEachRow(in: Run(first: .min, last: .max, rows: 0, bytes: 0, layer: l), lane: lane, body) }
             return
         }
         let rows = try locked { db in
             try orderedRows(db, columns: DocumentRows.strokeColumns(version: version), orderColumn: 6,
-                            first: run?.first ?? .min, last: run?.last ?? .max, layer: run?.layer)
+                            first: run?.first ?? .min, last: run?.last ?? .max, layer: run?.layer, lane: lane)
         }
         defer { lock.lock(); rows.reset(); lock.unlock() }
         var batch: [DocumentRows.StrokeRow] = []
@@ -243,13 +245,14 @@ public final class StrokeStream: @unchecked Sendable {
     /// their id in rowid order, merged (from format 3) with the few reordered ones read through their index.
     /// `columns` start with the id; `orderColumn` is `draw_order`'s place in them.
     private func orderedRows(_ db: SQLiteDatabase, columns: String, orderColumn: Int32,
-                             first: Int64, last: Int64, layer: LayerID? = nil) throws -> OrderedRows {
+                             first: Int64, last: Int64, layer: LayerID? = nil, lane: Int = 0) throws -> OrderedRows {
         // A layer's rows: those naming it, or (its page's own layer) none.
         let onLayer = layer.map { " AND coalesce((SELECT layer FROM stroke_layers WHERE stroke = strokes.id), page) = \(Int64(bitPattern: $0))" } ?? ""
         func range(_ key: String) -> String {
             (first > .min ? " AND \(key) >= \(first)" : "") + (last < .max ? " AND \(key) <= \(last)" : "") + onLayer
+                + (lane > 0 ? " /* lane \(lane) */" : "")
         }
-        // The bounds are part of the text, so each run gets its own cached statements.
+        // The bounds (and the lane) are part of the text, so each run gets its own cached statements.
         guard version >= 3 else {
             return OrderedRows(try db.statement("SELECT \(columns) FROM strokes WHERE 1\(range("id")) ORDER BY id"), nil, orderColumn)
         }
