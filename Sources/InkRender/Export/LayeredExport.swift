@@ -59,17 +59,7 @@ public enum LayeredExport {
         DispatchQueue.concurrentPerform(iterations: runs.count) { i in
             let ctx = CairoContext(drawingInto: layers[i])
             ctx.setTransform(scale: scale, dx: 0, dy: 0)
-            let run = runs[i]
-            do {
-                try run { stroke in
-                    // Another run failed: the export is lost anyway, so stop reading.
-                    if failures.any { throw Failures.Stopped() }
-                    guard stroke.style.color.a > 0, let b = stroke.inkBounds, b.intersects(visible) else { return }
-                    ItemPainter.draw(stroke, in: ctx, deviceScale: scale, multiply: multiply)
-                }
-            } catch {
-                failures.record(error, at: i)
-            }
+            draw(runs[i], in: ctx, visible: visible, scale: scale, multiply: multiply, failures: failures, at: i)
         }
         if let error = failures.first { throw error }
 
@@ -100,19 +90,26 @@ public enum LayeredExport {
             ctx.setTransform(scale: scale, dx: 0, dy: -Double(y0))
             let bandPage = mapping.pageRect(ofDevice: Rect(minX: -1, minY: Double(y0) - 1, maxX: Double(size.width) + 1, maxY: Double(y1) + 1))
             if !transparent, let paper, paper.background.style != .plain { BackgroundPainter.paint(paper, in: ctx, visible: bandPage) }
-            do {
-                try walk(band) { stroke in
-                    if failures.any { throw Failures.Stopped() }
-                    guard stroke.style.color.a > 0, let b = stroke.inkBounds, b.intersects(bandPage) else { return }
-                    ItemPainter.draw(stroke, in: ctx, deviceScale: scale, multiply: true)
-                }
-            } catch {
-                failures.record(error, at: band)
-            }
+            draw({ draw in try walk(band, draw) }, in: ctx, visible: bandPage, scale: scale, multiply: true, failures: failures, at: band)
         }
         if let error = failures.first { throw error }
         surface.markDirty()
         return surface
+    }
+
+    /// Draws the strokes of one run or band that reach `visible`; an error is recorded as part `i`'s, and a part
+    /// stops reading once another has failed (the export is lost anyway).
+    private static func draw(_ run: StrokeRun, in ctx: CairoContext, visible: Rect, scale: Double, multiply: Bool,
+                             failures: Failures, at i: Int) {
+        do {
+            try run { stroke in
+                if failures.any { throw Failures.Stopped() }
+                guard stroke.style.color.a > 0, let b = stroke.inkBounds, b.intersects(visible) else { return }
+                ItemPainter.draw(stroke, in: ctx, deviceScale: scale, multiply: multiply)
+            }
+        } catch {
+            failures.record(error, at: i)
+        }
     }
 
     /// Renders and writes a PNG (atomically: a failure leaves no file and an earlier one as it was). `pictures`:
