@@ -227,26 +227,27 @@ final class Toolbar {
             Widgets.append(r, label, linked)
             return r
         }
-        var first: Widget?
-        for (fill, name) in Self.fills {
-            let b = Widgets.drawnToggle(size: 18, tooltip: name, group: first, paint: Faces.fill(fill)) { [weak self] in
-                guard let self, !self.syncing else { return }
-                self.onFill?(fill)
-            }.button
-            first = first ?? b
-            fillButtons.append((fill, b))
-        }
-        first = nil
-        for (line, name) in Self.lines {
-            let b = Widgets.drawnToggle(size: 18, tooltip: name, group: first, paint: Faces.line(line)) { [weak self] in
-                guard let self, !self.syncing else { return }
-                self.onLine?(line)
-            }.button
-            first = first ?? b
-            lineButtons.append((line, b))
-        }
+        fillButtons = choices(Self.fills.map { ($0.fill, $0.name) }, face: Faces.fill) { [weak self] in self?.onFill?($0) }
+            .map { (fill: $0.0, button: $0.1) }
+        lineButtons = choices(Self.lines.map { ($0.line, $0.name) }, face: Faces.line) { [weak self] in self?.onLine?($0) }
+            .map { (line: $0.0, button: $0.1) }
         Widgets.append(grid, row(localized("Fill"), fillButtons.map(\.button)), row(localized("Line style"), lineButtons.map(\.button)))
         return grid
+    }
+
+    /// One linked group of drawn toggles, one per choice; a click reports its choice unless the toolbar is only
+    /// showing the current style (`syncing`).
+    private func choices<T>(_ items: [(T, String)], face: (T) -> (CairoContext, Double, Double) -> Void,
+                            choose: @escaping (T) -> Void) -> [(T, Widget)] {
+        var first: Widget?
+        return items.map { value, name in
+            let b = Widgets.drawnToggle(size: 18, tooltip: name, group: first, paint: face(value)) { [weak self] in
+                guard let self, !self.syncing else { return }
+                choose(value)
+            }.button
+            first = first ?? b
+            return (value, b)
+        }
     }
 
     /// Shows the current tool, colour and width, and the pen's fill and line style.
