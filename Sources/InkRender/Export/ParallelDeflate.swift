@@ -3,47 +3,21 @@ import CZlib
 
 /// pigz-style zlib: independent pieces are raw-deflated on every core, each sync-flushed so the next can
 /// follow byte-aligned (the last one finished), then joined behind one zlib header with their Adler-32s
-/// combined. Used for PNG image data and PDF content streams.
+/// combined (PNG image data); and whole zlib streams by libdeflate (PDF content streams).
 enum ParallelDeflate {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// One compressed piece: its deflate bytes plus what is needed to combine checksums.
+    /// What a compressed piece leaves for the stream's trailer (its bytes stay in the caller's chunk): the
+    /// Adler-32 and length of its input, to combine checksums.
     struct Piece {
-        var data: [UInt8]
         var adler: UInt
         var length: Int
     }
 
     /// The two-byte zlib header for a 32 KiB window at a fast level.
     static let header: [UInt8] = [0x78, 0x01]
-
-    /// Raw deflate of `input`; `last` finishes the stream, otherwise it ends on a sync flush.
-    static func piece(_ input: [UInt8], last: Bool, level: Int32 = 1) throws -> Piece {
-        var strm = z_stream()
-        guard deflateInit2_(&strm, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw Failure(description: "zlib could not start compressing")
-        }
-        defer { deflateEnd(&strm) }
-        var out = [UInt8](repeating: 0, count: Int(deflateBound(&strm, uLong(input.count))) + 64)
-        let written: Int = input.withUnsafeBufferPointer { inp in
-            out.withUnsafeMutableBufferPointer { o in
-                strm.next_in = UnsafeMutablePointer(mutating: inp.baseAddress)
-                strm.avail_in = uInt(inp.count)
-                strm.next_out = o.baseAddress
-                strm.avail_out = uInt(o.count)
-                let rc = deflate(&strm, last ? Z_FINISH : Z_SYNC_FLUSH)
-                let ok = last ? rc == Z_STREAM_END : (rc == Z_OK && strm.avail_in == 0)
-                return ok ? o.count - Int(strm.avail_out) : -1
-            }
-        }
-        guard written >= 0 else { throw Failure(description: "zlib could not compress the data") }
-        let adler = input.withUnsafeBufferPointer { adler32(1, $0.baseAddress, uInt($0.count)) }
-        // A fresh array of the written size: `out` is sized for incompressible input, and trimming it keeps that
-        // capacity, so a page of pieces would hold about an uncompressed raster until written.
-        return Piece(data: Array(out[..<written]), adler: adler, length: input.count)
-    }
 
     /// A piece deflated straight into a chunk: four bytes left for the caller's length, `prefix`, then the raw
     /// deflate of `units` units of `unitSize` bytes, which `fill(k, into)` writes a few at a time into one small
@@ -86,7 +60,7 @@ enum ParallelDeflate {
             count = failed ? 0 : capacity - Int(strm.avail_out)
         }
         guard !failed else { throw Failure(description: "zlib could not compress the data") }
-        return (chunk, Piece(data: [], adler: adler, length: length))
+        return (chunk, Piece(adler: adler, length: length))
     }
 
     /// Adler-32 of the concatenation of the pieces' inputs, as the 4-byte zlib trailer.
@@ -97,18 +71,6 @@ enum ParallelDeflate {
         }
         let a = UInt32(truncatingIfNeeded: adler)
         return [UInt8(a >> 24), UInt8(a >> 16 & 0xff), UInt8(a >> 8 & 0xff), UInt8(a & 0xff)]
-    }
-
-    /// A complete zlib stream of the parts in order, compressed in parallel.
-    static func zlib(_ parts: [[UInt8]], level: Int32 = 1) throws -> [UInt8] {
-        let nonEmpty = parts.isEmpty ? [[]] : parts
-        let results = Parallel.map(count: nonEmpty.count, parts: nonEmpty.count) { range in
-            Result { try piece(nonEmpty[range.lowerBound], last: range.lowerBound == nonEmpty.count - 1, level: level) }
-        }
-        let pieces = try results.map { try $0.get() }
-        var out = header
-        for p in pieces { out += p.data }
-        return out + trailer(pieces)
     }
 
     /// One whole zlib stream of `input` by libdeflate, which at its level 1 is about five times as fast as zlib's
