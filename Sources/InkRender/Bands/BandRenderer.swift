@@ -37,12 +37,13 @@ enum BandRenderer {
                underlay: underlay, multiply: multiply)
     }
 
+    /// `finish`, when given, is called with each band's rows once they are drawn, on any core (`BandPipeline`).
     static func render(_ layers: [Drawing], into surface: ImageSurface, mapping: DeviceMapping,
                        background: RGBA?, backgroundArea: Rect? = nil, paper: Paper? = nil, underlay: ImageSurface? = nil,
-                       multiply: Bool = true) {
+                       multiply: Bool = true, finish: ((Range<Int>) -> Void)? = nil) {
         let wholeBackground = backgroundArea == nil ? background : nil
         let edges = bandEdges(height: surface.height, mapping: mapping)
-        DispatchQueue.concurrentPerform(iterations: edges.count - 1) { band in
+        func draw(_ band: Int) {
             let y0 = edges[band], y1 = edges[band + 1]
             let view = ImageSurface(rowsOf: surface, from: y0, count: y1 - y0)
             view.fillRows(0, y1 - y0, with: wholeBackground)
@@ -59,6 +60,12 @@ enum BandRenderer {
             for drawing in layers {
                 for s in drawing.strokes(in: bandPage) { ItemPainter.draw(s, in: ctx, deviceScale: mapping.scale, multiply: multiply) }
             }
+            view.flush()
+        }
+        if let finish {
+            BandPipeline.run(bands: edges.count - 1, draw: draw) { band in finish(edges[band]..<edges[band + 1]) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: edges.count - 1, execute: draw)
         }
         surface.markDirty()
     }

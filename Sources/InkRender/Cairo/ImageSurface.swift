@@ -118,6 +118,11 @@ public final class ImageSurface: @unchecked Sendable {
         return try body(cairo_image_surface_get_data(pointer)!)
     }
 
+    /// The first pixel's address, for readers of rows no cairo context is drawing into any more (a band view
+    /// flushed after its drawing): unlike `withPixels`, it neither flushes nor marks the surface, so other rows
+    /// can still be drawing.
+    var pixelBase: UnsafeMutablePointer<UInt8> { cairo_image_surface_get_data(pointer)! }
+
     /// Finishes pending drawing and detaches the snapshots others keep of the surface (copying their pixels now).
     func flush() { cairo_surface_flush(pointer) }
 

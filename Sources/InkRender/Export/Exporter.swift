@@ -94,10 +94,17 @@ public enum Exporter {
         try checkPage(Size(width: frame.width, height: frame.height))
         switch format {
         case .png:
-            let image = try render(page, scale: options.scale, transparent: options.transparent, backdrop: backdrop)
             let opaque = !options.transparent && page.background.paper.a == 255
             let pictures = backdrop != nil || page.shownStrokes.contains { if case .image = $0.content { return true } else { return false } }
-            do { return try PNGEncoder.chunks(image, opaque: opaque, filter: pictures ? .sub : .none) } catch {
+            // Each band is encoded as soon as it is drawn, by whichever core is free.
+            let stripes = PNGEncoder.Stripes()
+            let image = try render(page, scale: options.scale, transparent: options.transparent, backdrop: backdrop) { surface, rows in
+                stripes.encode(rows, of: surface, opaque: opaque, filter: pictures ? .sub : .none)
+            }
+            do {
+                var done = try stripes.inOrder()
+                return PNGEncoder.assemble(width: image.width, height: image.height, opaque: opaque, stripes: &done)
+            } catch {
                 throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")
             }
         case .svg:
@@ -135,8 +142,9 @@ public enum Exporter {
     /// page of `backdrop` (rendered once, whole, at this scale), then strokes.
     /// `multiply`: highlighters multiply what is under them, as Xournal++ draws them (false: they cover it, as the
     /// streamed `LayeredExport` draws them).
+    /// `finish`, when given, gets each band of rows as soon as it is drawn, on any core.
     public static func render(_ page: Page, scale: Double = 1, transparent: Bool = false, backdrop: PDFBackdrop? = nil,
-                              multiply: Bool = true) throws -> ImageSurface {
+                              multiply: Bool = true, finish: ((ImageSurface, Range<Int>) -> Void)? = nil) throws -> ImageSurface {
         let frame = page.frame
         let size = try pixelSize(of: Size(width: frame.width, height: frame.height), scale: scale)
         let surface = try ImageSurface(width: size.width, height: size.height)
@@ -151,7 +159,7 @@ public enum Exporter {
         }
         BandRenderer.render(page.shownDrawings, into: surface, mapping: DeviceMapping(scale: scale, dx: -frame.minX * scale, dy: -frame.minY * scale),
                             background: transparent ? nil : page.background.paper, paper: transparent ? nil : Paper(page), underlay: underlay,
-                            multiply: multiply)
+                            multiply: multiply, finish: finish.map { f in { rows in f(surface, rows) } })
         return surface
     }
 

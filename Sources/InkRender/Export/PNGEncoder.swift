@@ -1,3 +1,4 @@
+import Foundation
 import InkCore
 
 /// Writes an ARGB32 surface as PNG without cairo's writer: row stripes are un-premultiplied, filtered and deflated
@@ -20,25 +21,51 @@ enum PNGEncoder {
     /// The PNG as consecutive byte runs (signature and header, one per IDAT chunk, the end), for writers that
     /// write them one after another instead of joining them into one more copy of the file.
     static func chunks(_ surface: ImageSurface, opaque: Bool, filter: Filter = .sub, level: Int32 = 1) throws -> [[UInt8]] {
-        let w = surface.width, h = surface.height
-        let channels = opaque ? 3 : 4
-        let rowBytes = 1 + w * channels
+        let h = surface.height
         let stripes = max(1, min(h, Parallel.cores * 4))
-
-        let results: [Result<(chunk: [UInt8], piece: ParallelDeflate.Piece), Error>] = surface.withPixels { base in
+        let results: [Result<Stripe, Error>] = surface.withPixels { base in
             let base = UnsafePointer(base)
             return Parallel.map(count: h, parts: stripes) { rows in
-                // The zlib header rides in the first IDAT; the stripe's bytes are deflated a few rows at a time
-                // from one small buffer, straight into the chunk after its length and type.
-                Result {
-                    let prefix = rows.lowerBound == 0 ? ParallelDeflate.header : []
-                    return try ParallelDeflate.chunk(units: rows.count, unitSize: rowBytes, last: rows.upperBound == h, level: level,
-                                                     prefix: Array("IDAT".utf8) + prefix) { k, out in
-                        filterRow(base + (rows.lowerBound + k) * surface.stride, width: w, channels: channels, filter: filter, into: out)
-                    }
-                }
+                Result { try stripe(rows, of: base, surface: surface, opaque: opaque, filter: filter, level: level) }
             }
         }
+        var done = try results.map { try $0.get() }
+        return assemble(width: surface.width, height: h, opaque: opaque, stripes: &done)
+    }
+
+    /// One stripe of the image data, deflated into its own IDAT chunk (length and CRC are `assemble`'s).
+    typealias Stripe = (chunk: [UInt8], piece: ParallelDeflate.Piece)
+
+    /// Deflates `rows` of `surface`'s pixels at `base` (any thread; stripes are independent of each other, so a
+    /// stripe can be encoded as soon as its rows are drawn).
+    static func stripe(_ rows: Range<Int>, of base: UnsafePointer<UInt8>, surface: ImageSurface, opaque: Bool, filter: Filter,
+                       level: Int32 = 1) throws -> Stripe {
+        let w = surface.width, channels = opaque ? 3 : 4, stride = surface.stride
+        // The zlib header rides in the first IDAT; the stripe's bytes are deflated a few rows at a time from one
+        // small buffer, straight into the chunk after its length and type.
+        let prefix = rows.lowerBound == 0 ? ParallelDeflate.header : []
+        return try ParallelDeflate.chunk(units: rows.count, unitSize: 1 + w * channels, last: rows.upperBound == surface.height,
+                                         level: level, prefix: Array("IDAT".utf8) + prefix) { k, out in
+            filterRow(base + (rows.lowerBound + k) * stride, width: w, channels: channels, filter: filter, into: out)
+        }
+    }
+
+    /// Stripes encoded on several cores as their rows are drawn, in any order; `assemble` takes them top to bottom.
+    final class Stripes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var byRow: [Int: Result<Stripe, Error>] = [:]
+
+        /// Encodes `rows` of `surface` (any thread).
+        func encode(_ rows: Range<Int>, of surface: ImageSurface, opaque: Bool, filter: Filter) {
+            let r = Result { try stripe(rows, of: UnsafePointer(surface.pixelBase), surface: surface, opaque: opaque, filter: filter) }
+            lock.lock(); byRow[rows.lowerBound] = r; lock.unlock()
+        }
+
+        func inOrder() throws -> [Stripe] { try byRow.keys.sorted().map { try byRow[$0]!.get() } }
+    }
+
+    /// The PNG around `stripes`, which cover the image's rows top to bottom (their chunks are moved out, not copied).
+    static func assemble(width w: Int, height h: Int, opaque: Bool, stripes: inout [Stripe]) -> [[UInt8]] {
         var runs: [[UInt8]] = []
         var head: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var ihdr: [UInt8] = []
@@ -46,9 +73,9 @@ enum PNGEncoder {
         ihdr += [8, opaque ? 2 : 6, 0, 0, 0]
         head.appendChunk("IHDR", ihdr)
         runs.append(head)
-        var pieces: [ParallelDeflate.Piece] = []
-        for r in results {
-            var (chunk, piece) = try r.get()
+        for i in stripes.indices {
+            var chunk: [UInt8] = []
+            swap(&chunk, &stripes[i].chunk)
             // Length before, CRC-32 of type and data after: the chunk's bytes are not copied again.
             let length = UInt32(chunk.count - 8)
             chunk.withUnsafeMutableBufferPointer { b in
@@ -56,11 +83,10 @@ enum PNGEncoder {
             }
             chunk.appendBigEndian(ParallelDeflate.crc(chunk[4...]))
             runs.append(chunk)
-            pieces.append(piece)
         }
         // The Adler-32 of the whole stream closes the last IDAT; the IDATs concatenate into one zlib stream.
         var tail: [UInt8] = []
-        tail.appendChunk("IDAT", ParallelDeflate.trailer(pieces))
+        tail.appendChunk("IDAT", ParallelDeflate.trailer(stripes.map(\.piece)))
         tail.appendChunk("IEND", [])
         runs.append(tail)
         return runs
