@@ -104,6 +104,28 @@ final class PagesFormatTests: TempDirTestCase {
         XCTAssertEqual(try db.integer("SELECT count(*) FROM strokes"), 1)
     }
 
+    /// A one-page file has no index of strokes by page (it never asks for a page's strokes, and the index cost
+    /// 3 % of its size); the second page brings it, and each page's strokes are still found either way.
+    func testTheStrokesByPageIndexComesWithTheSecondPage() throws {
+        let e = Editor()
+        let doc = try DocumentFile.create(path: path("i.oekaki"), document: e.document)
+        try commit(draw(e, at: 10), doc, e, "ink on the first page")
+        func hasIndex() throws -> Bool {
+            let db = try SQLiteDatabase(path: path("i.oekaki"), mode: .readOnly)
+            defer { db.close() }
+            return try db.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'strokes_by_page'") == 1
+        }
+        XCTAssertFalse(try hasIndex())
+        try commit(e.addPage(), doc, e, "add a page")
+        try commit(draw(e, at: 30), doc, e, "ink on the second page")
+        XCTAssertTrue(try hasIndex())
+        try commit(e.clear(), doc, e, "clear the second page")
+        doc.close()
+        let again = try DocumentFile.open(path: path("i.oekaki"))
+        defer { again.close() }
+        XCTAssertEqual(again.document.pages.map { $0.strokes.count }, [1, 0])
+    }
+
     /// A format-3 file (one page in `document`) opens as one fixed page of its size and paper, upgrades in one
     /// transaction, keeps its history, and its strokes are on page 1.
     func testUpgradeFromFormat3() throws {

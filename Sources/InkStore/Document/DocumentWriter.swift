@@ -33,6 +33,7 @@ struct DocumentWriter {
         if let size = format.size { try q.bind(3, size.width).bind(4, size.height) }
         if let pdf = b.pdf { try q.bind(10, ContentCodec.pdfText(pdf)) }
         try q.bind(5, b.style.rawValue).bind(6, Int64(b.paper.packed)).bind(7, Int64(b.line.packed)).bind(8, b.spacing).bind(9, b.margin).run()
+        if try db.integer("SELECT count(*) FROM pages") ?? 0 > 1 { try db.execute(Schema.pageIndex) }
     }
 
     /// Puts stroke `id` on `layer` of its page (no row: the page's own layer).
