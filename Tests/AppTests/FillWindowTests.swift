@@ -64,3 +64,32 @@ final class FillWindowTests: WindowTestCase {
         XCTAssertTrue(r.output.contains(#""shape":"rectangle""#), r.output)
     }
 }
+
+/// The pen's colour and width from the toolbar come back in the next run: a bold blue line drawn after a restart.
+final class InkPreferencesWindowTests: WindowTestCase {
+    func testThePensColourAndWidthComeBackAfterARestart() throws {
+        try launch(home.appendingPathComponent("first.oekaki").path)
+        _ = try waitForPage()
+        try clickReportedControl(startingWith: "Blue")
+        key("3")
+        usleep(500_000)
+        quit()
+        let settings = try String(contentsOf: home.appendingPathComponent("config/oekaki/settings"), encoding: .utf8)
+        XCTAssertTrue(settings.contains("pen-color=#1c71d8ff\n") && settings.contains("pen-width=6.0\n"), settings)
+
+        let again = home.appendingPathComponent("again.oekaki").path
+        try launch(again)
+        _ = try waitForPage()
+        drag([(400, 400), (600, 400), (800, 400)])
+        let shot = try waitFor { $0.brightness(600, 400) < 200 }
+        let p = shot.pixel(600, 400)
+        XCTAssertTrue(p.b > 150 && p.r < 80, "the new line is blue: \(p)")
+        // Bold is 6 units: at 100 % about 6 pixels of ink across the line.
+        let across = (390...410).filter { shot.brightness(600, $0) < 200 }.count
+        XCTAssertGreaterThanOrEqual(across, 5, "a bold line")
+        usleep(500_000)
+        quit()
+        let r = try run(AppWindowTests.oekakiBinary(), ["info", again])
+        XCTAssertTrue(r.output.contains(#""width":6"#) && r.output.contains("1c71d8"), r.output)
+    }
+}

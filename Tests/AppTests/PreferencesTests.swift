@@ -43,6 +43,28 @@ final class PreferencesTests: XCTestCase {
         XCTAssertFalse(plain.contains("pen-fill") || plain.contains("pen-line"), plain)
     }
 
+    func testEachToolsColourAndWidthComeBackAfterARestart() throws {
+        XCTAssertEqual(Preferences.load().inks, [:], "no file: every tool's default")
+        let red = RGBA(r: 200, g: 10, b: 20), yellow = RGBA(r: 250, g: 220, b: 0, a: 102)
+        Preferences.update { $0.inks[.pen] = .init(color: red, width: 6) }
+        Preferences.update { $0.inks[.highlighter] = .init(color: yellow, width: 28) }
+        Preferences.update { $0.inks[.areaEraser] = .init(color: nil, width: 48); $0.stabilizer = .low }
+        let back = Preferences.load()
+        XCTAssertEqual(back.inks[.pen], .init(color: red, width: 6))
+        XCTAssertEqual(back.inks[.highlighter], .init(color: yellow, width: 28), "the alpha too")
+        XCTAssertEqual(back.inks[.areaEraser], .init(color: nil, width: 48))
+        XCTAssertNil(back.inks[.strokeEraser])
+        XCTAssertEqual(back.stabilizer, .low)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertTrue(text.contains("pen-color=#c80a14ff\n") && text.contains("highlighter-width=28.0\n"), text)
+
+        // A damaged width or colour costs only itself.
+        try "pen-color=#12345\npen-width=10000\nhighlighter-width=nan\nhighlighter-color=#00ff0080\n".write(to: file, atomically: true, encoding: .utf8)
+        let bad = Preferences.load()
+        XCTAssertNil(bad.inks[.pen])
+        XCTAssertEqual(bad.inks[.highlighter], .init(color: RGBA(r: 0, g: 255, b: 0, a: 128), width: nil))
+    }
+
     func testAnUnreadableFillOrStyleFallsBackToTheDefault() throws {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         for (fill, line) in [("300", "wavy"), ("-1", "cust: 1 -2"), ("half", "cust:"), ("", "cust: nan 3")] {

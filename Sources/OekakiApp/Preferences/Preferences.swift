@@ -30,6 +30,15 @@ struct Preferences {
     /// The fill and line style of new pen and shape ink, as last chosen in the shapes menu (nil: not filled).
     var penFill: UInt8? = nil
     var penLine = LineStyle.solid
+    /// The colour and width last picked for the pen, the highlighter and the erasers (nil: the tool's default).
+    var inks: [Tool: Ink] = [:]
+    static let keptInks: [Tool] = [.pen, .highlighter, .strokeEraser, .areaEraser]
+    struct Ink: Equatable {
+        var color: RGBA?
+        var width: Double?
+    }
+    /// Widths a settings line may give (a hand-edited 10000 never makes a tool unusable).
+    static let inkWidths = 0.1...200.0
 
     private static var path: String {
         let env = ProcessInfo.processInfo.environment
@@ -65,7 +74,12 @@ struct Preferences {
             // Xournal++'s own words for both: an alpha 0–255, and `dash`, `dashdot`, `dot` or `cust: …`.
             case "pen-fill": if let a = UInt8(parts[1]) { p.penFill = a }
             case "pen-line": if let l = LineStyle(name: parts[1]) { p.penLine = l }
-            default: break
+            default:
+                // `pen-color=#rrggbbaa`, `highlighter-width=16`, …
+                for tool in keptInks {
+                    if parts[0] == tool.rawValue + "-color", let c = RGBA(hex: parts[1]) { p.inks[tool, default: Ink()].color = c }
+                    if parts[0] == tool.rawValue + "-width", let w = Double(parts[1]), inkWidths.contains(w) { p.inks[tool, default: Ink()].width = w }
+                }
             }
         }
         return p
@@ -94,6 +108,10 @@ struct Preferences {
         if layerScope != .current { lines.append("layer-scope=\(layerScope.rawValue)") }
         if let penFill { lines.append("pen-fill=\(penFill)") }
         if let name = penLine.name { lines.append("pen-line=\(name)") }
+        for tool in Self.keptInks {
+            if let c = inks[tool]?.color { lines.append("\(tool.rawValue)-color=\(c.hex)") }
+            if let w = inks[tool]?.width { lines.append("\(tool.rawValue)-width=\(w)") }
+        }
         try? (lines.joined(separator: "\n") + "\n").write(toFile: Self.path, atomically: true, encoding: .utf8)
     }
 }

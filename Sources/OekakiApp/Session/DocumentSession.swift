@@ -230,6 +230,17 @@ final class DocumentSession {
         publish(u)
     }
 
+    /// Sets what `tool` draws with, whichever tool is in hand (the colour and width kept from the last run).
+    func setInk(_ tool: Tool, color: RGBA?, width: Double?) {
+        var style = editor.styles[tool] ?? StrokeStyle(tool: tool)
+        if let color { style.color = color }
+        if let width { style.width = width }
+        editor.styles[tool] = style
+        var u = SessionUpdate()
+        u.toolChanged = true
+        publish(u)
+    }
+
     func setSize(_ s: PenSize) { setWidth(s.width(for: editor.tool)) }
 
     /// The colour of the current tool (the highlighter keeps its translucency whatever colour is picked), or of new

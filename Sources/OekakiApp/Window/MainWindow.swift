@@ -91,6 +91,7 @@ final class MainWindow {
         // Before any selection exists, so this restyles nothing: it only sets what new ink looks like.
         session.setFill(preferences.penFill)
         session.setLine(preferences.penLine)
+        for (tool, ink) in preferences.inks { session.setInk(tool, color: ink.color, width: ink.width) }
         showDocument()
         showTool()
         showPage()
@@ -264,6 +265,7 @@ final class MainWindow {
         toolbar.onWidth = { [weak self] w in
             guard let self, w.isFinite, w > 0 else { return }
             self.session.setWidth(w)
+            self.keepInk()
         }
         // The session's updates, after the canvas has shown them: the window's own widgets follow.
         session.follow { [weak self] u in self?.follow(u) }
@@ -378,7 +380,7 @@ final class MainWindow {
         case .find: openSearch()
         case .selectPDFText: pdfText.setOn(!pdfText.isOn)
         case .toggleSidebar: toggleSidebar()
-        case .size(let s): session.setSize(s)
+        case .size(let s): session.setSize(s); keepInk()
         case .customColor:
             FileDialogs.chooseColor(parent: window, initial: session.style.color) { [weak self] in self?.setColor($0) }
             showTool()
@@ -508,6 +510,16 @@ final class MainWindow {
     private func setColor(_ color: RGBA) {
         if session.tool == .text { return setTextColor(color) }
         session.setColor(color)
+        keepInk()
+    }
+
+    /// Keeps the colour and width of the tool in hand for the next run.
+    private func keepInk() {
+        let tool = session.tool.isShape ? Tool.pen : session.tool
+        guard Preferences.keptInks.contains(tool), let style = session.styles[tool] else { return }
+        let ink = Preferences.Ink(color: tool.isEraser ? nil : style.color, width: style.width)
+        preferences.inks[tool] = ink
+        Preferences.update { $0.inks[tool] = ink }
     }
 
     /// What the window shows of a session update (the canvas has shown it already).
