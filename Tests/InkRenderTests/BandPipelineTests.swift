@@ -6,17 +6,18 @@ import InkCore
 final class BandPipelineTests: XCTestCase {
     /// Every band is drawn once, and finished once, after its own drawing (never before, whatever the cores do).
     func testEveryBandIsFinishedOnceAfterItIsDrawn() {
-        for bands in [1, 2, 3, 8, 33] {
+        // Band b is rows 10b..<10b+10; every row is finished once, after its band was drawn.
+        for (bands, parts) in [(1, 1), (2, 4), (3, 1), (8, 1), (33, 3), (2, 16)] {
             let lock = NSLock()
             var drawn = Set<Int>(), finished: [Int] = [], early: [Int] = []
-            BandPipeline.run(bands: bands, draw: { b in
+            BandPipeline.run(bands: bands, parts: parts, rows: { $0 * 10..<$0 * 10 + 10 }, draw: { b in
                 usleep(UInt32((b * 37) % 5) * 200)   // uneven bands, so the cores run out of drawing at different times
                 lock.lock(); drawn.insert(b); lock.unlock()
-            }, finish: { b in
-                lock.lock(); if !drawn.contains(b) { early.append(b) }; finished.append(b); lock.unlock()
+            }, finish: { rows in
+                lock.lock(); if !drawn.contains(rows.lowerBound / 10) { early.append(rows.lowerBound) }; finished += rows; lock.unlock()
             })
             XCTAssertEqual(drawn, Set(0..<bands), "\(bands) bands")
-            XCTAssertEqual(finished.sorted(), Array(0..<bands), "\(bands) bands")
+            XCTAssertEqual(finished.sorted(), Array(0..<bands * 10), "\(bands) bands, \(parts) parts")
             XCTAssertEqual(early, [], "\(bands) bands")
         }
     }

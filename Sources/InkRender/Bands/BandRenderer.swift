@@ -63,7 +63,7 @@ enum BandRenderer {
             view.flush()
         }
         if let finish {
-            BandPipeline.run(bands: edges.count - 1, draw: draw) { band in finish(edges[band]..<edges[band + 1]) }
+            BandPipeline.run(bands: edges.count - 1, rows: { edges[$0]..<edges[$0 + 1] }, draw: draw, finish: finish)
         } else {
             DispatchQueue.concurrentPerform(iterations: edges.count - 1, execute: draw)
         }

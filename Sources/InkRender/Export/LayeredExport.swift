@@ -72,8 +72,10 @@ public enum LayeredExport {
     /// (`walk` runs once per band, at the same time) and drawing what reaches it. Unlike runs, highlighters multiply
     /// what is under them as everywhere else, and memory is still one page raster whatever the drawing's size; the
     /// price is reading the strokes once per band. Bands are cut on cairo's lattice, so the pixels are one surface's.
+    /// `finish`, when given, gets each band's rows as soon as they are drawn, on any core (`BandPipeline`).
     public static func renderInBands(pageSize: Size, background: RGBA, paper: Paper? = nil, walk: @escaping BandWalk,
-                                     scale: Double = 1, transparent: Bool = false) throws -> ImageSurface {
+                                     scale: Double = 1, transparent: Bool = false,
+                                     finish: ((ImageSurface, Range<Int>) -> Void)? = nil) throws -> ImageSurface {
         let size = try Exporter.pixelSize(of: pageSize, scale: scale)
         let surface = try ImageSurface(width: size.width, height: size.height)
         let mapping = DeviceMapping(scale: scale)
@@ -82,7 +84,7 @@ public enum LayeredExport {
         let inner = (1..<count).map { k in lines[k * lines.count / count] }
         let edges = [0] + inner.filter { $0 > 0 && $0 < size.height } + [size.height]
         let failures = Failures(count: edges.count - 1)
-        DispatchQueue.concurrentPerform(iterations: edges.count - 1) { band in
+        func drawBand(_ band: Int) {
             let y0 = edges[band], y1 = edges[band + 1]
             let view = ImageSurface(rowsOf: surface, from: y0, count: y1 - y0)
             if !transparent { view.fillRows(0, y1 - y0, with: background) }
@@ -91,6 +93,15 @@ public enum LayeredExport {
             let bandPage = mapping.pageRect(ofDevice: Rect(minX: -1, minY: Double(y0) - 1, maxX: Double(size.width) + 1, maxY: Double(y1) + 1))
             if !transparent, let paper, paper.background.style != .plain { BackgroundPainter.paint(paper, in: ctx, visible: bandPage) }
             draw({ draw in try walk(band, draw) }, in: ctx, visible: bandPage, scale: scale, multiply: true, failures: failures, at: band)
+            view.flush()
+        }
+        if let finish {
+            // A band a core: the last band's rows are encoded by every core, in slices.
+            BandPipeline.run(bands: edges.count - 1, parts: 4, rows: { edges[$0]..<edges[$0 + 1] }, draw: drawBand) { rows in
+                if failures.first == nil { finish(surface, rows) }
+            }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: edges.count - 1, execute: drawBand)
         }
         if let error = failures.first { throw error }
         surface.markDirty()
@@ -125,9 +136,16 @@ public enum LayeredExport {
     /// The same, drawn in bands (`renderInBands`): for pages whose highlighters must multiply.
     public static func writePNGInBands(pageSize: Size, background: RGBA, paper: Paper? = nil, walk: @escaping BandWalk, to path: String,
                                        options: ExportOptions = ExportOptions(), pictures: Bool = true) throws {
-        try write(try renderInBands(pageSize: pageSize, background: background, paper: paper, walk: walk,
-                                    scale: options.scale, transparent: options.transparent),
-                  background: background, to: path, options: options, pictures: pictures)
+        // Each band is encoded as soon as it is drawn, by whichever core is free.
+        let opaque = !options.transparent && background.a == 255
+        let stripes = PNGEncoder.Stripes()
+        let image = try renderInBands(pageSize: pageSize, background: background, paper: paper, walk: walk,
+                                      scale: options.scale, transparent: options.transparent) { surface, rows in
+            stripes.encode(rows, of: surface, opaque: opaque, filter: pictures ? .sub : .none)
+        }
+        var done: [PNGEncoder.Stripe]
+        do { done = try stripes.inOrder() } catch { throw RenderError.pageTooLarge("cannot encode the PNG: \(error)") }
+        try FileOutput.write(PNGEncoder.assemble(width: image.width, height: image.height, opaque: opaque, stripes: &done), to: path)
     }
 
     private static func write(_ image: ImageSurface, background: RGBA, to path: String, options: ExportOptions, pictures: Bool) throws {
