@@ -175,9 +175,12 @@ public struct BoardReplica: Sendable {
     public func format(of page: PageID) -> PageFormat? { document.page(page)?.format ?? parked[page]?.format }
 
     /// The global id a local page has or will have when published.
-    func boardPageID(_ local: PageID) -> BoardPageID {
+    public func boardPageID(_ local: PageID) -> BoardPageID {
         ledger.globalPageID(local: local) ?? BoardPageID(client: client, number: local)
     }
+
+    /// The local page the board's page `id` is here (nil: not here yet, or deleted for good).
+    public func localPageID(_ id: BoardPageID) -> PageID? { ledger[page: id]?.local }
 
     // MARK: local edits (the app's and the simulation's path; the CLI's edits are already in the file)
 

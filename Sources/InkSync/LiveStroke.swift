@@ -8,23 +8,27 @@ import InkStore
 /// The laser pointer's ink travels the same way (tool 2): its end means the pen lifted, and the receivers let it
 /// fade as the sender's does (`LaserPointer`); it is never in the log, a document or a history.
 ///
-/// Layout: "OL" 1 | flags (1 = ended) | varint client | varint number | tool (0 pen, 1 highlighter, 2 laser) |
-/// RGBA (4 bytes) | width (float32) | varint count | count × (x float32, y float32, pressure byte).
+/// Layout: "OL" version | flags (1 = ended) | varint client | varint number | version 2: varint page client,
+/// varint page number | tool (0 pen, 1 highlighter, 2 laser) | RGBA (4 bytes) | width (float32) | varint count |
+/// count × (x float32, y float32, pressure byte). Version 1 (no page) is still read: its ink shows on every page.
 public struct LiveStroke: Hashable, Sendable {
     public var id: BoardStrokeID
+    /// The board page the ink is on, so receivers show it only there (nil: the sender did not say).
+    public var page: BoardPageID?
     public var style: StrokeStyle
     public var points: [InkPoint]
     public var ended: Bool
 
-    public init(id: BoardStrokeID, style: StrokeStyle, points: [InkPoint], ended: Bool) {
-        self.id = id; self.style = style; self.points = points; self.ended = ended
+    public init(id: BoardStrokeID, page: BoardPageID? = nil, style: StrokeStyle, points: [InkPoint], ended: Bool) {
+        self.id = id; self.page = page; self.style = style; self.points = points; self.ended = ended
     }
 
     public static let maxPoints = 10_000
 
     public func encoded() -> [UInt8] {
-        var out = ByteWriter([0x4F, 0x4C, 1, ended ? 1 : 0])
+        var out = ByteWriter([0x4F, 0x4C, page == nil ? 1 : 2, ended ? 1 : 0])
         out.varint(id.client); out.varint(id.number)
+        if let page { out.varint(page.client); out.varint(page.number) }
         out.append(style.tool == .highlighter ? 1 : style.tool == .laser ? 2 : 0)
         out.append(contentsOf: [style.color.r, style.color.g, style.color.b, style.color.a])
         out.littleEndian(Float(style.width).bitPattern)
@@ -45,9 +49,14 @@ public struct LiveStroke: Hashable, Sendable {
             let v = Double(Float(bitPattern: try r.littleEndian(UInt32.self)))
             return v.isFinite ? v : nil
         }
-        guard let head = try? [r.byte(), r.byte(), r.byte()], head == [0x4F, 0x4C, 1], let flags = try? r.byte(),
-              let client = try? r.varint(), let number = try? r.varint(),
-              let tool = try? r.byte(), tool <= 2, let c = try? [r.byte(), r.byte(), r.byte(), r.byte()],
+        guard let head = try? [r.byte(), r.byte(), r.byte()], head == [0x4F, 0x4C, 1] || head == [0x4F, 0x4C, 2], let flags = try? r.byte(),
+              let client = try? r.varint(), let number = try? r.varint() else { return nil }
+        var page: BoardPageID?
+        if head[2] == 2 {
+            guard let c = try? r.varint(), let n = try? r.varint() else { return nil }
+            page = BoardPageID(client: c, number: n)
+        }
+        guard let tool = try? r.byte(), tool <= 2, let c = try? [r.byte(), r.byte(), r.byte(), r.byte()],
               let width = try? f32(), width > 0, width <= 10_000, let n = try? r.varint(), n <= UInt64(Self.maxPoints), n * 9 <= UInt64(b.count)
         else { return nil }
         var points: [InkPoint] = []
@@ -57,7 +66,7 @@ public struct LiveStroke: Hashable, Sendable {
             points.append(InkPoint(x: x, y: y, pressure: Double(p) / 255))
         }
         guard r.atEnd else { return nil }
-        self.init(id: BoardStrokeID(client: client, number: number),
+        self.init(id: BoardStrokeID(client: client, number: number), page: page,
                   style: StrokeStyle(tool: [Tool.pen, .highlighter, .laser][Int(tool)], color: RGBA(r: c[0], g: c[1], b: c[2], a: c[3]), width: width),
                   points: points, ended: flags & 1 != 0)
     }
@@ -78,13 +87,17 @@ public struct LiveStrokes: Sendable {
 
     public var isEmpty: Bool { strokes.isEmpty && lasers.isEmpty }
 
-    /// Applies a message received at `now` (seconds).
-    public mutating func receive(_ m: LiveStroke, at now: Double) {
-        if m.style.tool == .laser { return receiveLaser(m, at: now) }
+    /// The page of ink whose sender did not say (an older version): shown on whatever page the receiver is on.
+    public static let anyPage: PageID = 0
+
+    /// Applies a message received at `now` (seconds); `page` is the local page its board page is (nil: unknown
+    /// here yet, or not said), which the ink's `page` carries (`anyPage` when nil).
+    public mutating func receive(_ m: LiveStroke, at now: Double, page: PageID? = nil) {
+        if m.style.tool == .laser { return receiveLaser(m, at: now, page: page) }
         if m.ended { strokes[m.id] = nil; return }
         var entry = strokes[m.id] ?? {
             defer { nextID += 1 }
-            return (Stroke(id: nextID, style: m.style), now)
+            return (Stroke(id: nextID, style: m.style, page: page ?? Self.anyPage), now)
         }()
         guard entry.stroke.points.count + m.points.count <= LiveStroke.maxPoints * 10 else { return }
         for p in m.points { entry.stroke.append(p) }
@@ -93,10 +106,10 @@ public struct LiveStrokes: Sendable {
     }
 
     /// Laser ink: points add up; an end starts the fade, more ink (the sender held it with a new stroke) stops it.
-    private mutating func receiveLaser(_ m: LiveStroke, at now: Double) {
+    private mutating func receiveLaser(_ m: LiveStroke, at now: Double, page: PageID?) {
         var entry = lasers[m.id] ?? {
             defer { nextID += 1 }
-            return (LaserPointer.Trail(stroke: Stroke(id: nextID, style: m.style), liftedAt: nil), now)
+            return (LaserPointer.Trail(stroke: Stroke(id: nextID, style: m.style, page: page ?? Self.anyPage), liftedAt: nil), now)
         }()
         guard entry.trail.stroke.points.count + m.points.count <= LiveStroke.maxPoints * 10 else { return }
         for p in m.points { entry.trail.stroke.append(p) }
@@ -119,6 +132,8 @@ public struct LiveStrokes: Sendable {
 
     /// In the order they started.
     public var shown: [Stroke] { strokes.values.map(\.stroke).sorted { $0.id < $1.id } }
+    /// Whether someone's ink (its `page`, from `receive`) shows on local page `page`.
+    public static func isShown(_ ink: Stroke, on page: PageID) -> Bool { ink.page == page || ink.page == anyPage }
     /// Other people's laser ink, oldest first; `opacity(at:)` takes the receiver's clock in ms (`now` × 1000).
     public var laserTrails: [LaserPointer.Trail] { lasers.values.map(\.trail).sorted { $0.stroke.id < $1.stroke.id } }
     /// True while some laser ink is showing: the view redraws it as it fades.
@@ -134,7 +149,8 @@ public struct LiveSender: Sendable {
     public init() {}
 
     /// The messages for one tick: `strokes` being drawn (pen and highlighter only) and the laser's `trails`.
-    public mutating func messages(client: UInt64, strokes: [Stroke], laser trails: [LaserPointer.Trail]) -> [LiveStroke] {
+    /// `page`: the board page they are on (the sender draws on one page at a time).
+    public mutating func messages(client: UInt64, page: BoardPageID? = nil, strokes: [Stroke], laser trails: [LaserPointer.Trail]) -> [LiveStroke] {
         var out: [LiveStroke] = []
         var still: [StrokeID: (points: Int, lifted: Bool)] = [:]
         func send(_ s: Stroke, lifted: Bool) {
@@ -142,7 +158,7 @@ public struct LiveSender: Sendable {
             let done = min(before?.points ?? 0, s.points.count)
             still[s.id] = (s.points.count, lifted)
             if s.points.count > done || (before != nil && before!.lifted != lifted) || (before == nil && lifted) {
-                out.append(LiveStroke(id: BoardStrokeID(client: client, number: s.id), style: s.style, points: Array(s.points[done...]), ended: lifted))
+                out.append(LiveStroke(id: BoardStrokeID(client: client, number: s.id), page: page, style: s.style, points: Array(s.points[done...]), ended: lifted))
             }
         }
         for s in strokes where s.style.tool == .pen || s.style.tool == .highlighter { send(s, lifted: false) }

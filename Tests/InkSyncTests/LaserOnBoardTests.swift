@@ -68,6 +68,62 @@ final class LaserOnBoardTests: XCTestCase {
         XCTAssertTrue(sender.messages(client: a.replica.client, strokes: [], laser: editor.laser.trails).isEmpty)
     }
 
+    /// Live ink (a stroke in progress, the laser) says which board page it is on: another replica shows it on its
+    /// own copy of that page only, though the page has another local id there, and not on the page it is viewing.
+    func testLiveInkShowsOnItsOwnPageOnTheOtherReplica() throws {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("live-pages-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let server = try NatsServer()
+        addTeardownBlock { server.stop() }
+        try server.start()
+        let url = server.url + "/pages"
+        let a = try EditorOnBoardTests.User(tmp.appendingPathComponent("a.oekaki").path, url)
+        let b = try EditorOnBoardTests.User(tmp.appendingPathComponent("b.oekaki").path, url)
+        // B's page numbers run ahead of A's, so A's second page has another local id on B.
+        try b.run(b.editor.addPage(.endless)); try b.run(b.editor.undo())
+        try a.run(a.editor.addPage(.endless))
+        for _ in 0..<2 { try a.sync.syncOnce(); try b.sync.syncOnce() }
+        let aSecond = a.editor.document.pages[1].id, bFirst = b.editor.document.pages[0].id, bSecond = b.editor.document.pages[1].id
+        XCTAssertNotEqual(aSecond, bSecond, "the same page, other local ids")
+
+        // A, on its second page, draws and points with the laser.
+        a.editor.tool = .pen
+        _ = a.editor.handle(InputEvent(pointer: 1, phase: .began, point: InkPoint(x: 10, y: 10)))
+        _ = a.editor.handle(InputEvent(pointer: 1, phase: .moved, point: InkPoint(x: 60, y: 30)))
+        a.editor.tool = .laser
+        _ = a.editor.handle(InputEvent(pointer: 2, phase: .began, point: InkPoint(x: 100, y: 100, time: 0), device: .mouse))
+        _ = a.editor.handle(InputEvent(pointer: 2, phase: .moved, point: InkPoint(x: 140, y: 120, time: 10), device: .mouse))
+        var sender = LiveSender()
+        let page = a.sync.replica.boardPageID(aSecond)
+        for m in sender.messages(client: a.sync.replica.client, page: page, strokes: a.editor.liveStrokes, laser: a.editor.laser.trails) {
+            a.sync.publishLive(m)
+        }
+        var live = LiveStrokes()
+        for _ in 0..<20 where live.isEmpty || live.laserTrails.isEmpty {
+            try a.sync.pull(waitMs: 20); try b.sync.pull(waitMs: 50)
+            for m in b.sync.takeLive() {
+                XCTAssertEqual(m.page, page)
+                live.receive(m, at: 0, page: m.page.flatMap { b.sync.replica.localPageID($0) })
+            }
+        }
+        let stroke = try XCTUnwrap(live.shown.first), laser = try XCTUnwrap(live.laserTrails.first?.stroke)
+        for ink in [stroke, laser] {
+            XCTAssertEqual(ink.page, bSecond)
+            XCTAssertTrue(LiveStrokes.isShown(ink, on: bSecond), "on B's copy of A's page")
+            XCTAssertFalse(LiveStrokes.isShown(ink, on: bFirst), "not on the page B is looking at")
+        }
+
+        // A message that names no page (an older sender) still shows wherever the receiver is.
+        let old = LiveStroke(id: BoardStrokeID(client: 5, number: 1), style: StrokeStyle(), points: [InkPoint(x: 1, y: 1)], ended: false)
+        let back = try XCTUnwrap(LiveStroke(old.encoded()))
+        XCTAssertNil(back.page)
+        XCTAssertEqual(old.encoded()[2], 1, "written as version 1")
+        var any = LiveStrokes()
+        any.receive(back, at: 0)
+        XCTAssertTrue(LiveStrokes.isShown(try XCTUnwrap(any.shown.first), on: bFirst))
+    }
+
     func testALaserHeldByANewStrokeStopsFadingOnTheReceiverToo() {
         var sender = LiveSender()
         var live = LiveStrokes()

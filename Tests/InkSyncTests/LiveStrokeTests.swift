@@ -22,6 +22,15 @@ final class LiveStrokeTests: XCTestCase {
         XCTAssertTrue(live.isEmpty, "the pen lifted")
     }
 
+    func testThePageTravelsWithTheInk() throws {
+        let page = BoardPageID(client: 0x1234_5678_9abc, number: 300)
+        let m = LiveStroke(id: id, page: page, style: StrokeStyle(tool: .laser, color: .laserRed, width: 4), points: [InkPoint(x: 3, y: 4)], ended: true)
+        let back = try XCTUnwrap(LiveStroke(m.encoded()))
+        XCTAssertEqual(back, LiveStroke(id: id, page: page, style: m.style, points: [InkPoint(x: 3, y: 4, pressure: 0.5019607843137255)], ended: true))
+        XCTAssertEqual(m.encoded()[2], 2)
+        XCTAssertNil(LiveStroke(Array(m.encoded().prefix(7))), "cut inside the page")
+    }
+
     func testMalformedMessagesAreIgnored() {
         let good = LiveStroke(id: id, style: StrokeStyle(), points: [InkPoint(x: 1, y: 1)], ended: false).encoded()
         XCTAssertNil(LiveStroke(Array(good.dropLast())))

@@ -27,6 +27,8 @@ final class SharedBoard {
     var liveSource: (() -> [Stroke])?
     /// GTK thread: this user's laser ink (sent like strokes in progress, never stored).
     var laserSource: (() -> [LaserPointer.Trail])?
+    /// GTK thread: the page this user draws on (their live ink and laser are shown on that page only).
+    var pageSource: (() -> PageID)?
     /// GTK thread: other people's strokes in progress changed.
     var onLive: (([Stroke]) -> Void)?
     /// GTK thread: other people's laser ink changed (lifted times on `SharedBoard.clockMs`).
@@ -73,11 +75,11 @@ final class SharedBoard {
         return sender.messages(client: client, strokes: strokes, laser: laserSource?() ?? [])
     }
 
-    /// GTK thread: what the save queue brought back from one step.
-    private func received(_ live: [LiveStroke], _ here: [(client: UInt64, name: String)]) {
+    /// GTK thread: what the save queue brought back from one step (others' live ink with the local page it is on).
+    private func received(_ live: [(LiveStroke, PageID?)], _ here: [(client: UInt64, name: String)]) {
         let now = Self.now
         var changed = others.expire(at: now)
-        for m in live { others.receive(m, at: now); changed = true }
+        for (m, page) in live { others.receive(m, at: now, page: page); changed = true }
         if changed { onLive?(others.shown); onLaser?(others.laserTrails) }
         // Someone's trace that stops without an end fades after `LiveStrokes.timeout`: looked at only while any shows.
         if !others.isEmpty && expiryTimer == 0 {
@@ -140,10 +142,12 @@ final class SharedBoard {
             guard let self else { return false }
             let messages = self.liveMessages()
             if messages.isEmpty { self.liveTimer = 0; return false }
-            let outgoing = MainLoopHandoff(value: messages)
+            let outgoing = MainLoopHandoff(value: (messages, self.pageSource?()))
             self.autosave.withFile { [weak self] _ in
                 guard let self, self.online, let s = self.sync else { return }
-                for m in outgoing.value { s.publishLive(m) }
+                // The board's name for the page, which only the replica (on this queue) knows.
+                let page = outgoing.value.1.map { s.replica.boardPageID($0) }
+                for var m in outgoing.value.0 { m.page = page; s.publishLive(m) }
             }
             return true
         }
@@ -181,7 +185,13 @@ final class SharedBoard {
     /// On the save queue: one step, and what it brought for the GTK thread.
     private func stepNow() {
         step()
-        let live = sync?.takeLive() ?? [], here = sync?.takePresence() ?? []
+        // Ink on a board page not here yet is not shown (anywhere would be the wrong place); ink that names no page
+        // (an older sender) shows on every page.
+        let live: [(LiveStroke, PageID?)] = (sync?.takeLive() ?? []).compactMap { m in
+            guard let page = m.page else { return (m, nil) }
+            return sync?.replica.localPageID(page).map { (m, $0) }
+        }
+        let here = sync?.takePresence() ?? []
         guard !live.isEmpty || !here.isEmpty else { return }
         let back = MainLoopHandoff(value: (live, here))
         onMainLoop { [weak self] in self?.received(back.value.0, back.value.1) }

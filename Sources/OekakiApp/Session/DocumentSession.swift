@@ -27,7 +27,10 @@ final class DocumentSession {
     private(set) var layout: PageLayout
     private var layoutKey: [PageLayoutKey]
     /// Other people's strokes in progress on a shared board (drawn like this user's live strokes).
-    private(set) var othersLive: [Stroke] = []
+    /// Other people's strokes in progress, each on the page it is on here (`LiveStrokes.anyPage`: unknown).
+    private var othersLiveEverywhere: [Stroke] = []
+    /// Those on the page shown.
+    var othersLive: [Stroke] { othersLiveEverywhere.filter { LiveStrokes.isShown($0, on: editor.page.id) } }
     /// A drag of the selection's box or handles in progress (`DocumentSession+Input.swift`).
     var drag: SelectionDrag?
     /// The loop or box a selection tool is drawing, in page units, shown while it is drawn.
@@ -425,7 +428,7 @@ final class DocumentSession {
             drag = nil
             selectionPath = []
             textPointers = []
-            othersLive = []
+            othersLiveEverywhere = []
             teaching.othersLaser = []
             u.documentReplaced = true
             u.pointersCancelled = true
@@ -528,6 +531,7 @@ final class DocumentSession {
         b.onState = { [weak self] state in self?.boardState = state; self?.onBoard?() }
         b.liveSource = { [weak self] in self?.editor.liveStrokes ?? [] }
         b.laserSource = { [weak self] in self?.editor.laser.trails ?? [] }
+        b.pageSource = { [weak self] in self?.editor.page.id ?? Page.firstID }
         b.onLive = { [weak self] strokes in self?.showOthersLive(strokes) }
         b.onLaser = { [weak self] trails in self?.showOthersLaser(trails) }
         b.onPeople = { [weak self] names in self?.boardPeople = names; self?.onBoard?() }
@@ -553,8 +557,8 @@ final class DocumentSession {
     }
 
     private func showOthersLive(_ strokes: [Stroke]) {
-        guard strokes != othersLive else { return }
-        othersLive = strokes
+        guard strokes != othersLiveEverywhere else { return }
+        othersLiveEverywhere = strokes
         var u = SessionUpdate()
         u.othersLiveChanged = true
         publish(u)

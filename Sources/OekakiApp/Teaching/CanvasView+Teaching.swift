@@ -1,4 +1,5 @@
 import InkCore
+import InkSync
 import InkRender
 
 /// What the canvas draws for the teaching tools, over the ink each frame: presentation mode's black around the
@@ -29,10 +30,14 @@ extension CanvasView {
             }
         }
         if !session.teaching.othersLaser.isEmpty {
-            // Other people's laser ink lies on this user's current page, as their strokes in progress do.
-            let origin = currentOrigin, t = transform
-            LaserPainter.draw(cr, session.teaching.othersLaser, now: TeachingState.monotonicMs, zoom: t.zoom) { _ in
-                { t.viewPoint(fromPage: $0 + origin) }
+            // Other people's laser ink lies on the page they point at (an older sender's, which names none, on this
+            // user's current page).
+            let document = session.document, layout = session.layout, origin = currentOrigin, t = transform
+            LaserPainter.draw(cr, session.teaching.othersLaser, now: TeachingState.monotonicMs, zoom: t.zoom) { stroke in
+                if stroke.page == LiveStrokes.anyPage { return { t.viewPoint(fromPage: $0 + origin) } }
+                guard let i = document.index(of: stroke.page) else { return nil }
+                let o = layout.origin(ofPage: i)
+                return { t.viewPoint(fromPage: $0 + o) }
             }
         }
         if !session.teaching.guides.isEmpty {
