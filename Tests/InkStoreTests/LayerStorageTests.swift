@@ -82,6 +82,30 @@ final class LayerStorageTests: TempDirTestCase {
         file.close()
     }
 
+    /// Undoing a hide shows the layer again and nothing more: a name someone gave it since (followed from a board,
+    /// outside this user's history) stays, in the editor and in the file.
+    func testUndoingAHideKeepsANameGivenSince() throws {
+        let e = Editor(document: Document(pages: [Page(format: .fixed(PagePreset.a4.size))]))
+        let doc = try DocumentFile.create(path: path("h.oekaki"), document: e.document)
+        try commit(e.addLayer(named: "Answers"), doc, e, "add a layer")
+        try commit(try e.setLayerVisible(.name("Answers"), false), doc, e, "hide it")
+        let page = e.document.pages[0].id, layer = e.document.pages[0].layers[1].id
+        let rename = Edit.layers([.look(page: page, layer: layer, from: LayerLook(name: "Answers", visible: false),
+                                        to: LayerLook(name: "Solutions", visible: false))])
+        _ = e.follow([rename])
+        try doc.follow([rename])
+        try commit(e.undo(), doc, e, "undo the hide")
+        XCTAssertEqual(e.document.pages[0].layers[1].look, LayerLook(name: "Solutions", visible: true))
+        try commit(e.redo(), doc, e, "redo the hide")
+        XCTAssertEqual(e.document.pages[0].layers[1].look, LayerLook(name: "Solutions", visible: false))
+        // The user's own rename and hide still undo one at a time, each only itself.
+        try commit(try e.renameLayer(.name("Solutions"), to: "Key"), doc, e, "rename")
+        try commit(e.undo(), doc, e, "undo the rename")
+        XCTAssertEqual(e.document.pages[0].layers[1].look, LayerLook(name: "Solutions", visible: false))
+        try commit(e.undo(), doc, e, "undo the hide again")
+        XCTAssertEqual(e.document.pages[0].layers[1].look, LayerLook(name: "Solutions", visible: true))
+    }
+
     func testCreateKeepsLayersAndTheirHistory() throws {
         let e = Editor()
         _ = draw(e, at: 10)

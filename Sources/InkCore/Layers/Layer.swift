@@ -7,6 +7,15 @@ public struct LayerLook: Hashable, Sendable {
     public var name: String
     public var visible: Bool
     public init(name: String, visible: Bool = true) { self.name = name; self.visible = visible }
+
+    /// This look after a change from `from` to `to`: only what that change changed (undoing a hide shows the layer
+    /// again and keeps a name given to it since, by this user or someone on the board).
+    public func changed(from: LayerLook, to: LayerLook) -> LayerLook {
+        var l = self
+        if from.name != to.name { l.name = to.name }
+        if from.visible != to.visible { l.visible = to.visible }
+        return l
+    }
 }
 
 /// One layer of a page: a name, whether it is shown, and its own drawing (items in drawing order with their index).

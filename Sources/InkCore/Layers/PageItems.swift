@@ -121,9 +121,9 @@ extension Page {
         case .move(_, let from, let to):
             guard layers.indices.contains(from), layers.indices.contains(to), from != to else { return }
             layers.insert(layers.remove(at: from), at: to)
-        case .look(_, let id, _, let to):
+        case .look(_, let id, let from, let to):
             guard let i = layerIndex(of: id) else { return }
-            layers[i].look = to
+            layers[i].look = layers[i].look.changed(from: from, to: to)
         case .moveItems(_, let ids, let from, let to):
             guard let f = layerIndex(of: from), let t = layerIndex(of: to), f != t else { return }
             for id in ids {

@@ -101,10 +101,15 @@ struct DocumentWriter {
                     ELSE position END
                 WHERE page = ?3 AND position IS NOT NULL
                 """).bind(1, Int64(from)).bind(2, Int64(to)).bind(3, page).run()
-        case .look(_, let id, _, let to):
+        case .look(_, let id, let from, let to):
+            // Only what the change changed, as `Document.apply` does.
             guard to.name.count <= Layer.maxNameLength else { throw StoreError.unstorable("a layer name is over \(Layer.maxNameLength) characters") }
-            try db.statement("UPDATE layers SET name = ?, visible = ? WHERE id = ?")
-                .bind(1, to.name).bind(2, Int64(to.visible ? 1 : 0)).bind(3, Int64(bitPattern: id)).run()
+            if from.name != to.name {
+                try db.statement("UPDATE layers SET name = ? WHERE id = ?").bind(1, to.name).bind(2, Int64(bitPattern: id)).run()
+            }
+            if from.visible != to.visible {
+                try db.statement("UPDATE layers SET visible = ? WHERE id = ?").bind(1, Int64(to.visible ? 1 : 0)).bind(2, Int64(bitPattern: id)).run()
+            }
         case .moveItems(_, let ids, _, let to):
             for id in ids { try setLayer(id, to, page: st.page) }
         }
