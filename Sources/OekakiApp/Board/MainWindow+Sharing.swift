@@ -62,9 +62,15 @@ extension MainWindow {
     func join(_ url: BoardURL) {
         let path: String
         do { path = try Documents.replicaFile(for: url) } catch { banner.show(.error, "\(error)", action: nil); return }
+        // A big board takes a while to download: say so, and a second Join of it meanwhile waits for the first
+        // (two downloads must not write one replica).
+        banner.show(.info, localized("Joining {0}: downloading the board…", url.board), action: nil)
+        guard Self.joining.insert(path).inserted else { return }
         DispatchQueue.global(qos: .userInitiated).async {
             Documents.seedReplica(path, url: url)
             onMainLoop { [weak self] in
+                Self.joining.remove(path)
+                self?.banner.hide()
                 do {
                     OekakiApplication.open(try Documents.open(path)).share(url)
                 } catch {
@@ -73,6 +79,9 @@ extension MainWindow {
             }
         }
     }
+
+    /// Replicas being downloaded (GTK thread).
+    nonisolated(unsafe) private static var joining = Set<String>()
 }
 
 extension Documents {
