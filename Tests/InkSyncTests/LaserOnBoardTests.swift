@@ -7,14 +7,20 @@ import InkStore
 /// The laser pointer on a shared board: its ink reaches the others as a live stroke (core NATS, outside the log),
 /// fades there as on the sender's screen, and never becomes an item anywhere.
 final class LaserOnBoardTests: XCTestCase {
-    func testLaserReachesAnotherReplicaAsLiveInkAndNeverBecomesAnItem() throws {
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("laser-\(UUID().uuidString)")
+    /// A temporary folder and a board `name` on a server of its own, both gone after the test.
+    private func boardAndFolder(_ name: String) throws -> (URL, String) {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: tmp) }
+        addTeardownBlock { try? FileManager.default.removeItem(at: tmp) }
         let server = try NatsServer()
         addTeardownBlock { server.stop() }
         try server.start()
-        let url = try BoardURL(server.url + "/laser")
+        return (tmp, server.url + "/" + name)
+    }
+
+    func testLaserReachesAnotherReplicaAsLiveInkAndNeverBecomesAnItem() throws {
+        let (tmp, board) = try boardAndFolder("laser")
+        let url = try BoardURL(board)
         let a = try BoardSync(document: try DocumentFile.create(path: tmp.appendingPathComponent("a.oekaki").path, drawing: Drawing()), url: url)
         let b = try BoardSync(document: try DocumentFile.create(path: tmp.appendingPathComponent("b.oekaki").path, drawing: Drawing()), url: url)
         for s in [a, b] { s.note = { _ in }; try s.connect(timeoutMs: 2000); try s.syncOnce() }
@@ -71,13 +77,7 @@ final class LaserOnBoardTests: XCTestCase {
     /// Live ink (a stroke in progress, the laser) says which board page it is on: another replica shows it on its
     /// own copy of that page only, though the page has another local id there, and not on the page it is viewing.
     func testLiveInkShowsOnItsOwnPageOnTheOtherReplica() throws {
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("live-pages-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: tmp) }
-        let server = try NatsServer()
-        addTeardownBlock { server.stop() }
-        try server.start()
-        let url = server.url + "/pages"
+        let (tmp, url) = try boardAndFolder("pages")
         let a = try EditorOnBoardTests.User(tmp.appendingPathComponent("a.oekaki").path, url)
         let b = try EditorOnBoardTests.User(tmp.appendingPathComponent("b.oekaki").path, url)
         // B's page numbers run ahead of A's, so A's second page has another local id on B.
