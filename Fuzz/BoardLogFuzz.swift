@@ -34,6 +34,6 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             replica.receive(part, sequence: sequence)
         }
     }
-    for page in replica.document.pages { checkStrokes(page.drawing.strokes) }
+    for page in replica.document.pages { for layer in page.layers { checkStrokes(layer.drawing.strokes) } }
     return 0
 }

@@ -12,7 +12,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     writeFuzzInput(data, size, to: file)
     do {
         let doc = try DocumentLoader.load(path: file)
-        for page in doc.document.pages { checkStrokes(page.drawing.strokes) }
+        for page in doc.document.pages { for layer in page.layers { checkStrokes(layer.drawing.strokes) } }
         // The history must replay onto the document: undo all then redo all never crashes.
         let editor = Editor(document: doc.document, history: doc.history)
         while editor.history.canUndo { _ = editor.undo() }

@@ -81,13 +81,16 @@ public struct Drawing: Sendable {
         if let b { index.insert(s.id, bounds: b) }
     }
 
+    /// Up to this many strokes go in one by one; a larger batch is merged in (`insert(contentsOf:)`).
+    public static let smallBatch = 8
+
     /// Inserts many strokes, as `insert` one after the other would. When several of them move in the drawing
     /// order (a board's batch of my strokes coming back at the board's place), they go in by one merge: the cost
     /// is the page's strokes once, where moving each would shift the array once per stroke.
     public mutating func insert(contentsOf batch: [Stroke]) {
         var moving = 0
         for s in batch where (reordered[s.id] ?? s.id) != s.order && position(of: s.id).found { moving += 1 }
-        guard moving > 8 else { for s in batch { insert(s) }; return }
+        guard moving > Self.smallBatch else { for s in batch { insert(s) }; return }
         // The last of each id wins, as one after the other.
         var last: [StrokeID: Int] = [:]
         for (k, s) in batch.enumerated() { last[s.id] = k }

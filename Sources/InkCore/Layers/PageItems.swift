@@ -95,7 +95,7 @@ extension Page {
             if let l = sameLayer[s.id], layerIndex(ofItem: s.id, hint: s.layer) == l { continue }
             remove(s.id, hint: s.layer)
         }
-        if edit.added.count <= 8 { for s in edit.added { insert(s) }; return }
+        if edit.added.count <= Drawing.smallBatch { for s in edit.added { insert(s) }; return }
         // Many at once (a board's batch): each layer's drawing takes its share in one go.
         var byLayer: [Int: [Stroke]] = [:]
         for var s in edit.added {
