@@ -62,12 +62,15 @@ public enum Deflate {
         guard size > 0, size <= limit else { return nil }
         guard let d = libdeflate_alloc_decompressor() else { return nil }
         defer { libdeflate_free_decompressor(d) }
-        var out = [UInt8](repeating: 0, count: size)
         var consumed = 0, produced = 0
-        let rc = input.withUnsafeBytes { inp in
-            out.withUnsafeMutableBytes { o in
-                libdeflate_gzip_decompress_ex(d, inp.baseAddress, inp.count, o.baseAddress, o.count, &consumed, &produced)
+        var rc = LIBDEFLATE_BAD_DATA
+        // Uninitialized: libdeflate writes every byte it reports (tens of megabytes not zeroed first), and the
+        // array keeps only those.
+        let out = [UInt8](unsafeUninitializedCapacity: size) { o, count in
+            rc = input.withUnsafeBytes { inp in
+                libdeflate_gzip_decompress_ex(d, inp.baseAddress, inp.count, o.baseAddress, size, &consumed, &produced)
             }
+            count = rc == LIBDEFLATE_SUCCESS ? min(produced, size) : 0
         }
         guard rc == LIBDEFLATE_SUCCESS, consumed == n, produced == size else { return nil }
         return out
