@@ -96,16 +96,8 @@ public enum Exporter {
         case .png:
             let opaque = !options.transparent && page.background.paper.a == 255
             let pictures = backdrop != nil || page.shownStrokes.contains { if case .image = $0.content { return true } else { return false } }
-            // Each band is encoded as soon as it is drawn, by whichever core is free.
-            let stripes = PNGEncoder.Stripes()
-            let image = try render(page, scale: options.scale, transparent: options.transparent, backdrop: backdrop) { surface, rows in
-                stripes.encode(rows, of: surface, opaque: opaque, filter: pictures ? .sub : .none)
-            }
-            do {
-                var done = try stripes.inOrder()
-                return PNGEncoder.assemble(width: image.width, height: image.height, opaque: opaque, stripes: &done)
-            } catch {
-                throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")
+            return try PNGEncoder.encoding(opaque: opaque, filter: pictures ? .sub : .none) { finish in
+                try render(page, scale: options.scale, transparent: options.transparent, backdrop: backdrop, finish: finish)
             }
         case .svg:
             return SVGWriter.document(page, transparent: options.transparent, backdrop: backdrop)

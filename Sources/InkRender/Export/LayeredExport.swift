@@ -136,16 +136,11 @@ public enum LayeredExport {
     /// The same, drawn in bands (`renderInBands`): for pages whose highlighters must multiply.
     public static func writePNGInBands(pageSize: Size, background: RGBA, paper: Paper? = nil, walk: @escaping BandWalk, to path: String,
                                        options: ExportOptions = ExportOptions(), pictures: Bool = true) throws {
-        // Each band is encoded as soon as it is drawn, by whichever core is free.
         let opaque = !options.transparent && background.a == 255
-        let stripes = PNGEncoder.Stripes()
-        let image = try renderInBands(pageSize: pageSize, background: background, paper: paper, walk: walk,
-                                      scale: options.scale, transparent: options.transparent) { surface, rows in
-            stripes.encode(rows, of: surface, opaque: opaque, filter: pictures ? .sub : .none)
-        }
-        var done: [PNGEncoder.Stripe]
-        do { done = try stripes.inOrder() } catch { throw RenderError.pageTooLarge("cannot encode the PNG: \(error)") }
-        try FileOutput.write(PNGEncoder.assemble(width: image.width, height: image.height, opaque: opaque, stripes: &done), to: path)
+        try FileOutput.write(try PNGEncoder.encoding(opaque: opaque, filter: pictures ? .sub : .none) { finish in
+            try renderInBands(pageSize: pageSize, background: background, paper: paper, walk: walk,
+                              scale: options.scale, transparent: options.transparent, finish: finish)
+        }, to: path)
     }
 
     private static func write(_ image: ImageSurface, background: RGBA, to path: String, options: ExportOptions, pictures: Bool) throws {

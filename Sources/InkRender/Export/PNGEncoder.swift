@@ -50,8 +50,18 @@ enum PNGEncoder {
         }
     }
 
+    /// The PNG of the image `draw` renders, each band encoded as soon as `draw` hands it to `finish` (any core).
+    static func encoding(opaque: Bool, filter: Filter,
+                         _ draw: (_ finish: @escaping (ImageSurface, Range<Int>) -> Void) throws -> ImageSurface) throws -> [[UInt8]] {
+        let stripes = Stripes()
+        let image = try draw { surface, rows in stripes.encode(rows, of: surface, opaque: opaque, filter: filter) }
+        var done: [Stripe]
+        do { done = try stripes.inOrder() } catch { throw RenderError.pageTooLarge("cannot encode the PNG: \(error)") }
+        return assemble(width: image.width, height: image.height, opaque: opaque, stripes: &done)
+    }
+
     /// Stripes encoded on several cores as their rows are drawn, in any order; `assemble` takes them top to bottom.
-    final class Stripes: @unchecked Sendable {
+    private final class Stripes: @unchecked Sendable {
         private let lock = NSLock()
         private var byRow: [Int: Result<Stripe, Error>] = [:]
 
