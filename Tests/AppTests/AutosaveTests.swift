@@ -1,3 +1,4 @@
+import CGtk
 import Foundation
 import InkCore
 import InkStore
@@ -31,6 +32,8 @@ final class AutosaveTests: XCTestCase {
         let path = dir + "/refused.oekaki"
         let editor = Editor()
         let autosave = Autosave(file: try DocumentFile.create(path: path, drawing: editor.drawing))
+        var rewrites = 0
+        autosave.onRewritten = { rewrites += 1 }
         draw(editor, autosave, at: 100)
         XCTAssertEqual(autosave.flushNow(), 0)
 
@@ -44,6 +47,9 @@ final class AutosaveTests: XCTestCase {
         draw(editor, autosave, at: 300)
         XCTAssertEqual(autosave.flushNow(), 0, "later changes are committed to the rewritten file")
         autosave.close()
+        // The session hears of the rewrite (a shared board's link must let go of the old file) on the main loop.
+        for _ in 0..<100 where rewrites == 0 { _ = g_main_context_iteration(nil, 0); usleep(10_000) }
+        XCTAssertEqual(rewrites, 1)
 
         let onDisk = try DocumentFile.open(path: path, readOnly: true)
         XCTAssertEqual(starts(onDisk.drawing), [100, 200, 300])

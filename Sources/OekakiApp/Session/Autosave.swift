@@ -38,6 +38,9 @@ final class Autosave: @unchecked Sendable {
     private var lastStatus = Status.saved
     /// Called on the GTK thread when saving starts failing or recovers.
     var onStatus: ((Status) -> Void)?
+    /// Called on the GTK thread once the file has been rewritten (a new file at the same path: whatever held the
+    /// old one, such as a board's replica, holds a closed file now).
+    var onRewritten: (() -> Void)?
     /// Called on the save queue with a change once it is in the file.
     typealias Saved = (Change) -> Void
 
@@ -150,6 +153,7 @@ final class Autosave: @unchecked Sendable {
         file?.close()
         file = nil
         file = try DocumentFile.create(path: path, document: state.document, history: state.history)
+        onMainLoop { [weak self] in self?.onRewritten?() }
     }
 
     private func report(_ status: Status) {

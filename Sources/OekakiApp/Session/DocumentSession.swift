@@ -3,6 +3,7 @@ import InkCore
 import InkRender
 import InkStore
 import InkSync
+import Localization
 
 /// One window's open document and the one owner of everything that changes it: the `Editor`, the file it is
 /// saved to (`Autosave`, the save queue) and the board it is shared on (`SharedBoard`). Input events and commands
@@ -466,6 +467,21 @@ final class DocumentSession {
             guard let self, let autosave, autosave === self.autosave else { return }
             self.onSaveStatus?(status)
         }
+        autosave.onRewritten = { [weak self, weak autosave] in
+            guard let self, let autosave, autosave === self.autosave else { return }
+            self.leaveBoardAfterRewrite()
+        }
+    }
+
+    /// The file was written anew after a save error: it no longer holds the board's replica (the link would write
+    /// to the closed old file), so the window leaves the board and says so; joining again gets the board back.
+    private func leaveBoardAfterRewrite() {
+        guard let b = board else { return }
+        b.stop()
+        board = nil
+        editor.ids = .alone
+        boardState = .failed(localized("After a save error the file was written anew and this window left the board: join it again to go on sharing"))
+        onBoard?()
     }
 
     /// A pointer goes down: earlier strokes are made durable first (normally at once; never longer than 0.25 s).
