@@ -148,9 +148,9 @@ public struct LiveSender: Sendable {
 
     public init() {}
 
-    /// The messages for one tick: `strokes` being drawn (pen and highlighter only) and the laser's `trails`.
-    /// `page`: the board page they are on (the sender draws on one page at a time).
-    public mutating func messages(client: UInt64, page: BoardPageID? = nil, strokes: [Stroke], laser trails: [LaserPointer.Trail]) -> [LiveStroke] {
+    /// The messages for one tick: `strokes` being drawn (pen and highlighter only) and the laser's `trails`. Their
+    /// `page` is left for the caller, which knows the board's name for it (the replica, on the save queue).
+    public mutating func messages(client: UInt64, strokes: [Stroke], laser trails: [LaserPointer.Trail]) -> [LiveStroke] {
         var out: [LiveStroke] = []
         var still: [StrokeID: (points: Int, lifted: Bool)] = [:]
         func send(_ s: Stroke, lifted: Bool) {
@@ -158,7 +158,7 @@ public struct LiveSender: Sendable {
             let done = min(before?.points ?? 0, s.points.count)
             still[s.id] = (s.points.count, lifted)
             if s.points.count > done || (before != nil && before!.lifted != lifted) || (before == nil && lifted) {
-                out.append(LiveStroke(id: BoardStrokeID(client: client, number: s.id), page: page, style: s.style, points: Array(s.points[done...]), ended: lifted))
+                out.append(LiveStroke(id: BoardStrokeID(client: client, number: s.id), style: s.style, points: Array(s.points[done...]), ended: lifted))
             }
         }
         for s in strokes where s.style.tool == .pen || s.style.tool == .highlighter { send(s, lifted: false) }

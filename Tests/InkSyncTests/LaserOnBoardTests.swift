@@ -96,7 +96,8 @@ final class LaserOnBoardTests: XCTestCase {
         _ = a.editor.handle(InputEvent(pointer: 2, phase: .moved, point: InkPoint(x: 140, y: 120, time: 10), device: .mouse))
         var sender = LiveSender()
         let page = a.sync.replica.boardPageID(aSecond)
-        for m in sender.messages(client: a.sync.replica.client, page: page, strokes: a.editor.liveStrokes, laser: a.editor.laser.trails) {
+        for var m in sender.messages(client: a.sync.replica.client, strokes: a.editor.liveStrokes, laser: a.editor.laser.trails) {
+            m.page = page   // as the app's board link does on the save queue
             a.sync.publishLive(m)
         }
         var live = LiveStrokes()
