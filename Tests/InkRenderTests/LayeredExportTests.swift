@@ -130,21 +130,34 @@ final class LayeredExportTests: XCTestCase {
             if s.style.tool == .highlighter { s.style.tool = .pen }
             return s
         })
-        let doc = Fixture.tempPath("streamed.oekaki")
-        try DocumentFile.create(path: doc, drawing: d).close()
-        let loaded = try DocumentFile.open(path: doc, readOnly: true).drawing
-        let out = Fixture.tempPath("streamed.png"), ref = Fixture.tempPath("loaded.png")
-        for options in [ExportOptions(), ExportOptions(scale: 0.9, transparent: true)] {
-            try Exporter.write(loaded, to: ref, format: .png, options: options)
-            let stream = try StrokeStream.open(path: doc)
+        try exportStreamedAndLoaded(d, name: "streamed", stream: { stream, out, options in
             let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize, scale: options.scale))
             try LayeredExport.writePNG(pageSize: stream.pageSize, background: stream.background,
                                        runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
                                        to: out, options: options)
-            stream.close()
-            let r = compare(try ImageSurface.load(png: out), try ImageSurface.load(png: ref))
+        }, check: { streamed, loaded, options in
+            let r = compare(streamed, loaded)
             XCTAssertLessThanOrEqual(r.max, 3, "scale \(options.scale)")
             XCTAssertLessThanOrEqual(r.count, 3, "scale \(options.scale): pixels off by 3")
+        })
+    }
+
+    /// Saves `d` as `name`.oekaki, then at full scale and at 0.9 transparent exports it loaded (`Exporter`) and
+    /// streamed from the file (`stream`) and hands both pictures to `check`.
+    private func exportStreamedAndLoaded(_ d: Drawing, name: String,
+                                         stream export: (StrokeStream, String, ExportOptions) throws -> Void,
+                                         check: (ImageSurface, ImageSurface, ExportOptions) -> Void) throws {
+        let doc = Fixture.tempPath("\(name).oekaki")
+        try DocumentFile.create(path: doc, drawing: d).close()
+        XCTAssertEqual(try StrokeStream.open(path: doc).hasHighlighters(), d.strokes.contains { $0.style.tool == .highlighter })
+        let loaded = try DocumentFile.open(path: doc, readOnly: true).drawing
+        let out = Fixture.tempPath("\(name).png"), ref = Fixture.tempPath("\(name)-loaded.png")
+        for options in [ExportOptions(), ExportOptions(scale: 0.9, transparent: true)] {
+            try Exporter.write(loaded, to: ref, format: .png, options: options)
+            let stream = try StrokeStream.open(path: doc)
+            try export(stream, out, options)
+            stream.close()
+            check(try ImageSurface.load(png: out), try ImageSurface.load(png: ref), options)
         }
     }
 
@@ -154,21 +167,15 @@ final class LayeredExportTests: XCTestCase {
     func testAStreamedPageWithHighlightersIsDrawnInBandsAsLoaded() throws {
         var d = SampleInk.drawing(strokes: 1200, pointsPerStroke: 60, pageSize: Size(width: 640, height: 360), seed: 9)
         d.background = RGBA(r: 250, g: 245, b: 230)
-        let doc = Fixture.tempPath("banded.oekaki")
-        try DocumentFile.create(path: doc, drawing: d).close()
-        XCTAssertTrue(try StrokeStream.open(path: doc).hasHighlighters())
-        let loaded = try DocumentFile.open(path: doc, readOnly: true).drawing
-        let out = Fixture.tempPath("banded.png"), ref = Fixture.tempPath("banded-loaded.png")
-        for options in [ExportOptions(), ExportOptions(scale: 0.9, transparent: true)] {
-            try Exporter.write(loaded, to: ref, format: .png, options: options)
-            let stream = try StrokeStream.open(path: doc)
+        XCTAssertTrue(d.strokes.contains { $0.style.tool == .highlighter })
+        try exportStreamedAndLoaded(d, name: "banded", stream: { stream, out, options in
             try LayeredExport.writePNGInBands(pageSize: stream.pageSize, background: stream.background,
                                               walk: { band, draw in try stream.forEachStroke(lane: band + 1, draw) },
                                               to: out, options: options)
-            stream.close()
-            let r = compare(try ImageSurface.load(png: out), try ImageSurface.load(png: ref), over: 0)
+        }, check: { streamed, loaded, options in
+            let r = compare(streamed, loaded, over: 0)
             XCTAssertEqual(r.max, 0, "scale \(options.scale): \(r.count) pixels differ")
-        }
+        })
     }
 
     /// A run that fails part-way (a damaged stroke in the file) fails the export: the others stop early, the
