@@ -99,10 +99,11 @@ enum Schema {
             client INTEGER PRIMARY KEY,
             applied INTEGER NOT NULL);
         """,
-        // 5: pages (their strokes' index, `strokes_by_page`, comes with a second page: `pageIndex`). A page row has its place (NULL while the page is deleted but an edit may bring it back), its
-        // size (NULL: endless) and background; every stroke names its page. Page edits keep what they did to pages
-        // in `history.pages` (`PageEditText`). The one page of an older file keeps its size and paper (id 1,
-        // the default of `strokes.page`), and `document` is dropped in `Schema.upgrade`.
+        // 5: pages (their strokes' index, `strokes_by_page`, comes with a second page: `pageIndex`). A page row has its
+        // place (NULL while the page is deleted but an edit may bring it back), its size (NULL: endless) and
+        // background; every stroke names its page. Page edits keep what they did to pages in `history.pages`
+        // (`PageEditText`). The one page of an older file keeps its size and paper (id 1, the default of
+        // `strokes.page`), and `document` is dropped in `Schema.upgrade`.
         """
         CREATE TABLE pages(
             id INTEGER PRIMARY KEY,

@@ -27,8 +27,8 @@ final class DocumentSession {
     /// Where the pages sit in the canvas's one view space (laid out again when the pages change).
     private(set) var layout: PageLayout
     private var layoutKey: [PageLayoutKey]
-    /// Other people's strokes in progress on a shared board (drawn like this user's live strokes).
-    /// Other people's strokes in progress, each on the page it is on here (`LiveStrokes.anyPage`: unknown).
+    /// Other people's strokes in progress on a shared board (drawn like this user's live strokes), each on the page
+    /// it is on here (`LiveStrokes.anyPage`: unknown).
     private var othersLiveEverywhere: [Stroke] = []
     /// Those on the page shown.
     var othersLive: [Stroke] { othersLiveEverywhere.filter { LiveStrokes.isShown($0, on: editor.page.id) } }
