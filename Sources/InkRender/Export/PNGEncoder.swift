@@ -9,7 +9,7 @@ enum PNGEncoder {
     /// Xournal++ corpus's pages; Sub keeps gradients small (photographs, scanned PDF pages).
     enum Filter: UInt8 { case none = 0, sub = 1 }
 
-    /// `opaque` writes RGB (smaller, faster); otherwise straight RGBA. `level` is zlib's 1…9.
+    /// `opaque` writes RGB (smaller, faster); otherwise straight RGBA. `level` is libdeflate's 1…12.
     static func encode(_ surface: ImageSurface, opaque: Bool, filter: Filter = .sub, level: Int32 = 1) throws -> [UInt8] {
         let runs = try chunks(surface, opaque: opaque, filter: filter, level: level)
         var png: [UInt8] = []
