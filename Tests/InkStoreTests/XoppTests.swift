@@ -10,7 +10,10 @@ final class XoppTests: TempDirTestCase {
     func testFastNumberParserMatchesFoundation() {
         var rng = SeededRandom(seed: 5)
         var samples = ["0", "-0", "7", "-12.345", "1.5e3", "2E-2", "+4.25", "0.00000001", "123456789012345",
-                       "1234567890123456789", ".5", "5.", "nan", "-inf", "1e400", ".", "-", "1e", "1.2.3", "12a"]
+                       "1234567890123456789", ".5", "5.", "nan", "-inf", "1e400", ".", "-", "1e", "1.2.3", "12a",
+                       // Either side of what the fast path takes: a mantissa up to 2^53, 19 digits, 10^22.
+                       "9007199254740992", "9007199254740993", "900719925474.0993", "12345678901234567890",
+                       "0.0000000000000000000001", "0.00000000000000000000001", "1.0000000000000000000001", "-0.0", "+.25"]
         for _ in 0..<5000 {
             samples.append(String(format: "%.\(Int.random(in: 0...8, using: &rng))f", Double.random(in: -5000...5000, using: &rng)))
         }

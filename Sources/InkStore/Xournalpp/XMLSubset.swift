@@ -3,11 +3,29 @@
 /// only the five predefined entities and character references are decoded. Depth and attributes are bounded.
 struct XMLSubset {
     enum Event {
-        case start(name: String, attributes: [String: String])
+        case start(name: String, attributes: Attributes)
         case end(name: String)
         /// Raw character data with entities decoded (CDATA as is). A slice of the input when nothing needed
         /// decoding, so megabytes of stroke coordinates are never copied.
         case text(ArraySlice<UInt8>)
+    }
+
+    /// An element's attributes in document order, each value's bytes with entities decoded (a slice of the input
+    /// when nothing needed decoding). A stroke's `width` holds a number per point, so values become Strings only
+    /// when asked for by name; an element has few attributes, so a look-up is a short scan.
+    struct Attributes {
+        private var pairs: [(name: String, value: ArraySlice<UInt8>)] = []
+
+        var count: Int { pairs.count }
+
+        func bytes(_ name: String) -> ArraySlice<UInt8>? {
+            for p in pairs where p.name == name { return p.value }
+            return nil
+        }
+
+        subscript(name: String) -> String? { bytes(name).map { String(decoding: $0, as: UTF8.self) } }
+
+        mutating func append(_ name: String, _ value: ArraySlice<UInt8>) { pairs.append((name, value)) }
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -134,7 +152,7 @@ struct XMLSubset {
             i += 1
             let n = try name()
             guard !(stack.isEmpty && sawRoot) else { throw fail("a second root element <\(n)>") }
-            var attrs: [String: String] = [:]
+            var attrs = Attributes()
             while true {
                 spaces()
                 guard i < b.count else { throw fail("unterminated <\(n)>") }
@@ -152,13 +170,13 @@ struct XMLSubset {
                 guard i < b.count, b[i] == 0x22 || b[i] == 0x27 else { throw fail("attribute \(a) is not quoted") }
                 let q = b[i]; i += 1
                 let s = i
-                while i < b.count, b[i] != q { i += 1 }
+                i = ByteScan.first(q, in: b, from: i, to: b.count)
                 guard i < b.count else { throw fail("unterminated value of \(a)") }
-                let v = String(decoding: try decode(s, i), as: UTF8.self)
+                let v = try decode(s, i)
                 i += 1
                 guard attrs.count < Self.maxAttributes else { throw fail("more than \(Self.maxAttributes) attributes") }
-                guard attrs[a] == nil else { throw fail("attribute \(a) appears twice") }
-                attrs[a] = v
+                guard attrs.bytes(a) == nil else { throw fail("attribute \(a) appears twice") }
+                attrs.append(a, v)
             }
             sawRoot = true
             if pendingEnd == nil {

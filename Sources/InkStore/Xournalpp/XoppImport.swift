@@ -129,7 +129,7 @@ public enum XoppImport {
 
     /// An `<image left top right bottom>` holding a base64 PNG (or JPEG): its box and picture, or nil when it is
     /// not a picture we read (bad base64 or coordinates, not a PNG/JPEG, larger than we decode).
-    static func image(_ attrs: [String: String], base64 text: [UInt8], files: inout [ContentHash: [UInt8]]) -> (ImageBox, Rect)? {
+    static func image(_ attrs: XMLSubset.Attributes, base64 text: [UInt8], files: inout [ContentHash: [UInt8]]) -> (ImageBox, Rect)? {
         guard text.count <= maxImageText,
               let l = attrs["left"].flatMap(Double.init), let t = attrs["top"].flatMap(Double.init),
               let r = attrs["right"].flatMap(Double.init), let b = attrs["bottom"].flatMap(Double.init),
@@ -154,18 +154,24 @@ public enum XoppImport {
         var approximated: [String: Int] = [:]
         var skipped: [String: Int] = [:]
         var whiteouts = 0, droppedPoints = 0, repairedWidths = 0, badStrokes = 0
-        var current: (attrs: [String: String], text: ArraySlice<UInt8>)?
+        var current: (attrs: XMLSubset.Attributes, text: ArraySlice<UInt8>)?
         // The PDF the pages' PDF backgrounds name (Xournal++ records it on the first such background only).
         var pdfName: String?, pdfDomain: String?
         // A <text> element being read (its characters), and texts cut to the size a box holds.
-        var currentText: (attrs: [String: String], text: [UInt8])?
+        var currentText: (attrs: XMLSubset.Attributes, text: [UInt8])?
         var cutTexts = 0
         // An <image> being read (its base64 text), the pictures' bytes, and images we could not read.
-        var currentImage: (attrs: [String: String], text: [UInt8])?
+        var currentImage: (attrs: XMLSubset.Attributes, text: [UInt8])?
         var files: [ContentHash: [UInt8]] = [:]
         var badImages = 0
         var skipDepth = 0
         var root = true
+        let finishing = StrokeFinishing()
+        /// A stroke, text or image of the current page's current layer, in document order.
+        func add(_ stroke: PendingStroke) {
+            pages[pages.count - 1].strokes.append(stroke)
+            finishing.add(stroke)
+        }
         while let e = try p.next() {
             switch e {
             case .start(let name, let attrs):
@@ -173,6 +179,7 @@ public enum XoppImport {
                     guard name == "xournal" || name == "MrWriter" else { throw ParseFailure(message: "not a Xournal++ document (root element <\(name)>)") }
                     creator = attrs["creator"] ?? ""
                     if let v = attrs["fileversion"].flatMap({ Int($0) }), v >= 0, v < 1000 { fileVersion = v }
+                    finishing.exact = creator.hasPrefix("Oekaki")
                     root = false
                     continue
                 }
@@ -251,7 +258,7 @@ public enum XoppImport {
                     guard let c = currentImage else { continue }
                     currentImage = nil
                     guard let (box, frame) = image(c.attrs, base64: c.text, files: &files) else { badImages += 1; continue }
-                    pages[pages.count - 1].strokes.append(PendingStroke(style: StrokeStyle(width: 1), isPen: false, width: "", text: [],
+                    add(PendingStroke(style: StrokeStyle(width: 1), isPen: false, width: [], text: [],
                                                                        item: .image(box), frame: frame, layer: max(pages[pages.count - 1].layers.count - 1, 0)))
                 case "text":
                     guard let c = currentText else { continue }
@@ -274,7 +281,7 @@ public enum XoppImport {
                     // Its height until a renderer measures it: Pango's line height is about 1.17 em.
                     let lines = Double(text.reduce(1) { $1 == "\n" ? $0 + 1 : $0 })
                     let box = TextBox(text: text, font: font, size: size, color: rgba, width: width)
-                    pages[pages.count - 1].strokes.append(PendingStroke(style: StrokeStyle(color: rgba, width: 1), isPen: false, width: "", text: [],
+                    add(PendingStroke(style: StrokeStyle(color: rgba, width: 1), isPen: false, width: [], text: [],
                                                                        item: .text(box), frame: Rect(x: x, y: y, width: width, height: lines * size * 1.17),
                                                                        layer: max(pages[pages.count - 1].layers.count - 1, 0)))
                 case "stroke":
@@ -305,7 +312,7 @@ public enum XoppImport {
                     } else {
                         style.trace = .polyline
                     }
-                    pages[pages.count - 1].strokes.append(PendingStroke(style: style, isPen: tool == "pen", width: c.attrs["width"] ?? "", text: c.text, shape: shape,
+                    add(PendingStroke(style: style, isPen: tool == "pen", width: c.attrs.bytes("width") ?? [], text: c.text, shape: shape,
                                                                        layer: max(pages[pages.count - 1].layers.count - 1, 0)))
                 default: break
                 }
@@ -316,8 +323,8 @@ public enum XoppImport {
             throw ParseFailure(message: "there is no page \(wanted) (the document has \(pages.count))")
         }
         let exact = creator.hasPrefix("Oekaki")
-        // All pages' strokes are parsed together (on all cores), then dealt back to their pages in order.
-        let finished = try finish(pages.flatMap(\.strokes), exact: exact)
+        // All pages' strokes, parsed during the pass and after it on all cores, are dealt back to their pages in order.
+        let finished = try finishing.finished()
         var notes: [String] = []
         let pdf = pages.contains { $0.pdfPage != nil } ? backgroundPDF(named: pdfName, domain: pdfDomain, beside: path, notes: &notes) : nil
         var next = 0

@@ -6,7 +6,7 @@ import InkCore
 extension XoppImport {
     /// Xournal++'s `fill` (-1 or absent: none; above 255 is opaque), `style` (a pattern Xournal++ does not know is
     /// solid, as there) and `capStyle` (round unless butt or square).
-    static func readLook(_ attrs: [String: String], into style: inout StrokeStyle) {
+    static func readLook(_ attrs: XMLSubset.Attributes, into style: inout StrokeStyle) {
         if let f = attrs["fill"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), f >= 0 { style.fill = UInt8(min(f, 255)) }
         if let name = attrs["style"] { style.line = LineStyle(name: name) ?? .solid }
         if let cap = attrs["capStyle"].flatMap(CapStyle.init(rawValue:)) { style.cap = cap }
@@ -16,7 +16,8 @@ extension XoppImport {
     struct PendingStroke {
         var style: StrokeStyle
         var isPen: Bool
-        var width: String
+        /// The `width` attribute: the stroke's width, then one per segment for pressure ink.
+        var width: ArraySlice<UInt8>
         var text: ArraySlice<UInt8>
         var shape: ShapeKind?
         /// A text box (or image): its content and box, already final.
@@ -52,29 +53,55 @@ extension XoppImport {
         }
     }
 
-    /// Parses the pending strokes' coordinates and widths in parallel chunks; results keep document order,
-    /// and the first failure in document order is the one thrown, as in a sequential read.
-    static func finish(_ pending: [PendingStroke], exact: Bool) throws -> [FinishedStroke] {
-        let chunks = pending.isEmpty ? 0 : min(64, max(1, pending.count / 32))
-        var results = [[FinishedStroke]](repeating: [], count: chunks)
-        var failures = [ParseFailure?](repeating: nil, count: chunks)
-        let lock = NSLock()
-        DispatchQueue.concurrentPerform(iterations: chunks) { c in
-            let range = (pending.count * c / chunks)..<(pending.count * (c + 1) / chunks)
-            var out: [FinishedStroke] = []
-            out.reserveCapacity(range.count)
-            var failure: ParseFailure?
-            for k in range {
-                do {
-                    var f = try finish(pending[k], exact: exact)
-                    f.makeStrokes()
-                    out.append(f)
-                } catch let e as ParseFailure { failure = e; break } catch { break }
-            }
-            lock.lock(); results[c] = out; failures[c] = failure; lock.unlock()
+    /// Parses pending strokes' coordinates and widths on other cores while the XML pass goes on: the pass hands
+    /// them over in document order, a batch goes to a worker as soon as it fills, and `finished()` shares the rest
+    /// among the cores and waits. Results keep document order, and the first failure in document order is the one
+    /// thrown, as in a sequential read. (Parsing only after the pass left a core idle for the whole pass.)
+    final class StrokeFinishing: @unchecked Sendable {
+        static let batch = 128
+        /// Our own file (set from the root element, before the first stroke).
+        var exact = false
+        private var waiting: [PendingStroke] = []
+        private var batches = 0
+        private let lock = NSLock()
+        private let group = DispatchGroup()
+        private var results: [Int: [FinishedStroke]] = [:]
+        private var failures: [Int: ParseFailure] = [:]
+
+        func add(_ stroke: PendingStroke) {
+            waiting.append(stroke)
+            if waiting.count >= Self.batch { submit(waiting[...]); waiting = [] }
         }
-        if let first = failures.compactMap({ $0 }).first { throw first }
-        return results.flatMap { $0 }
+
+        private func submit(_ strokes: ArraySlice<PendingStroke>) {
+            guard !strokes.isEmpty else { return }
+            let index = batches, exact = exact
+            batches += 1
+            DispatchQueue.global().async(group: group) {
+                var out: [FinishedStroke] = []
+                out.reserveCapacity(strokes.count)
+                var failure: ParseFailure?
+                for stroke in strokes {
+                    do {
+                        var f = try XoppImport.finish(stroke, exact: exact)
+                        f.makeStrokes()
+                        out.append(f)
+                    } catch let e as ParseFailure { failure = e; break } catch { failure = ParseFailure(message: "\(error)"); break }
+                }
+                self.lock.lock(); self.results[index] = out; self.failures[index] = failure; self.lock.unlock()
+            }
+        }
+
+        /// Every stroke handed over, finished, in order.
+        func finished() throws -> [FinishedStroke] {
+            let parts = min(ProcessInfo.processInfo.activeProcessorCount, waiting.count)
+            for k in 0..<parts { submit(waiting[(waiting.count * k / parts)..<(waiting.count * (k + 1) / parts)]) }
+            waiting = []
+            group.wait()
+            lock.lock(); defer { lock.unlock() }
+            for i in 0..<batches { if let f = failures[i] { throw f } }
+            return (0..<batches).flatMap { results[$0] ?? [] }
+        }
     }
 
     static func finish(_ p: PendingStroke, exact: Bool) throws -> FinishedStroke {
@@ -83,7 +110,7 @@ extension XoppImport {
             r.item = item; r.frame = frame; r.points = []
             return r
         }
-        let widths = numbers(Array(p.width.utf8)[...]).values
+        let widths = numbers(p.width).values
         guard let nominal = widths.first, nominal.isFinite, nominal > 0, nominal <= Schema.maxStrokeWidth else { return r }
         var points = try coordinates(p.text, dropped: &r.dropped)
         guard !points.isEmpty else { return r }
