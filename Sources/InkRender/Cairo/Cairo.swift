@@ -13,6 +13,9 @@ public final class CairoContext {
     /// Device-space nudge that centres the rasterizer's samples (0 unless FAST antialiasing is on).
     private var sampleBiasX = 0.0
     private let target: ImageSurface?
+    /// Highlighters on a raster (`MultiplyFill`); off only to compare with cairo's own MULTIPLY.
+    nonisolated(unsafe) static var multiplyFills = true
+    private var multiplyFill: MultiplyFill?
 
     public init(drawingInto surface: ImageSurface) {
         cr = cairo_create(surface.pointer)!; owned = true; target = surface
@@ -320,6 +323,11 @@ public final class CairoContext {
     /// Fills the current path with the non-zero rule and clears it.
     /// `multiply`: multiplies what is under it instead of covering it (highlighters).
     func fill(_ c: RGBA, multiply: Bool = false) {
+        if multiply, Self.multiplyFills, let target {
+            let fill = multiplyFill ?? MultiplyFill()
+            multiplyFill = fill
+            if fill.fill(cr, target: target, color: c) { return }
+        }
         setColor(c)
         if multiply { cairo_set_operator(cr, CAIRO_OPERATOR_MULTIPLY) }
         cairo_fill(cr)
