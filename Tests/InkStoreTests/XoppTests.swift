@@ -30,6 +30,27 @@ final class XoppTests: TempDirTestCase {
         XCTAssertTrue(XoppImport.numbers(Array((String(repeating: "1", count: 65) + " 2").utf8)[...]).overlong)
     }
 
+    /// Strokes are parsed in batches on other cores while the XML is read: the error reported is still the first in
+    /// the document, and a file that breaks off after thousands of strokes fails at once instead of waiting.
+    func testTheFirstBadStrokeInDocumentOrderIsTheOneReported() throws {
+        func xml(_ strokes: [String], end: String = "</layer></page></xournal>") -> [UInt8] {
+            Array(("<?xml version=\"1.0\"?><xournal creator=\"Xournal++ 1.2.2\" fileversion=\"4\"><page width=\"600\" height=\"800\">"
+                   + "<background type=\"solid\" color=\"#ffffffff\" style=\"plain\"/><layer>" + strokes.joined() + end).utf8)
+        }
+        func stroke(_ coordinates: String) -> String { "<stroke tool=\"pen\" color=\"#000000ff\" width=\"1.5 1.2 1.4\">\(coordinates)</stroke>" }
+        var strokes = (0..<1000).map { k in stroke("\(k % 500) 10 \(k % 500 + 5) 20 \(k % 500 + 9) 31") }
+        strokes[300] = stroke("1 2 3")                  // 3 coordinates
+        strokes[700] = stroke("1 2 3 4 5")              // 5, in a later batch
+        XCTAssertThrowsError(try XoppImport.parse(xml(strokes), page: 1)) { error in
+            XCTAssertTrue("\((error as? XoppImport.ParseFailure)?.message ?? "")".contains("(3)"), "\(error)")
+        }
+        strokes[300] = stroke("1 2 3 4")
+        let read = try XoppImport.parse(xml(strokes.enumerated().map { $0.offset == 700 ? stroke("1 2 3 4") : $0.element }), page: 1)
+        XCTAssertEqual(read.drawing.strokes.count, 1000)
+        XCTAssertEqual(read.drawing.strokes[999].points.first?.x, 499)
+        XCTAssertThrowsError(try XoppImport.parse(xml(strokes, end: "</layer>"), page: 1))
+    }
+
     func testExportImportRoundTripIsExactForOurOwnFiles() throws {
         var d = PenInk.drawing(strokes: 30, seed: 8)
         d.background = RGBA(r: 250, g: 250, b: 240)

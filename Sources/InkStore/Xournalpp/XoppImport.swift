@@ -167,6 +167,7 @@ public enum XoppImport {
         var skipDepth = 0
         var root = true
         let finishing = StrokeFinishing()
+        defer { finishing.close() }
         /// A stroke, text or image of the current page's current layer, in document order.
         func add(_ stroke: PendingStroke) {
             pages[pages.count - 1].strokes.append(stroke)

@@ -53,18 +53,21 @@ extension XoppImport {
         }
     }
 
-    /// Parses pending strokes' coordinates and widths on other cores while the XML pass goes on: the pass hands
-    /// them over in document order, a batch goes to a worker as soon as it fills, and `finished()` shares the rest
-    /// among the cores and waits. Results keep document order, and the first failure in document order is the one
-    /// thrown, as in a sequential read. (Parsing only after the pass left a core idle for the whole pass.)
+    /// Parses pending strokes' coordinates and widths on the other cores while the XML pass goes on: the pass hands
+    /// them over in document order, and a batch is queued as soon as it fills for workers (one per other core) to
+    /// take; `finished()` queues the rest in one batch a core and takes batches too until none is left. Results keep
+    /// document order, and the first failure in document order is the one thrown, as in a sequential read.
+    /// (Parsing only after the pass left a core idle for the whole pass; waiting for the workers at the end, with
+    /// the work on a global queue, left one idle for the rest.) `close()` lets the workers go if the pass fails.
     final class StrokeFinishing: @unchecked Sendable {
         static let batch = 128
         /// Our own file (set from the root element, before the first stroke).
         var exact = false
         private var waiting: [PendingStroke] = []
-        private var batches = 0
-        private let lock = NSLock()
-        private let group = DispatchGroup()
+        private let condition = NSCondition()
+        private var queue: [(index: Int, strokes: ArraySlice<PendingStroke>)] = []
+        private var batches = 0, busy = 0, workers = 0
+        private var closed = false
         private var results: [Int: [FinishedStroke]] = [:]
         private var failures: [Int: ParseFailure] = [:]
 
@@ -75,21 +78,50 @@ extension XoppImport {
 
         private func submit(_ strokes: ArraySlice<PendingStroke>) {
             guard !strokes.isEmpty else { return }
-            let index = batches, exact = exact
+            condition.lock()
+            queue.append((batches, strokes))
             batches += 1
-            DispatchQueue.global().async(group: group) {
+            let start = workers == 0 && !closed
+            if start { workers = max(1, ProcessInfo.processInfo.activeProcessorCount - 1) }
+            condition.signal()
+            condition.unlock()
+            if start { for _ in 0..<workers { DispatchQueue.global().async { self.work(untilEmpty: false) } } }
+        }
+
+        /// Takes batches until the queue is empty (`untilEmpty`) or closed and empty.
+        private func work(untilEmpty: Bool) {
+            condition.lock()
+            while true {
+                if queue.isEmpty {
+                    if untilEmpty || closed { break }
+                    condition.wait()
+                    continue
+                }
+                let job = queue.removeFirst()
+                busy += 1
+                condition.unlock()
+                let exact = exact
                 var out: [FinishedStroke] = []
-                out.reserveCapacity(strokes.count)
+                out.reserveCapacity(job.strokes.count)
                 var failure: ParseFailure?
-                for stroke in strokes {
+                for stroke in job.strokes {
                     do {
                         var f = try XoppImport.finish(stroke, exact: exact)
                         f.makeStrokes()
                         out.append(f)
                     } catch let e as ParseFailure { failure = e; break } catch { failure = ParseFailure(message: "\(error)"); break }
                 }
-                self.lock.lock(); self.results[index] = out; self.failures[index] = failure; self.lock.unlock()
+                condition.lock()
+                results[job.index] = out; failures[job.index] = failure
+                busy -= 1
+                condition.broadcast()
             }
+            condition.unlock()
+        }
+
+        /// No more strokes: idle workers leave (after the queue empties).
+        func close() {
+            condition.lock(); closed = true; condition.broadcast(); condition.unlock()
         }
 
         /// Every stroke handed over, finished, in order.
@@ -97,8 +129,10 @@ extension XoppImport {
             let parts = min(ProcessInfo.processInfo.activeProcessorCount, waiting.count)
             for k in 0..<parts { submit(waiting[(waiting.count * k / parts)..<(waiting.count * (k + 1) / parts)]) }
             waiting = []
-            group.wait()
-            lock.lock(); defer { lock.unlock() }
+            close()
+            work(untilEmpty: true)
+            condition.lock(); defer { condition.unlock() }
+            while busy > 0 { condition.wait() }
             for i in 0..<batches { if let f = failures[i] { throw f } }
             return (0..<batches).flatMap { results[$0] ?? [] }
         }
