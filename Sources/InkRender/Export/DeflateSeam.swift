@@ -224,6 +224,17 @@ enum DeflateSeam {
         var buffer = bits.buffer, available = bits.available, next = bits.next
         defer { bits.buffer = buffer; bits.available = available; bits.next = next }
         let literalMask = UInt64(1) << UInt64(literals.fastBits) &- 1, distanceMask = UInt64(1) << UInt64(distances.fastBits) &- 1
+        /// Takes the next code of `table` (its fast entries `t`) and returns its entry.
+        @inline(__always) func code(_ table: Table, _ t: UnsafeBufferPointer<UInt32>, _ mask: UInt64) throws -> Int {
+            let e = Int(t[Int(truncatingIfNeeded: buffer & mask)])
+            if e & 15 != 0 {
+                buffer >>= UInt64(e & 15); available &-= e & 15
+                return e
+            }
+            bits.buffer = buffer; bits.available = available; bits.next = next
+            defer { buffer = bits.buffer; available = bits.available; next = bits.next }
+            return try table.long(&bits)
+        }
         try literals.fast.withUnsafeBufferPointer { lt in
             try distances.fast.withUnsafeBufferPointer { dt in
                 while true {
@@ -240,27 +251,13 @@ enum DeflateSeam {
                             buffer = bits.buffer; available = bits.available; next = bits.next
                         }
                     }
-                    var e = Int(lt[Int(truncatingIfNeeded: buffer & literalMask)])
-                    if e & 15 != 0 {
-                        buffer >>= UInt64(e & 15); available &-= e & 15
-                    } else {
-                        bits.buffer = buffer; bits.available = available; bits.next = next
-                        e = try literals.long(&bits)
-                        buffer = bits.buffer; available = bits.available; next = bits.next
-                    }
+                    let e = try code(literals, lt, literalMask)
                     let kind = e >> 8
                     if kind == Table.literal { continue }
                     if kind == Table.endOfBlock { return }
                     guard kind == Table.length else { throw Damaged(description: "an invalid length code") }
                     buffer >>= UInt64(e >> 4 & 15); available &-= e >> 4 & 15
-                    var d = Int(dt[Int(truncatingIfNeeded: buffer & distanceMask)])
-                    if d & 15 != 0 {
-                        buffer >>= UInt64(d & 15); available &-= d & 15
-                    } else {
-                        bits.buffer = buffer; bits.available = available; bits.next = next
-                        d = try distances.long(&bits)
-                        buffer = bits.buffer; available = bits.available; next = bits.next
-                    }
+                    let d = try code(distances, dt, distanceMask)
                     guard d >> 8 != Table.invalid else { throw Damaged(description: "an invalid distance code") }
                     buffer >>= UInt64(d >> 4 & 15); available &-= d >> 4 & 15
                 }

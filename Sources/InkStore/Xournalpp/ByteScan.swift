@@ -23,24 +23,21 @@ enum ByteScan {
                     var negative = false
                     if base[i] == 0x2D { negative = true; i += 1 } else if base[i] == 0x2B { i += 1 }
                     var mantissa: UInt64 = 0
-                    let first = i
-                    while i < n {
-                        let d = base[i] &- 0x30
-                        guard d < 10 else { break }
-                        mantissa = mantissa &* 10 &+ UInt64(d)
-                        i += 1
-                    }
-                    var digits = i - first, fraction = 0
-                    if i < n, base[i] == 0x2E {
-                        i += 1
-                        let f = i
+                    /// Reads a run of digits into the mantissa; how many.
+                    @inline(__always) func digitRun() -> Int {
+                        let from = i
                         while i < n {
                             let d = base[i] &- 0x30
                             guard d < 10 else { break }
                             mantissa = mantissa &* 10 &+ UInt64(d)
                             i += 1
                         }
-                        fraction = i - f
+                        return i - from
+                    }
+                    var digits = digitRun(), fraction = 0
+                    if i < n, base[i] == 0x2E {
+                        i += 1
+                        fraction = digitRun()
                         digits += fraction
                     }
                     // Exact: the digits fit (no wrap), the mantissa is a double, and so is 10^fraction.
