@@ -110,11 +110,12 @@ public enum XoppImport {
         "isodotted": .dotted, "isograph": .graph, "staves": .ruled,
     ]
 
-    /// One page as the XML pass found it; its strokes' numbers are parsed afterwards.
+    /// One page as the XML pass found it (its strokes go to `StrokeFinishing`, which parses their numbers).
     struct PendingPage {
         var size: Size
         var background: Background
-        var strokes: [PendingStroke] = []
+        /// The layer place of each of its strokes, texts and images, in document order.
+        var strokeLayers: [Int] = []
         /// 0-based page of the document's PDF this page shows, if its background is a PDF page.
         var pdfPage: Int?
         /// Its `<layer>`s in order: the name Xournal++ 1.2 writes (nil before), and our own `visible="false"`.
@@ -170,7 +171,7 @@ public enum XoppImport {
         defer { finishing.close() }
         /// A stroke, text or image of the current page's current layer, in document order.
         func add(_ stroke: PendingStroke) {
-            pages[pages.count - 1].strokes.append(stroke)
+            pages[pages.count - 1].strokeLayers.append(max(pages[pages.count - 1].layers.count - 1, 0))
             finishing.add(stroke)
         }
         while let e = try p.next() {
@@ -260,13 +261,13 @@ public enum XoppImport {
                     currentImage = nil
                     guard let (box, frame) = image(c.attrs, base64: c.text, files: &files) else { badImages += 1; continue }
                     add(PendingStroke(style: StrokeStyle(width: 1), isPen: false, width: [], text: [],
-                                                                       item: .image(box), frame: frame, layer: max(pages[pages.count - 1].layers.count - 1, 0)))
+                                      item: .image(box), frame: frame))
                 case "text":
                     guard let c = currentText else { continue }
                     currentText = nil
                     var text = String(decoding: c.text, as: UTF8.self)
                     if let cut = TextBox.truncated(text) { text = cut; cutTexts += 1 }
-                    let n = pages.reduce(0) { $0 + $1.strokes.count } + 1
+                    let n = pages.reduce(0) { $0 + $1.strokeLayers.count } + 1
                     guard let x = c.attrs["x"].flatMap(Double.init), let y = c.attrs["y"].flatMap(Double.init), x.isFinite, y.isFinite,
                           abs(x) <= Schema.maxPageSide, abs(y) <= Schema.maxPageSide else {
                         throw ParseFailure(message: "text \(n) has no valid position")
@@ -283,8 +284,7 @@ public enum XoppImport {
                     let lines = Double(text.reduce(1) { $1 == "\n" ? $0 + 1 : $0 })
                     let box = TextBox(text: text, font: font, size: size, color: rgba, width: width)
                     add(PendingStroke(style: StrokeStyle(color: rgba, width: 1), isPen: false, width: [], text: [],
-                                                                       item: .text(box), frame: Rect(x: x, y: y, width: width, height: lines * size * 1.17),
-                                                                       layer: max(pages[pages.count - 1].layers.count - 1, 0)))
+                                      item: .text(box), frame: Rect(x: x, y: y, width: width, height: lines * size * 1.17)))
                 case "stroke":
                     guard let c = current else { continue }
                     current = nil
@@ -298,7 +298,7 @@ public enum XoppImport {
                     }
                     let paper = pages[pages.count - 1].background.paper
                     guard let rgba = tool == "eraser" ? paper : color(c.attrs["color"]) else {
-                        throw ParseFailure(message: "stroke \(pages.reduce(0) { $0 + $1.strokes.count } + 1) has an unreadable colour '\(c.attrs["color"] ?? "")'")
+                        throw ParseFailure(message: "stroke \(pages.reduce(0) { $0 + $1.strokeLayers.count } + 1) has an unreadable colour '\(c.attrs["color"] ?? "")'")
                     }
                     style.color = rgba
                     // Xournal++ draws every highlighter at 120/255 whatever alpha its colour says (`OPACITY_HIGHLIGHTER`).
@@ -313,8 +313,7 @@ public enum XoppImport {
                     } else {
                         style.trace = .polyline
                     }
-                    add(PendingStroke(style: style, isPen: tool == "pen", width: c.attrs.bytes("width") ?? [], text: c.text, shape: shape,
-                                                                       layer: max(pages[pages.count - 1].layers.count - 1, 0)))
+                    add(PendingStroke(style: style, isPen: tool == "pen", width: c.attrs.bytes("width") ?? [], text: c.text, shape: shape))
                 default: break
                 }
             }
@@ -343,10 +342,10 @@ public enum XoppImport {
                 return nextLayerID
             }
             var strokes = [[Stroke]](repeating: [], count: looks.count)
-            for (j, r) in finished[next..<(next + pending.strokes.count)].enumerated() {
+            for (j, r) in finished[next..<(next + pending.strokeLayers.count)].enumerated() {
                 droppedPoints += r.dropped; repairedWidths += r.repaired
                 guard r.points != nil else { badStrokes += 1; continue }
-                let l = min(pending.strokes[j].layer, looks.count - 1)
+                let l = min(pending.strokeLayers[j], looks.count - 1)
                 if let item = r.item, let frame = r.frame {
                     id += 1
                     var s = Stroke(id: id, content: item, frame: frame, page: pageID)
@@ -360,7 +359,7 @@ public enum XoppImport {
                     strokes[l].append(s)
                 }
             }
-            next += pending.strokes.count
+            next += pending.strokeLayers.count
             var background = pending.background
             if let pdf, let k = pending.pdfPage, k < pdf.pageCount { background.pdf = PDFPageRef(file: pdf.hash, index: k) }
             // Xournal++ shows an unnamed layer as "Layer N", N its place from the bottom.

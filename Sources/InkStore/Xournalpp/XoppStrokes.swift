@@ -23,8 +23,6 @@ extension XoppImport {
         /// A text box (or image): its content and box, already final.
         var item: StrokeContent? = nil
         var frame: Rect? = nil
-        /// Its layer's place in its page.
-        var layer = 0
     }
 
     struct FinishedStroke {
