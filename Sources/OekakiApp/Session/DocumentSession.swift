@@ -453,8 +453,7 @@ final class DocumentSession {
 
     /// Stops the board, flushes the file and forgets an untitled drawing that never got any ink.
     func close() {
-        board?.stop(); board = nil
-        editor.ids = .alone
+        leaveBoard()
         let unsaved = autosave.close()
         if file.isUntitled, unsaved.isEmpty, editor.document.pages.count == 1, editor.drawing.strokes.isEmpty,
            !editor.history.canUndo, !editor.history.canRedo {
@@ -476,12 +475,16 @@ final class DocumentSession {
     /// The file was written anew after a save error: it no longer holds the board's replica (the link would write
     /// to the closed old file), so the window leaves the board and says so; joining again gets the board back.
     private func leaveBoardAfterRewrite() {
-        guard let b = board else { return }
-        b.stop()
-        board = nil
-        editor.ids = .alone
+        guard board != nil else { return }
+        leaveBoard()
         boardState = .failed(localized("After a save error the file was written anew and this window left the board: join it again to go on sharing"))
         onBoard?()
+    }
+
+    /// Stops sharing: the board's link ends and the editor numbers new strokes and pages alone again.
+    private func leaveBoard() {
+        board?.stop(); board = nil
+        editor.ids = .alone
     }
 
     /// A pointer goes down: earlier strokes are made durable first (normally at once; never longer than 0.25 s).
