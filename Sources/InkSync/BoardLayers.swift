@@ -3,8 +3,9 @@ import InkCore
 /// A replica's layers. The ledger knows every layer the board has (its page, its key among the page's layers, its
 /// name and visibility, whether it is deleted); each local layer has a key that fits its place (`layerKeys`). The
 /// log's layer entries are applied as `Edit.layers` steps through `Document.apply` and followed like every board
-/// edit, each value last writer wins as for pages; the outbox sends what the local layers hold that the ledger
-/// lacks. A layer's items travel as strokes: each names its layer (`BoardStroke.layer`, `moveItems`).
+/// edit, each value last writer wins as for pages (a layer's name and its visibility each on its own); the outbox
+/// sends what the local layers hold that the ledger lacks. A layer's items travel as strokes: each names its layer
+/// (`BoardStroke.layer`, `moveItems`).
 extension BoardReplica {
     /// The global id a local layer has, or will have when published (a page's first layer is named like its page).
     func boardLayerID(_ local: LayerID, page: PageID) -> BoardLayerID {
@@ -73,9 +74,14 @@ extension BoardReplica {
                 e.look = look
                 ledger[layer: id] = e
                 pagesTouched = true
-                // Theirs: followed unless this replica changed the layer's look itself and has not published it yet.
-                guard !own, old != look, let l = page(e.page)?.layer(e.local), l.look == old else { continue }
-                steps.append(.look(page: e.page, layer: e.local, from: old, to: look))
+                // Theirs, part by part: a part they changed is followed unless this replica changed that same part
+                // and has not published it yet (it goes out next, the later writer). A rename here and a hide there
+                // made at once both stay.
+                guard !own, old != look, let l = page(e.page)?.layer(e.local) else { continue }
+                let mine = l.look
+                let followed = LayerLook(name: mine.name == old.name ? look.name : mine.name,
+                                         visible: mine.visible == old.visible ? look.visible : mine.visible)
+                if followed != mine { steps.append(.look(page: e.page, layer: e.local, from: mine, to: followed)) }
             }
             followLayers(steps)
         case .moveItems(let moves):

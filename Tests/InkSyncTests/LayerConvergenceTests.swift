@@ -42,6 +42,35 @@ final class LayerConvergenceTests: XCTestCase {
         }
     }
 
+    /// A rename on one replica and a hide on another, made at once: both stay (each part of a layer's look is its
+    /// own last writer), on both replicas, whichever order the log holds them in.
+    func testARenameAndAHideMadeAtOnceBothStay() throws {
+        for renameFirst in [false, true] {
+            var log: [BoardOperation] = []
+            let a = Sim(client: 700), b = Sim(client: 701)
+            func publish(_ s: Sim) throws {
+                s.replica.settle()
+                for op in s.replica.operations(s.replica.outbox()) { log.append(try OperationCodec.decode(try OperationCodec.encode(op))) }
+            }
+            func receive(_ s: Sim) {
+                while s.read < log.count { s.replica.receive(log[s.read], sequence: UInt64(s.read + 1)); s.read += 1 }
+                s.follow()
+            }
+            a.run(a.editor.addLayer(named: "Answers"))
+            try publish(a); receive(a); receive(b)
+            XCTAssertEqual(b.layout[0].last, "Answers: ")
+            a.run(try a.editor.renameLayer(.name("Answers"), to: "Key"))
+            b.run(try b.editor.setLayerVisible(.name("Answers"), false))
+            if renameFirst { try publish(a); try publish(b) } else { try publish(b); try publish(a) }
+            for _ in 0..<3 { for s in [a, b] { receive(s); try publish(s) } }
+            for s in [a, b] {
+                receive(s)
+                XCTAssertEqual(s.replica.outbox(), [], "client \(s.replica.client) has more to send")
+                XCTAssertEqual(s.layout[0].last, "Key hidden: ", "client \(s.replica.client), rename published first: \(renameFirst)")
+            }
+        }
+    }
+
     func testRandomConcurrentLayerEditsConverge() throws {
         for seed in 1...60 as ClosedRange<UInt64> { try simulate(seed: seed, users: 2 + Int(seed % 2), steps: 200) }
     }
