@@ -47,10 +47,9 @@ enum BoardTables {
         if case .layers(let steps) = e {
             for case .moveItems(let p, let ids, _, _) in steps { pairs += ids.map { ($0, p) } }
         }
-        var b: [UInt8] = []
-        b.reserveCapacity(pairs.count * 16)
-        for (s, p) in pairs { put(s, &b); put(p, &b) }
-        return b
+        var b = ByteWriter(capacity: pairs.count * 16)
+        for (s, p) in pairs { b.littleEndian(s); b.littleEndian(p) }
+        return b.bytes
     }
 
     /// The outbox as stored: what its rows name, and the last row's number (0 when empty). Untrusted: a row of
@@ -61,15 +60,15 @@ enum BoardTables {
         try r.query("SELECT seq, strokes, pages FROM board_outbox ORDER BY seq") { row in
             last = row.int(0); rows += 1
             if row.int(2) != 0 { pages = true }
-            let b = row.blob(1)
-            guard b.count % 16 == 0 else { return }
-            for k in stride(from: 0, to: b.count, by: 16) { strokes[get(b, k)] = get(b, k + 8) }
+            var b = ByteReader(row.blob(1), endsEarly: BadRow(), tooLarge: BadRow())
+            guard b.remaining % 16 == 0 else { return }
+            while !b.atEnd { strokes[try b.littleEndian(StrokeID.self)] = try b.littleEndian(PageID.self) }
         }
         return (strokes, pages, last, rows)
     }
 
-    static func put(_ v: UInt64, _ b: inout [UInt8]) { for k in 0..<8 { b.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(k)))) } }
-    static func get(_ b: [UInt8], _ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) } }
+    /// A blob shorter than its length said (cannot happen once its length is checked).
+    private struct BadRow: Error {}
 
     // MARK: the board's state
 
@@ -94,10 +93,12 @@ enum BoardTables {
                     var b = e.blob(5)
                     guard [12, 60, 20, 68].contains(b.count) else { throw bad("a board stroke look of \(b.count) bytes") }
                     if b.count == 20 || b.count == 68 {
-                        was = get(b, b.count - 8)
+                        var w = ByteReader(b, at: b.count - 8, endsEarly: BadRow(), tooLarge: BadRow())
+                        was = try w.littleEndian(UInt64.self)
                         b.removeLast(8)
                     }
-                    let v = (0..<(b.count - 4) / 8).map { Double(bitPattern: get(b, $0 * 8)) }
+                    var numbers = ByteReader(b, endsEarly: BadRow(), tooLarge: BadRow())
+                    let v = try (0..<(b.count - 4) / 8).map { _ in try numbers.double() }
                     let t = v.count == 7 ? AffineMap(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]) : .identity
                     let width = v[v.count - 1], c = b.count - 4
                     guard t.isUsable, width.isFinite, width > 0, width <= DocumentFile.maxStrokeWidth else { throw bad("a board stroke look that is not usable") }
@@ -183,12 +184,13 @@ enum BoardTables {
         for e in c.entries {
             var look: StoreRows.Value = .null
             if let l = e.look {
-                var b: [UInt8] = []
+                var b = ByteWriter()
                 let t = l.transform
-                for v in (t.isIdentity ? [] : [t.a, t.b, t.c, t.d, t.tx, t.ty]) + [l.width] { put(v.bitPattern, &b) }
-                b += [l.color.r, l.color.g, l.color.b, l.color.a]
-                if let w = e.was { put(w, &b) }
-                look = .blob(b)
+                if !t.isIdentity { b.matrix(t) }
+                b.double(l.width)
+                b.append(contentsOf: [l.color.r, l.color.g, l.color.b, l.color.a])
+                if let w = e.was { b.littleEndian(w) }
+                look = .blob(b.bytes)
             }
             try r.run("INSERT OR REPLACE INTO board_strokes(stroke, client, number, visible, board_order, look) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
                       [.int(Int64(bitPattern: e.local)), .int(Int64(bitPattern: e.client)), .int(Int64(bitPattern: e.number)),

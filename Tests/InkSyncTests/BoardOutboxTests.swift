@@ -30,7 +30,9 @@ final class BoardOutboxTests: XCTestCase {
             guard try r.hasTable("board_outbox") else { return out }
             try r.query("SELECT strokes, pages FROM board_outbox ORDER BY seq") { row in
                 let b = row.blob(0)
-                let pairs = stride(from: 0, to: b.count, by: 16).map { [BoardTables.get(b, $0), BoardTables.get(b, $0 + 8)] }
+                // Little-endian 64-bit numbers, read here byte by byte (not through the code under test).
+                func number(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) } }
+                let pairs = stride(from: 0, to: b.count, by: 16).map { [number($0), number($0 + 8)] }
                 out.append((pairs, row.int(1) != 0))
             }
             return out
