@@ -41,7 +41,9 @@ let package = Package(
         // The command line's one argument parser and failure type, for `oekaki` and `oekaki-thumbnailer`.
         .target(name: "Commands", dependencies: ["Localization"], swiftSettings: swift5),
         .target(name: "Thumbnailer", dependencies: ["InkCore", "InkRender", "InkStore", "Localization", "Commands"], swiftSettings: swift5),
-        .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkPDF", "InkRender", "InkStore", "InkSync", "OekakiApp", "Localization", "Thumbnailer", "Commands"], swiftSettings: swift5),
+        // A `.oekaki` page to PNG straight from the file: the CLI's export and the bench's in-process figure.
+        .target(name: "PageExport", dependencies: ["InkCore", "InkRender", "InkStore"], swiftSettings: swift5),
+        .executableTarget(name: "oekaki", dependencies: ["InkCore", "InkPDF", "InkRender", "InkStore", "InkSync", "OekakiApp", "Localization", "Thumbnailer", "Commands", "PageExport"], swiftSettings: swift5),
         // What a file manager runs for every thumbnail: no GTK, and the Swift runtime linked in, so starting it
         // costs a few milliseconds of dynamic linking instead of tens (see BENCHMARKS.md, thumbnail_ms_1m).
         .executableTarget(name: "oekaki-thumbnailer", dependencies: ["Thumbnailer", "Localization", "Commands"], swiftSettings: swift5,
@@ -52,7 +54,7 @@ let package = Package(
         // which oekaki-bench and AppTests launch; the shipped `oekaki` has none of it.
         .target(name: "AppInstruments", dependencies: ["OekakiApp", "InkRender", "CGtk"], swiftSettings: swift5),
         .executableTarget(name: "oekaki-instrumented", dependencies: ["OekakiApp", "AppInstruments"], swiftSettings: swift5),
-        .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "Thumbnailer", "InkSamples"], swiftSettings: swift5),
+        .executableTarget(name: "oekaki-bench", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "Thumbnailer", "InkSamples", "PageExport"], swiftSettings: swift5),
 
         .testTarget(name: "InkCoreTests", dependencies: ["InkCore", "TestSupport"], exclude: ["Fixtures"], swiftSettings: swift5),
         .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender", "InkStore", "InkPDF", "TestSupport", "InkSamples"], swiftSettings: swift5),

@@ -2,6 +2,7 @@ import Foundation
 import InkCore
 import InkRender
 import InkStore
+import PageExport
 
 /// PNG export of the million-point drawing at scale 1 (1920×1080): our CLI process, Xournal++ and rsvg-convert,
 /// run in turn (ours, Xournal++, rsvg-convert, ours in-process, then again), each timed from spawn to exit.
@@ -38,25 +39,12 @@ enum ExportBench {
         return (me, ["--export-child"], "oekaki-bench --export-child (oekaki not built beside the bench)")
     }
 
-    /// What `oekaki export IN OUT.png` does (ExportCommand): a `.oekaki` is streamed from the file stroke by
-    /// stroke in one run per drawing thread; anything else is loaded whole. Used in-process and by `--export-child`.
+    /// What `oekaki export IN OUT.png` does (ExportCommand): a `.oekaki` page streamed from the file
+    /// (`StreamedPNG`, the CLI's own code); anything else loaded whole. Used in-process and by `--export-child`.
     static func exportChild(_ input: String, _ output: String) throws {
-        guard StrokeStream.looksLikeDocument(path: input) else {
-            let doc = try DocumentLoader.load(path: input)
-            try Exporter.write(doc.drawing, to: output, format: .png)
-            return
-        }
-        let stream = try StrokeStream.open(path: input)
-        defer { stream.close() }
-        if try stream.hasHighlighters() {
-            try LayeredExport.writePNGInBands(pageSize: stream.pageSize, background: stream.background,
-                                              walk: { band, draw in try stream.forEachStroke(lane: band + 1, draw) }, to: output, options: ExportOptions())
-            return
-        }
-        let runs = try stream.runs(try LayeredExport.runCount(pageSize: stream.pageSize, scale: 1))
-        try LayeredExport.writePNG(pageSize: stream.pageSize, background: stream.background,
-                                   runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
-                                   to: output, options: ExportOptions())
+        if StrokeStream.looksLikeDocument(path: input), try StreamedPNG.write(input, page: 0, to: output, options: ExportOptions()) { return }
+        let doc = try DocumentLoader.load(path: input)
+        try Exporter.write(doc.drawing, to: output, format: .png)
     }
 
     static func run(_ w: Workloads, rounds: Int, display: VirtualDisplay?) -> Result {

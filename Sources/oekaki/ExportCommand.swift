@@ -4,6 +4,7 @@ import Localization
 import InkCore
 import InkRender
 import InkStore
+import PageExport
 
 /// `oekaki export IN OUT [--scale S] [--transparent] [--page K] [--annotations-only]`: IN is `.oekaki`, `.xopp` or a
 /// PDF (by content; a PDF comes in as pages with the PDF's pages as backgrounds);
@@ -94,32 +95,10 @@ enum ExportCommand {
         }
     }
 
-    /// `.oekaki` → PNG without loading the drawing: the page's strokes are read from the file one at a time, in as
-    /// many contiguous runs as there are threads drawing them, so memory stays a few page rasters at any drawing
-    /// size. False for an endless page (its frame is the ink's, known only once every stroke is read).
+    /// `.oekaki` → PNG streamed from the file (`StreamedPNG`); false when the page needs the loaded document.
     static func streamPNG(_ input: String, page: Int, to output: String, options: ExportOptions) throws -> Bool {
         do {
-            let stream = try StrokeStream.open(path: input, page: page)
-            defer { stream.close() }
-            // An endless page, or one with a PDF background (drawn from the loaded document's files).
-            guard let size = stream.format.size, stream.format.background.pdf == nil else { return false }
-            // Pictures on the page are drawn from the file's embedded bytes.
-            let files = try stream.files()
-            ImagePainter.shared.provide(files)
-            let paper = Paper(background: stream.format.background, frame: Rect(x: 0, y: 0, width: size.width, height: size.height), endless: false)
-            // Highlighters multiply what is under them, which runs drawn apart cannot: such a page is drawn in bands,
-            // each walking every stroke (still one raster in memory, not the loaded drawing).
-            if try stream.hasHighlighters() {
-                try LayeredExport.writePNGInBands(pageSize: size, background: stream.background, paper: paper,
-                                                  walk: { band, draw in try stream.forEachStroke(lane: band + 1, draw) },
-                                                  to: output, options: options, pictures: !files.isEmpty)
-                return true
-            }
-            let runs = try stream.runs(try LayeredExport.runCount(pageSize: size, scale: options.scale))
-            try LayeredExport.writePNG(pageSize: size, background: stream.background, paper: paper,
-                                       runs: runs.map { run in { draw in try stream.forEachStroke(in: run, draw) } },
-                                       to: output, options: options, pictures: !files.isEmpty)
-            return true
+            return try StreamedPNG.write(input, page: page, to: output, options: options)
         } catch let e as RenderError {
             throw CommandFailure.input(e.description)
         } catch let e as StoreError {
