@@ -63,7 +63,7 @@ enum LatencyBench {
     static func markdown(_ r: Result, command: String, machine: String) -> String {
         func ms(_ v: Double?) -> String { v.map { String(format: "%.1f ms", $0) } ?? "—" }
         var out = "Pen latency in the real window (`\(command)`, \(machine)): the time from a GDK motion event's\n"
-        out += "timestamp to the end of the frame that painted its ink (GdkFrameClock \"after-paint\" after the canvas drew), every\n"
+        out += "timestamp to the end of the frame that painted its ink (GdkFrameClock \"after-paint\" after the live ink or the canvas drew), every\n"
         out += "drawing motion event of \(AppBench.eventsPerGesture)-event strokes at 60 Hz (xdotool under Xvfb, GSK_RENDERER=cairo). Goal: p99 ≤ 16.7 ms.\n\n"
         out += "| key | drawing | value | events | goal | met |\n|---|---|---|---|---|---|\n"
         for (k, v) in keys(r) {
@@ -79,7 +79,7 @@ enum LatencyBench {
         out += "| part | from → to | p50 | p99 |\n|---|---|---|---|\n"
         out += part("held by GDK", "event timestamp → our motion handler (GDK delivers motion at its frame clock's next tick)", r.queued)
         out += part("our handler", "handler → start of the frame that drew the ink (the editor, the live layer)", r.waited)
-        out += part("the frame", "frame start → after-paint (GTK's layout, our draw, GSK's cairo render of the canvas)", r.frame)
+        out += part("the frame", "frame start → after-paint (GTK's layout, our draw, GSK's cairo render of what changed)", r.frame)
         for n in r.notes { out += "\nNote: \(n)\n" }
         return out
     }

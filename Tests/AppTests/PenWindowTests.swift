@@ -37,4 +37,31 @@ final class PenWindowTests: WindowTestCase {
         XCTAssertTrue(kept.contains("stabilizer=high"), kept)
         XCTAssertTrue(kept.contains("pressure-curve=soft"), kept)
     }
+
+    /// The ink being drawn has a layer of its own over the canvas, covering only the stroke's box: while the mouse
+    /// draws, only that layer has frames (the canvas keeps its last picture, so GTK repaints the box, not the
+    /// window), and the ink shows where it is drawn, then stays once finished.
+    func testInkInProgressIsDrawnWithoutRepaintingTheCanvas() throws {
+        let trace = home.appendingPathComponent("trace.txt")
+        try launch(home.appendingPathComponent("live.oekaki").path, environment: ["OEKAKI_TRACE": trace.path])
+        _ = try waitForPage()
+        func traced() -> String { (try? String(contentsOf: trace, encoding: .utf8)) ?? "" }
+        xdotool(["mousemove", "300", "500"])
+        xdotool(["mousedown", "1"])
+        usleep(200_000)
+        let before = traced()
+        for x in stride(from: 320, through: 600, by: 20) {
+            xdotool(["mousemove", "\(x)", "500"])
+            usleep(20_000)
+        }
+        usleep(300_000)
+        let during = traced().dropFirst(before.count).split(separator: "\n")
+        let shot = try screenshot()
+        xdotool(["mouseup", "1"])
+        XCTAssertGreaterThanOrEqual(during.filter { $0.hasPrefix("ink frame ") }.count, 5, "the ink's own frames: \(during)")
+        XCTAssertEqual(during.filter { $0.hasPrefix("frame ") }.count, 0, "no canvas frame while the ink is drawn: \(during)")
+        XCTAssertTrue(shot.hasInk(near: 450, 500), "the ink in progress shows where it is drawn")
+        XCTAssertFalse(shot.hasInk(near: 450, 530), "and only there")
+        XCTAssertTrue(try waitFor { $0.hasInk(near: 450, 500) }.hasInk(near: 580, 500), "and stays once finished")
+    }
 }

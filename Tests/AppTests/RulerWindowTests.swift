@@ -10,8 +10,9 @@ final class RulerWindowTests: WindowTestCase {
         let report = home.appendingPathComponent("layout.txt")
         let log = home.appendingPathComponent("events.jsonl")
         let file = home.appendingPathComponent("ruler.oekaki").path
+        let trace = home.appendingPathComponent("trace.txt")
         try launch(arguments: [file], title: "ruler.oekaki",
-                   environment: ["OEKAKI_LAYOUT_REPORT": report.path, "OEKAKI_EVENT_LOG": log.path])
+                   environment: ["OEKAKI_LAYOUT_REPORT": report.path, "OEKAKI_EVENT_LOG": log.path, "OEKAKI_TRACE": trace.path])
         xdotool(["search", "--onlyvisible", "--name", "ruler\\.oekaki", "windowsize", "%1", "1024", "700"])
         var menu: Layout.Control?
         let deadline = Date().addingTimeInterval(5)
@@ -38,9 +39,15 @@ final class RulerWindowTests: WindowTestCase {
         // A wobbly stroke begun 12 px above the edge, wandering between 2 and 12 px off it.
         var points: [(Int, Int)] = []
         for (k, x) in stride(from: 150, through: 700, by: 50).enumerated() { points.append((x, edge - 12 + (k % 3) * 5)) }
+        let traced = (try? String(contentsOf: trace, encoding: .utf8)) ?? ""
         drag(points)
         usleep(800_000)
         quit()
+        // With the ruler out the ink in progress is drawn in the canvas, under the ruler as finished ink is, not by
+        // the live ink's own layer above everything.
+        let during = ((try? String(contentsOf: trace, encoding: .utf8)) ?? "").dropFirst(traced.count).split(separator: "\n")
+        XCTAssertGreaterThanOrEqual(during.filter { $0.hasPrefix("frame ") }.count, 5, "canvas frames while drawing: \(during.count) lines")
+        XCTAssertEqual(during.filter { $0.hasPrefix("ink frame ") }.count, 0, "no frame of the live ink's layer")
 
         func item(_ json: String) throws -> [Double] {
             let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]

@@ -337,17 +337,32 @@ public final class ScreenCache {
 
     /// Composites the raster and the live strokes onto `target` (GTK's context: logical pixels, origin at the widget).
     public func draw(into target: CairoContext) {
+        drawFinished(into: target)
+        drawLive(into: target)
+    }
+
+    /// The finished strokes alone: the raster (the app's canvas when the live ink is drawn above it apart).
+    public func drawFinished(into target: CairoContext) {
         target.save()
         target.concat(scale: 1 / transform.deviceScale, dx: 0, dy: 0)
         target.concat(scale: 1, dx: -o, dy: -o)
         target.paint(surface)
-        if let c = liveClip, !liveOrder.isEmpty {
+        target.restore()
+    }
+
+    /// The live strokes alone, in the same units as `draw`.
+    public func drawLive(into target: CairoContext) {
+        guard !liveOrder.isEmpty else { return }
+        target.save()
+        target.concat(scale: 1 / transform.deviceScale, dx: 0, dy: 0)
+        if let c = liveClip {
             // Live ink is clipped to its page as the finished stroke will be.
             let raster = Rect(minX: -1, minY: -1, maxX: Double(surface.width) + 1, maxY: Double(surface.height) + 1)
+            target.concat(scale: 1, dx: -o, dy: -o)
             target.clip(mapping.deviceRect(ofPage: c).intersection(raster) ?? Rect(x: 0, y: 0, width: 0, height: 0))
+            // Live layers are view-sized: back to the view's corner.
+            target.concat(scale: 1, dx: o, dy: o)
         }
-        // Live layers are view-sized: back to the view's corner.
-        target.concat(scale: 1, dx: o, dy: o)
         for id in liveOrder {
             if let trace = live[id] { trace.composite(into: target); continue }
             guard let s = drawnWhole[id] else { continue }
@@ -358,6 +373,17 @@ public final class ScreenCache {
             target.restore()
         }
         target.restore()
+    }
+
+    /// Where `drawLive` can put pixels, in view device pixels (the view's corner at 0, 0); nil when nothing is
+    /// live. A stroke drawn whole (dashed, filled, or beyond the live layers) may reach anywhere: the raster's extent.
+    public var liveArea: Rect? {
+        var area: Rect?
+        for id in liveOrder {
+            let r = live[id].map { $0.area } ?? (drawnWhole[id] != nil ? bounds : nil)
+            if let r { area = area.map { $0.union(r) } ?? r }
+        }
+        return area
     }
 
     /// The finished-stroke raster's pixel at device (x, y) — for tests and diagnostics.
@@ -489,8 +515,12 @@ final class LiveTrace {
     /// whole view-sized layer, or a view-sized group (allocated and cleared every frame), would cost each
     /// event a few full-view passes whatever the stroke's size. Outside that area both are transparent, so
     /// the pixels are the same.
+    /// Device pixels of the layer `composite` can touch: the ink drawn and the tail's reach.
+    var area: Rect? {
+        [inked, tail.isEmpty ? nil : tailArea].compactMap { $0 }.reduce(nil) { (a: Rect?, r: Rect) in a.map { $0.union(r) } ?? r }
+    }
+
     func composite(into target: CairoContext) {
-        let area = [inked, tail.isEmpty ? nil : tailArea].compactMap { $0 }.reduce(nil) { (a: Rect?, r: Rect) in a.map { $0.union(r) } ?? r }
         guard let area else { return }
         target.save()
         target.clip(Rect(minX: area.minX.rounded(.down), minY: area.minY.rounded(.down), maxX: area.maxX.rounded(.up), maxY: area.maxY.rounded(.up)))

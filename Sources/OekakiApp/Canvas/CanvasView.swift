@@ -30,6 +30,10 @@ final class CanvasView: CanvasNavigation {
     static let recentreDistance = 128.0
 
     let widget: Widget
+    /// The ink being drawn, over the canvas in a widget of its own (the window stacks it just above `widget`).
+    let liveInk = LiveInkLayer()
+    /// The last canvas frame drew something over the ink (then the live ink was drawn in it, under those).
+    private var canvasDrewOverInk = false
     let session: DocumentSession
     let viewport = Viewport()
     var transform: ViewTransform {
@@ -122,6 +126,7 @@ final class CanvasView: CanvasNavigation {
         widget.setFocusable(true)
         widget.setCursor("crosshair")
         setDrawFunction(widget) { [weak self] cr, w, h in self?.draw(cr, width: Int(w), height: Int(h)) }
+        liveInk.draw = { [weak self] cr in self?.drawLiveInk(cr) }
         widget.onPropertyChange("scale-factor") { [weak self] in self?.redraw() }
         input = CanvasInput(area: widget, viewport: viewport, sink: session)
         input?.navigation = self
@@ -131,7 +136,47 @@ final class CanvasView: CanvasNavigation {
 
     deinit { PDFPageRasters.shared.removeObserver(self) }
 
-    func redraw() { widget.queueDraw() }
+    func redraw() {
+        widget.queueDraw()
+        placeLiveInk()
+    }
+
+    /// Something is drawn over the ink (search marks, a selection or lasso, guides, laser ink, the eraser's
+    /// outline, presenting's black bands): the live ink is then drawn in the canvas, under them, as finished ink is.
+    private var somethingOverTheInk: Bool {
+        !searchHits.isEmpty || session.selectionPath.count > 1 || selectionFrame != nil || session.drag != nil || dragLayer != nil
+            || !session.teaching.guides.isEmpty || !session.laser.isEmpty || !session.teaching.othersLaser.isEmpty
+            || session.teaching.presenting || ((session.tool.isEraser || hoverEraserEnd) && hoverPoint != nil)
+    }
+
+    /// Puts the live ink layer over where the live ink lies, in the canvas's logical pixels, and repaints it.
+    private func placeLiveInk() {
+        guard !somethingOverTheInk, let c = cache, let a = c.liveArea else { return liveInk.show(nil) }
+        let ds = c.transform.deviceScale
+        var r = Rect(minX: a.minX / ds, minY: a.minY / ds, maxX: a.maxX / ds, maxY: a.maxY / ds)
+        if let (k, d) = cacheToView {
+            r = Rect(minX: d.x + r.minX * k, minY: d.y + r.minY * k, maxX: d.x + r.maxX * k, maxY: d.y + r.maxY * k)
+        }
+        let view = Rect(x: 0, y: 0, width: size.width.rounded(.down), height: size.height.rounded(.down))
+        let out = Rect(minX: r.minX.rounded(.down) - 1, minY: r.minY.rounded(.down) - 1, maxX: r.maxX.rounded(.up) + 1, maxY: r.maxY.rounded(.up) + 1)
+        liveInk.show(out.intersection(view))
+    }
+
+    /// While a new view renders, the cache's picture is shown moved and scaled to where it belongs: by this scale
+    /// and then this offset (logical pixels); nil when the cache holds the view shown.
+    private var cacheToView: (scale: Double, offset: Point)? {
+        guard let c = cache, c.transform.zoom != transform.zoom || c.transform.offset != transform.offset else { return nil }
+        let k = transform.zoom / c.transform.zoom
+        return (k, Point(transform.offset.x - c.transform.offset.x * k, transform.offset.y - c.transform.offset.y * k))
+    }
+
+    /// Only the live ink changed (a pen, finger or mouse moving while it draws, someone's ink in progress on the
+    /// board) and nothing is drawn over it, now or in the canvas's last frame: the canvas keeps its picture.
+    private func onlyLiveInkChanged(_ u: SessionUpdate) -> Bool {
+        u.edit.changes.isEmpty && !u.edit.pagesChanged && !u.drawingChanged && !u.layersChanged && u.repaint.isEmpty
+            && !u.gestureChanged && !u.scrollToCurrentPage && u.relaidFrom == nil && !u.pointersCancelled
+            && !u.selectionChanged && !u.toolChanged && !u.pageChanged && !somethingOverTheInk && !canvasDrewOverInk
+    }
 
     /// Keys go to the canvas (Space, the tool keys) once typing or a dialog is done.
     func focus() { widget.grabFocus() }
@@ -182,7 +227,7 @@ final class CanvasView: CanvasNavigation {
         if update.gestureChanged { followDrag() }
         if let c = cache { updateLive(c) }
         if update.scrollToCurrentPage { scrollToTop(of: session.currentPage) }
-        redraw()
+        if onlyLiveInkChanged(update) { placeLiveInk() } else { redraw() }
     }
 
     /// Another document: 100 %, its current page's corner at the top left, nothing cached.
@@ -220,10 +265,7 @@ final class CanvasView: CanvasNavigation {
     private func draw(_ cr: CairoContext, width: Int, height: Int) {
         let f0 = zoomTraceStart.map { Trace.wallMs() - $0 }
         Trace.measure("frame") { drawFrame(cr, width: width, height: height) }
-        if Trace.isOn {
-            InkLatency.canvasDrawn()
-            if !watchingPaint { watchingPaint = afterEveryPaint(of: widget) { InkLatency.framePainted(nowMs: monotonicMs(), frameStartMs: $0) } }
-        }
+        traceInkDrawn()
         if let f0, let t0 = zoomTraceStart { Trace.write("zoom detail frame=\(f0)..\(Trace.wallMs() - t0)") }
         // The first frame showing a rendered PDF tile, as wall-clock time (the bench subtracts its spawn time).
         if pdfShownPending, stale.isEmpty, inFlight == nil {
@@ -277,18 +319,38 @@ final class CanvasView: CanvasNavigation {
 
         guard let cache else { return }
         cr.save()
-        if cache.transform.zoom != transform.zoom || cache.transform.offset != transform.offset {
+        if let (k, d) = cacheToView {
             // A new view is still rendering: show the old raster moved and scaled to where it belongs.
-            let k = transform.zoom / cache.transform.zoom
-            cr.translate(transform.offset.x - cache.transform.offset.x * k, transform.offset.y - cache.transform.offset.y * k)
+            cr.translate(d.x, d.y)
             cr.scale(k, k)
         }
-        cache.draw(into: cr)
+        // The live ink is the layer's above unless something is drawn over it.
+        canvasDrewOverInk = somethingOverTheInk
+        if canvasDrewOverInk { cache.draw(into: cr) } else { cache.drawFinished(into: cr) }
         cr.restore()
         drawSearchHits(cr)
         drawSelection(cr)
         drawTeaching(cr)
         drawEraserOutline(cr)
+    }
+
+    /// The live ink layer's frame: the live strokes where the canvas's picture puts them.
+    private func drawLiveInk(_ cr: CairoContext) {
+        guard let c = cache, !canvasDrewOverInk else { return }
+        Trace.measure("ink frame") {
+            cr.save()
+            if let (k, d) = cacheToView { cr.translate(d.x, d.y); cr.scale(k, k) }
+            c.drawLive(into: cr)
+            cr.restore()
+        }
+        traceInkDrawn()
+    }
+
+    /// The bench's pen latency: a frame that drew ink shows the motion events handled before it.
+    private func traceInkDrawn() {
+        guard Trace.isOn else { return }
+        InkLatency.canvasDrawn()
+        if !watchingPaint { watchingPaint = afterEveryPaint(of: widget) { InkLatency.framePainted(nowMs: monotonicMs(), frameStartMs: $0) } }
     }
 
     /// A thin circle the size of the eraser, so the user sees what it will touch.

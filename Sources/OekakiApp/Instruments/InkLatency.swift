@@ -1,6 +1,6 @@
 /// The bench's pen latency (`OEKAKI_TRACE`): from a motion event's own timestamp (the X server stamps it on the
-/// monotonic clock, in ms) to the end of the frame that painted its ink (the canvas drew in it, then the frame
-/// clock's "after-paint"). Lines: `latency event_to_frame_ms=N`, one per drawing motion event, each followed by
+/// monotonic clock, in ms) to the end of the frame that painted its ink (the live ink's layer or the canvas drew in
+/// it, then the frame clock's "after-paint"). Lines: `latency event_to_frame_ms=N`, one per drawing motion event, each followed by
 /// `latency parts queued_ms=A waited_ms=B frame_ms=C`: from the event's timestamp to our handler (GDK holds a
 /// motion event until its frame clock's next "flush-events"), from the handler to the start of the frame that drew
 /// it (GdkFrameTimings' frame time), and that frame's own time to its "after-paint". Without an observer nothing

@@ -1,7 +1,8 @@
 /// The app's side of `AppObserver`'s trace: the canvas and the session report events, frames and zoom milestones
 /// here; without an observer (the shipped app) each call is one nil check and reads no clock.
 ///
-/// Lines: `event KIND cpu_us=N`, `frame cpu_us=N`, `zoom preview_ms=N` (first frame after a zoom step, the
+/// Lines: `event KIND cpu_us=N`, `frame cpu_us=N` (the canvas), `ink frame cpu_us=N` (the live ink's layer alone),
+/// `zoom preview_ms=N` (first frame after a zoom step, the
 /// scaled old raster), `zoom sharp_ms=N` (every stale patch of that step rendered), then its `zoom cpu_ms=N` (the
 /// process) and `zoom gtk_cpu_ms=N` (the GTK thread alone), `pdf first_page epoch_ms=N`
 /// (wall clock of the first frame showing a rendered PDF page), and `zoom detail …` (ms since the zoom event: the

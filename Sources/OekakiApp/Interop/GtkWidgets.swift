@@ -35,6 +35,10 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
         gtk_drawing_area_set_content_width(typed(self, as: GtkDrawingArea.self), Int32(width))
         gtk_drawing_area_set_content_height(typed(self, as: GtkDrawingArea.self), Int32(height))
     }
+    /// Pointer, touch and stylus events pass through it to what lies below (a layer that only shows).
+    func passInputThrough() { gtk_widget_set_can_target(self, 0) }
+    /// A GtkFixed's child at (x, y) logical pixels of it.
+    func moveChild(_ child: Widget, x: Double, y: Double) { gtk_fixed_move(typed(self, as: GtkFixed.self), child, x, y) }
     func setMargins(_ m: Int32) {
         gtk_widget_set_margin_start(self, m); gtk_widget_set_margin_end(self, m)
         gtk_widget_set_margin_top(self, m); gtk_widget_set_margin_bottom(self, m)
@@ -120,6 +124,13 @@ enum Widgets {
         if let tooltip { gtk_widget_set_tooltip_text(e, tooltip) }
         connect(gobject(e), "activate", activate)
         return e
+    }
+
+    /// A GtkFixed holding `child` at its top left: children placed by position and sized by their requests.
+    static func fixed(_ child: Widget) -> Widget {
+        let f = gtk_fixed_new()!
+        gtk_fixed_put(typed(f, as: GtkFixed.self), child, 0, 0)
+        return f
     }
 
     /// `child` with `layers` floating over it, the later ones on top (each placed by its own alignment).

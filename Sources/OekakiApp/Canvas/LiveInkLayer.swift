@@ -1,0 +1,44 @@
+import InkCore
+import InkRender
+
+/// The ink being drawn, shown over the canvas by a drawing area of its own that covers only where that ink lies.
+/// GTK repaints what differs between two frames: the canvas is one drawing area, redrawn as a whole, so a pen
+/// frame drawn there repaints the whole window (GSK replays the raster, the X server composites every pixel); a
+/// pen frame drawn here repaints the stroke's box and GTK reuses the canvas's last picture under it.
+final class LiveInkLayer {
+    /// What the window stacks over the canvas; pointer, touch and stylus events pass through it to the canvas.
+    let widget: Widget
+    private let area: Widget
+    /// Where the area sits, in the canvas's logical pixels; nil while nothing is live.
+    private(set) var placed: Rect?
+    /// Draws the live ink in the canvas's logical pixels (the area's offset is taken out before).
+    var draw: ((CairoContext) -> Void)?
+
+    init() {
+        area = Widgets.drawingArea()
+        area.passInputThrough()
+        area.setVisible(false)
+        widget = Widgets.fixed(area)
+        widget.passInputThrough()
+        setDrawFunction(area) { [weak self] cr, _, _ in
+            guard let self, let r = self.placed else { return }
+            cr.translate(-r.minX, -r.minY)
+            self.draw?(cr)
+        }
+    }
+
+    /// Covers `rect` (whole logical pixels of the canvas; nil: nothing live) and repaints it.
+    func show(_ rect: Rect?) {
+        guard let rect, rect.width >= 1, rect.height >= 1 else {
+            if placed != nil { placed = nil; area.setVisible(false) }
+            return
+        }
+        if rect != placed {
+            if placed == nil { area.setVisible(true) }
+            area.setSizeRequest(width: Int(rect.width), height: Int(rect.height))
+            widget.moveChild(area, x: rect.minX, y: rect.minY)
+            placed = rect
+        }
+        area.queueDraw()
+    }
+}
