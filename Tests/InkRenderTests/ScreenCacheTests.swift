@@ -138,6 +138,56 @@ final class ScreenCacheTests: XCTestCase {
         XCTAssertColor(again.pixel(x: 150, y: 100), near: .white, tolerance: 0)
     }
 
+    /// The app shows the live ink in a widget of its own sized to `liveArea`: drawn apart, the live ink puts no
+    /// pixel outside that area (a stroke drawn segment by segment and a dashed one drawn whole, at device scale 2),
+    /// and the finished raster with the live ink over it is what `draw` composites.
+    func testLiveInkDrawnApartStaysInsideItsAreaAndAddsUpToTheWhole() throws {
+        let t = ViewTransform(zoom: 1.5, offset: Point(-20, 10), deviceScale: 2)
+        let cache = try ScreenCache(viewSize: view, transform: t, overscan: 16)
+        let page = Fixture.line(color: .black, width: 3)
+        cache.render(page)
+        XCTAssertNil(cache.liveArea, "nothing live")
+        var pen = Stroke(id: 1, style: StrokeStyle(color: Fixture.red, width: 6))
+        var dashed = Stroke(id: 2, style: StrokeStyle(color: .black, width: 2, line: .dash))
+        for k in 0...40 {
+            let x = 40 + Double(k) * 3
+            pen.append(InkPoint(x: x, y: 60 + 20 * sin(Double(k) / 5)))
+            if k % 4 == 0 { dashed.append(InkPoint(x: 150, y: 40 + Double(k) * 2)) }
+            cache.updateLive([pen])
+        }
+        let area = try XCTUnwrap(cache.liveArea)
+        let (w, h) = (cache.pixelWidth, cache.pixelHeight)
+        let alone = try ImageSurface(width: w, height: h)
+        let live = CairoContext(drawingInto: alone)
+        live.scale(2, 2)   // the widget's logical pixels, as GTK's context gives them
+        cache.drawLive(into: live)
+        var inked = 0
+        for y in 0..<h {
+            for x in 0..<w where alone.pixel(x: x, y: y).a > 0 {
+                inked += 1
+                XCTAssertTrue(area.contains(Point(Double(x) + 0.5, Double(y) + 0.5)), "live ink at (\(x), \(y)) outside \(area)")
+            }
+        }
+        XCTAssertGreaterThan(inked, 500, "the live stroke is drawn")
+        XCTAssertLessThan(area.width * area.height, Double(w * h) / 2, "the area is the stroke's box, not the view")
+        // A dashed stroke is drawn whole: it may reach anywhere in the raster.
+        cache.updateLive([pen, dashed])
+        XCTAssertEqual(cache.liveArea, cache.bounds)
+        let whole = try ImageSurface(width: w, height: h), apart = try ImageSurface(width: w, height: h)
+        let a = CairoContext(drawingInto: whole), b = CairoContext(drawingInto: apart)
+        a.scale(2, 2); b.scale(2, 2)
+        cache.draw(into: a)
+        cache.drawFinished(into: b)
+        cache.drawLive(into: b)
+        func pixels(_ s: ImageSurface) -> [RGBA] { (0..<h).flatMap { y in (0..<w).map { s.pixel(x: $0, y: y) } } }
+        XCTAssertEqual(pixels(whole), pixels(apart), "finished, then live over it, is the whole picture")
+        let finishedOnly = try ImageSurface(width: w, height: h)
+        let f = CairoContext(drawingInto: finishedOnly)
+        f.scale(2, 2)
+        cache.drawFinished(into: f)
+        XCTAssertNotEqual(pixels(whole), pixels(finishedOnly), "the live ink is in the whole picture")
+    }
+
     func testLiveHighlighterIsFlatWhereItCrossesItself() throws {
         let cache = try ScreenCache(viewSize: view, transform: .identity)
         cache.render(Drawing(pageSize: Size(width: 300, height: 200)))

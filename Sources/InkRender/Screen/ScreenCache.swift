@@ -511,15 +511,15 @@ final class LiveTrace {
         ctx.addPolygon([a.point - n * a.radius, b.point - n * b.radius, b.point + n * b.radius, a.point + n * a.radius])
     }
 
-    /// `target`'s units are the layer's pixels. Only the stroke's own area is composited: painting the
-    /// whole view-sized layer, or a view-sized group (allocated and cleared every frame), would cost each
-    /// event a few full-view passes whatever the stroke's size. Outside that area both are transparent, so
-    /// the pixels are the same.
     /// Device pixels of the layer `composite` can touch: the ink drawn and the tail's reach.
     var area: Rect? {
         [inked, tail.isEmpty ? nil : tailArea].compactMap { $0 }.reduce(nil) { (a: Rect?, r: Rect) in a.map { $0.union(r) } ?? r }
     }
 
+    /// `target`'s units are the layer's pixels. Only the stroke's own area is composited: painting the
+    /// whole view-sized layer, or a view-sized group (allocated and cleared every frame), would cost each
+    /// event a few full-view passes whatever the stroke's size. Outside that area both are transparent, so
+    /// the pixels are the same.
     func composite(into target: CairoContext) {
         guard let area else { return }
         target.save()

@@ -170,6 +170,14 @@ final class CanvasView: CanvasNavigation {
         return (k, Point(transform.offset.x - c.transform.offset.x * k, transform.offset.y - c.transform.offset.y * k))
     }
 
+    /// While a new view is still rendering, the old raster (and the live ink on it) is shown moved and scaled to
+    /// where it belongs.
+    private func placeCache(_ cr: CairoContext) {
+        guard let (k, d) = cacheToView else { return }
+        cr.translate(d.x, d.y)
+        cr.scale(k, k)
+    }
+
     /// Only the live ink changed (a pen, finger or mouse moving while it draws, someone's ink in progress on the
     /// board) and nothing is drawn over it, now or in the canvas's last frame: the canvas keeps its picture.
     private func onlyLiveInkChanged(_ u: SessionUpdate) -> Bool {
@@ -319,11 +327,7 @@ final class CanvasView: CanvasNavigation {
 
         guard let cache else { return }
         cr.save()
-        if let (k, d) = cacheToView {
-            // A new view is still rendering: show the old raster moved and scaled to where it belongs.
-            cr.translate(d.x, d.y)
-            cr.scale(k, k)
-        }
+        placeCache(cr)
         // The live ink is the layer's above unless something is drawn over it.
         canvasDrewOverInk = somethingOverTheInk
         if canvasDrewOverInk { cache.draw(into: cr) } else { cache.drawFinished(into: cr) }
@@ -339,7 +343,7 @@ final class CanvasView: CanvasNavigation {
         guard let c = cache, !canvasDrewOverInk else { return }
         Trace.measure("ink frame") {
             cr.save()
-            if let (k, d) = cacheToView { cr.translate(d.x, d.y); cr.scale(k, k) }
+            placeCache(cr)
             c.drawLive(into: cr)
             cr.restore()
         }

@@ -10,7 +10,7 @@ final class LiveInkLayer {
     let widget: Widget
     private let area: Widget
     /// Where the area sits, in the canvas's logical pixels; nil while nothing is live.
-    private(set) var placed: Rect?
+    private var placed: Rect?
     /// Draws the live ink in the canvas's logical pixels (the area's offset is taken out before).
     var draw: ((CairoContext) -> Void)?
 
