@@ -173,6 +173,13 @@ final class ScreenCacheTests: XCTestCase {
         // A dashed stroke is drawn whole: it may reach anywhere in the raster.
         cache.updateLive([pen, dashed])
         XCTAssertEqual(cache.liveArea, cache.bounds)
+        XCTAssertFalse(cache.liveMultiplies, "pen ink drawn apart looks the same over the raster")
+        var marker = dashed
+        marker.id = 3
+        marker.style = StrokeStyle(tool: .highlighter, color: .highlighterYellow, width: 12, line: .dash)
+        cache.updateLive([pen, marker])
+        XCTAssertTrue(cache.liveMultiplies, "a highlighter drawn whole multiplies the raster: one picture")
+        cache.updateLive([pen, dashed])
         let whole = try ImageSurface(width: w, height: h), apart = try ImageSurface(width: w, height: h)
         let a = CairoContext(drawingInto: whole), b = CairoContext(drawingInto: apart)
         a.scale(2, 2); b.scale(2, 2)

@@ -375,6 +375,10 @@ public final class ScreenCache {
         target.restore()
     }
 
+    /// A live highlighter drawn whole multiplies what is under it, so it has to be drawn onto the finished raster
+    /// in one picture (`draw`), not apart over it.
+    public var liveMultiplies: Bool { liveOrder.contains { drawnWhole[$0]?.style.multiplies == true } }
+
     /// Where `drawLive` can put pixels, in view device pixels (the view's corner at 0, 0); nil when nothing is
     /// live. A stroke drawn whole (dashed, filled, or beyond the live layers) may reach anywhere: the raster's extent.
     public var liveArea: Rect? {

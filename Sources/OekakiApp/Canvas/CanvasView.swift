@@ -32,8 +32,8 @@ final class CanvasView: CanvasNavigation {
     let widget: Widget
     /// The ink being drawn, over the canvas in a widget of its own (the window stacks it just above `widget`).
     let liveInk = LiveInkLayer()
-    /// The last canvas frame drew something over the ink (then the live ink was drawn in it, under those).
-    private var canvasDrewOverInk = false
+    /// The last canvas frame drew the live ink itself (something was drawn over it, or it multiplied the ink under it).
+    private var canvasDrewLiveInk = false
     let session: DocumentSession
     let viewport = Viewport()
     var transform: ViewTransform {
@@ -149,9 +149,13 @@ final class CanvasView: CanvasNavigation {
             || session.teaching.presenting || ((session.tool.isEraser || hoverEraserEnd) && hoverPoint != nil)
     }
 
+    /// The live ink goes in its own layer: nothing is drawn over it, and it does not multiply the ink under it (a
+    /// highlighter drawn whole), which only one picture holding both can show.
+    private var liveInkApart: Bool { !somethingOverTheInk && !(cache?.liveMultiplies ?? false) }
+
     /// Puts the live ink layer over where the live ink lies, in the canvas's logical pixels, and repaints it.
     private func placeLiveInk() {
-        guard !somethingOverTheInk, let c = cache, let a = c.liveArea else { return liveInk.show(nil) }
+        guard liveInkApart, let c = cache, let a = c.liveArea else { return liveInk.show(nil) }
         let ds = c.transform.deviceScale
         var r = Rect(minX: a.minX / ds, minY: a.minY / ds, maxX: a.maxX / ds, maxY: a.maxY / ds)
         if let (k, d) = cacheToView {
@@ -179,11 +183,11 @@ final class CanvasView: CanvasNavigation {
     }
 
     /// Only the live ink changed (a pen, finger or mouse moving while it draws, someone's ink in progress on the
-    /// board) and nothing is drawn over it, now or in the canvas's last frame: the canvas keeps its picture.
+    /// board) and it is drawn apart, now and in the canvas's last frame: the canvas keeps its picture.
     private func onlyLiveInkChanged(_ u: SessionUpdate) -> Bool {
         u.edit.changes.isEmpty && !u.edit.pagesChanged && !u.drawingChanged && !u.layersChanged && u.repaint.isEmpty
             && !u.gestureChanged && !u.scrollToCurrentPage && u.relaidFrom == nil && !u.pointersCancelled
-            && !u.selectionChanged && !u.toolChanged && !u.pageChanged && !somethingOverTheInk && !canvasDrewOverInk
+            && !u.selectionChanged && !u.toolChanged && !u.pageChanged && liveInkApart && !canvasDrewLiveInk
     }
 
     /// Keys go to the canvas (Space, the tool keys) once typing or a dialog is done.
@@ -328,9 +332,9 @@ final class CanvasView: CanvasNavigation {
         guard let cache else { return }
         cr.save()
         placeCache(cr)
-        // The live ink is the layer's above unless something is drawn over it.
-        canvasDrewOverInk = somethingOverTheInk
-        if canvasDrewOverInk { cache.draw(into: cr) } else { cache.drawFinished(into: cr) }
+        // The live ink is its layer's, above, unless it cannot be drawn apart.
+        canvasDrewLiveInk = !liveInkApart
+        if canvasDrewLiveInk { cache.draw(into: cr) } else { cache.drawFinished(into: cr) }
         cr.restore()
         drawSearchHits(cr)
         drawSelection(cr)
@@ -340,7 +344,7 @@ final class CanvasView: CanvasNavigation {
 
     /// The live ink layer's frame: the live strokes where the canvas's picture puts them.
     private func drawLiveInk(_ cr: CairoContext) {
-        guard let c = cache, !canvasDrewOverInk else { return }
+        guard let c = cache, !canvasDrewLiveInk else { return }
         Trace.measure("ink frame") {
             cr.save()
             placeCache(cr)
