@@ -59,12 +59,12 @@ enum ExportCommand {
         if everyPage, case .image(.pdf) = target { throw CommandFailure.usage("export: a PDF holds every page; %d is for .png and .svg") }
         if everyPage, page != nil { throw CommandFailure.usage("export: --page and %d in OUT cannot go together") }
         if case .image(.png) = target, !everyPage, StrokeStream.looksLikeDocument(path: input),
-           try streamPNG(input, page: (page ?? 1) - 1, to: output, options: options) {
+           try failingAsInput({ try StreamedPNG.write(input, page: (page ?? 1) - 1, to: output, options: options) }) {
             return
         }
         let doc = try DocumentArguments.load(input, page: page)
         ImagePainter.shared.provide(doc.document.files)
-        do {
+        try failingAsInput {
             switch target {
             case .image(.pdf):
                 if let page {
@@ -88,17 +88,13 @@ enum ExportCommand {
             case .xopp:
                 try XoppExport.write(doc.document, to: output, jpegAsPNG: ImageDecoder.pngBytes)
             }
-        } catch let e as RenderError {
-            throw CommandFailure.input(e.description)
-        } catch let e as StoreError {
-            throw CommandFailure.input(e.description)
         }
     }
 
-    /// `.oekaki` → PNG streamed from the file (`StreamedPNG`); false when the page needs the loaded document.
-    static func streamPNG(_ input: String, page: Int, to output: String, options: ExportOptions) throws -> Bool {
+    /// A file that cannot be read or written is bad input (exit 1, one line), for the streamed PNG as for the rest.
+    private static func failingAsInput<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try StreamedPNG.write(input, page: page, to: output, options: options)
+            return try body()
         } catch let e as RenderError {
             throw CommandFailure.input(e.description)
         } catch let e as StoreError {

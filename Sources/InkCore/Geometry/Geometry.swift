@@ -58,6 +58,10 @@ public struct Rect: Hashable, Sendable {
     }
     public func offsetBy(_ d: Point) -> Rect { Rect(minX: minX + d.x, minY: minY + d.y, maxX: maxX + d.x, maxY: maxY + d.y) }
     public func insetBy(_ d: Double) -> Rect { Rect(minX: minX + d, minY: minY + d, maxX: maxX - d, maxY: maxY - d) }
+    /// The whole pixels it touches: edges moved outward to integers.
+    public var roundedOut: Rect {
+        Rect(minX: minX.rounded(.down), minY: minY.rounded(.down), maxX: maxX.rounded(.up), maxY: maxY.rounded(.up))
+    }
     public func intersects(_ o: Rect) -> Bool {
         minX <= o.maxX && o.minX <= maxX && minY <= o.maxY && o.minY <= maxY
     }

@@ -279,8 +279,7 @@ public final class ScreenCache {
         let m = mapping
         let bounds = Rect(minX: 0, minY: 0, maxX: Double(surface.width), maxY: Double(surface.height))
         let d = m.deviceRect(ofPage: rect)
-        let snapped = Rect(minX: (d.minX - 1).rounded(.down), minY: (d.minY - 1).rounded(.down),
-                           maxX: (d.maxX + 1).rounded(.up), maxY: (d.maxY + 1).rounded(.up))
+        let snapped = d.insetBy(-1).roundedOut
         guard let area = snapped.intersection(bounds) else { return }
         context.save()
         context.identity()
@@ -495,7 +494,7 @@ final class LiveTrace {
     private func clearInk() {
         guard let r = inked else { return }
         context.save(); context.identity()
-        context.clip(Rect(minX: r.minX.rounded(.down), minY: r.minY.rounded(.down), maxX: r.maxX.rounded(.up), maxY: r.maxY.rounded(.up)))
+        context.clip(r.roundedOut)
         context.clearAll()
         context.restore()
         inked = nil
@@ -527,7 +526,7 @@ final class LiveTrace {
     func composite(into target: CairoContext) {
         guard let area else { return }
         target.save()
-        target.clip(Rect(minX: area.minX.rounded(.down), minY: area.minY.rounded(.down), maxX: area.maxX.rounded(.up), maxY: area.maxY.rounded(.up)))
+        target.clip(area.roundedOut)
         defer { target.restore() }
         guard !tail.isEmpty else { target.paint(layer, alpha: alpha); return }
         target.beginLayer()

@@ -156,14 +156,10 @@ final class CanvasView: CanvasNavigation {
     /// Puts the live ink layer over where the live ink lies, in the canvas's logical pixels, and repaints it.
     private func placeLiveInk() {
         guard liveInkApart, let c = cache, let a = c.liveArea else { return liveInk.show(nil) }
-        let ds = c.transform.deviceScale
-        var r = Rect(minX: a.minX / ds, minY: a.minY / ds, maxX: a.maxX / ds, maxY: a.maxY / ds)
-        if let (k, d) = cacheToView {
-            r = Rect(minX: d.x + r.minX * k, minY: d.y + r.minY * k, maxX: d.x + r.maxX * k, maxY: d.y + r.maxY * k)
-        }
+        var r = a.scaled(by: 1 / c.transform.deviceScale)
+        if let (k, d) = cacheToView { r = r.scaled(by: k).offsetBy(d) }
         let view = Rect(x: 0, y: 0, width: size.width.rounded(.down), height: size.height.rounded(.down))
-        let out = Rect(minX: r.minX.rounded(.down) - 1, minY: r.minY.rounded(.down) - 1, maxX: r.maxX.rounded(.up) + 1, maxY: r.maxY.rounded(.up) + 1)
-        liveInk.show(out.intersection(view))
+        liveInk.show(r.insetBy(-1).roundedOut.intersection(view))
     }
 
     /// While a new view renders, the cache's picture is shown moved and scaled to where it belongs: by this scale
