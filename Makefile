@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
 # Debian packages the build, the tests and the peers need. Installed only when missing.
-DEPS := libgtk-4-dev libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libsqlite3-dev zlib1g-dev libdeflate-dev libpoppler-glib-dev \
+DEPS := libgtk-4-dev libepoxy-dev libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libsqlite3-dev zlib1g-dev libdeflate-dev libpoppler-glib-dev \
         xvfb xdotool imagemagick poppler-utils librsvg2-bin xournalpp x11-utils \
         gettext desktop-file-utils appstream shared-mime-info xdg-utils libglib2.0-bin fonts-ipafont-gothic \
         dpkg-dev lintian bash-completion gsettings-desktop-schemas libnats-dev nats-server \

@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
+        // GL through libepoxy (GTK's loader): which driver GL renders with, to keep GTK off software GL.
+        .systemLibrary(name: "CEpoxy", path: "Sources/CEpoxy", pkgConfig: "epoxy", providers: [.apt(["libepoxy-dev"])]),
         .systemLibrary(name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CNats", path: "Sources/CNats", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
 
@@ -37,7 +39,7 @@ let package = Package(
         .target(name: "Localization", dependencies: ["CIntl"], swiftSettings: swift5),
         .target(name: "InkStore", dependencies: ["InkCore", "InkPDF", "CSQLite", "CZlib", "CDeflate", "Localization"], swiftSettings: swift5),
         .target(name: "InkSync", dependencies: ["InkCore", "InkStore", "CNats"], swiftSettings: swift5),
-        .target(name: "OekakiApp", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "Localization", "CGtk", "CCairo"], swiftSettings: swift5),
+        .target(name: "OekakiApp", dependencies: ["InkCore", "InkRender", "InkStore", "InkSync", "Localization", "CGtk", "CCairo", "CEpoxy"], swiftSettings: swift5),
         // The command line's one argument parser and failure type, for `oekaki` and `oekaki-thumbnailer`.
         .target(name: "Commands", dependencies: ["Localization"], swiftSettings: swift5),
         .target(name: "Thumbnailer", dependencies: ["InkCore", "InkRender", "InkStore", "Localization", "Commands"], swiftSettings: swift5),

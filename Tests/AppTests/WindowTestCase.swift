@@ -77,7 +77,7 @@ class WindowTestCase: XCTestCase {
     }
 
     /// The app's environment here: this display, this home, no session bus services or settings of the user's,
-    /// then `extra` on top.
+    /// then `extra` on top (an empty value there unsets the variable).
     func appEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = Self.display
@@ -91,6 +91,7 @@ class WindowTestCase: XCTestCase {
         env["OEKAKI_LAYOUT_REPORT"] = home.appendingPathComponent("layout.txt").path
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         env.merge(extra) { $1 }
+        for (key, value) in extra where value.isEmpty { env.removeValue(forKey: key) }
         return env
     }
 

@@ -82,6 +82,8 @@ final class CanvasView: CanvasNavigation {
     var smallMemo: (strokes: Int, small: Bool)?
     /// Traced only: the first PDF tile landed; the next complete frame shows it.
     var pdfShownPending = false
+    /// The window's renderer is written to the trace once, at the first frame (tests check software GL is avoided).
+    private var rendererTraced = false
     var pdfShownTraced = false
     /// The selected ink while it is dragged, rendered once (`CanvasView+Selection.swift`).
     var dragLayer: SelectionLayer?
@@ -274,6 +276,10 @@ final class CanvasView: CanvasNavigation {
         let f0 = zoomTraceStart.map { Trace.wallMs() - $0 }
         Trace.measure("frame") { drawFrame(cr, width: width, height: height) }
         traceInkDrawn()
+        if Trace.isOn, !rendererTraced {
+            rendererTraced = true
+            Trace.write("renderer \(GtkRenderer.name(drawing: widget) ?? "none")")
+        }
         if let f0, let t0 = zoomTraceStart { Trace.write("zoom detail frame=\(f0)..\(Trace.wallMs() - t0)") }
         // The first frame showing a rendered PDF tile, as wall-clock time (the bench subtracts its spawn time).
         if pdfShownPending, stale.isEmpty, inFlight == nil {

@@ -16,6 +16,7 @@ public enum OekakiApplication {
             FileHandle.standardError.write(Data(("oekaki: " + localized("cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)") + "\n").utf8))
             return 1
         }
+        GtkRenderer.avoidSoftwareGL()
         let document: OpenDocument
         // `oekaki nats://…/BOARD` opens the board's replica from the data folder and joins it.
         var board: BoardURL?
