@@ -60,7 +60,7 @@ let package = Package(
 
         .testTarget(name: "InkCoreTests", dependencies: ["InkCore", "TestSupport"], exclude: ["Fixtures"], swiftSettings: swift5),
         .testTarget(name: "InkRenderTests", dependencies: ["InkCore", "InkRender", "InkStore", "InkPDF", "TestSupport", "InkSamples"], swiftSettings: swift5),
-        .testTarget(name: "InkStoreTests", dependencies: ["InkCore", "InkStore", "InkSamples"], swiftSettings: swift5),
+        .testTarget(name: "InkStoreTests", dependencies: ["InkCore", "InkStore", "InkRender", "InkSamples"], swiftSettings: swift5),
         .testTarget(name: "InkSyncTests", dependencies: ["InkCore", "InkStore", "InkSync", "InkSamples"], swiftSettings: swift5),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swift5),
         .testTarget(name: "CLITests", dependencies: ["InkCore", "TestSupport", "InkSamples"], resources: [.copy("Fixtures")], swiftSettings: swift5),

@@ -34,6 +34,16 @@ private struct Poppler {
     let actionFree: @convention(c) (UnsafeMutableRawPointer?) -> Void
     let findDest: @convention(c) (Document?, UnsafePointer<CChar>?) -> UnsafeMutableRawPointer?
     let destFree: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    /// cairo, which poppler-glib brings with it: a page made into a picture (`PDFSource.png`) without this module
+    /// linking cairo for everyone who never opens a PDF.
+    let imageSurfaceCreate: @convention(c) (Int32, Int32, Int32) -> OpaquePointer?
+    let surfaceStatus: @convention(c) (OpaquePointer?) -> Int32
+    let surfaceDestroy: @convention(c) (OpaquePointer?) -> Void
+    let cairoCreate: @convention(c) (OpaquePointer?) -> OpaquePointer?
+    let cairoScale: @convention(c) (OpaquePointer?, Double, Double) -> Void
+    let cairoDestroy: @convention(c) (OpaquePointer?) -> Void
+    let writePNGStream: @convention(c) (OpaquePointer?, @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, UInt32) -> Int32,
+                                        UnsafeMutableRawPointer?) -> Int32
 
     /// `PopplerError`'s value for a document that needs a password.
     static let encryptedCode: Int32 = 1
@@ -73,7 +83,14 @@ private struct Poppler {
                 indexIterAction: try f("poppler_index_iter_get_action"),
                 actionFree: try f("poppler_action_free"),
                 findDest: try f("poppler_document_find_dest"),
-                destFree: try f("poppler_dest_free")))
+                destFree: try f("poppler_dest_free"),
+                imageSurfaceCreate: try f("cairo_image_surface_create"),
+                surfaceStatus: try f("cairo_surface_status"),
+                surfaceDestroy: try f("cairo_surface_destroy"),
+                cairoCreate: try f("cairo_create"),
+                cairoScale: try f("cairo_scale"),
+                cairoDestroy: try f("cairo_destroy"),
+                writePNGStream: try f("cairo_surface_write_to_png_stream")))
         } catch let e as PDFError {
             return .failure(e)
         } catch {
@@ -200,6 +217,33 @@ public final class PDFSource: @unchecked Sendable {
         withPage(index) { page in
             if printing { poppler.pageRenderForPrinting(page, cairo) } else { poppler.pageRender(page, cairo) }
         }
+    }
+
+    /// Page `index` stretched over `width` × `height` pixels (as Xournal++ stretches a TeX formula's PDF over its
+    /// box), on transparency, as PNG bytes; nil when there is no such page or no such picture can be made.
+    public func png(page index: Int, width: Int, height: Int) -> [UInt8]? {
+        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else { return nil }
+        return withPage(index) { page -> [UInt8]? in
+            var w = 0.0, h = 0.0
+            poppler.pageSize(page, &w, &h)
+            guard w.isFinite, h.isFinite, w > 0, h > 0 else { return nil }
+            let argb32: Int32 = 0  // CAIRO_FORMAT_ARGB32
+            guard let surface = poppler.imageSurfaceCreate(argb32, Int32(width), Int32(height)) else { return nil }
+            defer { poppler.surfaceDestroy(surface) }
+            guard poppler.surfaceStatus(surface) == 0, let cr = poppler.cairoCreate(surface) else { return nil }
+            poppler.cairoScale(cr, Double(width) / w, Double(height) / h)
+            poppler.pageRender(page, cr)
+            poppler.cairoDestroy(cr)
+            var out: [UInt8] = []
+            let written = withUnsafeMutablePointer(to: &out) { sink in
+                poppler.writePNGStream(surface, { closure, data, length in
+                    guard let closure, let data else { return 11 }  // CAIRO_STATUS_WRITE_ERROR
+                    closure.assumingMemoryBound(to: [UInt8].self).pointee.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                    return 0
+                }, UnsafeMutableRawPointer(sink))
+            }
+            return written == 0 ? out : nil
+        } ?? nil
     }
 
     /// The text of page `index` as poppler reads it (tests, and an info summary).

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 import TestSupport
+import InkCore
+import InkSamples
 
 /// Fills, dash patterns and highlighters as Xournal++ draws them, pixel by pixel: Xournal++ exports each document
 /// at 72 dpi, `oekaki export` renders our import of it, and the two images may differ only where antialiasing
@@ -133,6 +135,38 @@ final class XoppLookFidelityTests: XCTestCase {
         for name in ["strokes.xopp", "Setsquare_annotations.xopp"] {
             if let u = try corpusCopy(name) { docs.append((name, u)) }
         }
+        try compareWithXournalpp(docs)
+    }
+
+    /// LaTeX formulas as Xournal++ keeps them: the PDF LaTeX made (here cairo's, with text and a coloured band),
+    /// stretched over the element's box, over ink, beside a formula of Xournal++ 1.0 (a PNG).
+    func testTeXFormulasLookAsXournalppDrawsThem() throws {
+        let pdf = try SamplePDF.make(pageCount: 1, size: Size(width: 300, height: 140), text: { _ in "x² + y² = r²" })
+        let png = try XCTUnwrap(Data(base64Encoded: Self.redDotPNG))
+        let doc = try xopp("tex.xopp", width: 600, height: 400, strokes: [
+            ##"<stroke tool="pen" color="#000000ff" width="3" capStyle="round">20 60 580 60</stroke>"##,
+            ##"<teximage text="x^2 + y^2 = r^2" texlength="15" left="40" top="40" right="340" bottom="180">\##(Data(pdf).base64EncodedString())</teximage>"##,
+            // Stretched: twice as wide as the page it was made on.
+            ##"<teximage text="x^2" texlength="3" left="40" top="220" right="640" bottom="360">\##(Data(pdf).base64EncodedString())</teximage>"##,
+            ##"<teximage text="\bullet" texlength="7" left="400" top="60" right="440" bottom="100">\##(png.base64EncodedString())</teximage>"##,
+        ])
+        try compareWithXournalpp([("tex", doc)])
+        // Not only alike: drawn. The band is blue where the formula's box puts it, the PNG's dot red.
+        let ours = tmp.appendingPathComponent("tex-check.png")
+        XCTAssertEqual(try OekakiBinary.run(["export", doc.path, ours.path]).status, 0)
+        let px = try rgb(ours.path, 600, 400)
+        func at(_ x: Int, _ y: Int) -> [UInt8] { Array(px[(y * 600 + x) * 3..<(y * 600 + x) * 3 + 3]) }
+        XCTAssertEqual(at(40 + 100, 40 + 55).map { Int($0) / 16 }, [0x20 / 16, 0x40 / 16, 0xc0 / 16], "the first formula's band")
+        XCTAssertEqual(at(40 + 200, 220 + 55).map { Int($0) / 16 }, [0x20 / 16, 0x40 / 16, 0xc0 / 16], "the stretched formula's band")
+        XCTAssertGreaterThan(Int(at(420, 80)[0]), 200, "the PNG formula's dot")
+        XCTAssertLessThan(Int(at(420, 80)[1]), 60, "the PNG formula's dot")
+    }
+
+    /// An 8 × 8 PNG: a red disc on transparency (what Xournal++ 1.0 kept for a formula).
+    static let redDotPNG = "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAYAAADED76LAAAAIElEQVR4nGO4IyLCgA8jc/6jYRQF6JJwRXRUQNCRODEAGiZg4cu1KwgAAAAASUVORK5CYII="
+
+    /// Exports each document with Xournal++ (72 dpi) and `oekaki export`, and compares them pixel by pixel.
+    func compareWithXournalpp(_ docs: [(String, URL)]) throws {
         let x = try XCTUnwrap(PrivateXvfb.start(width: 800, height: 600), "could not start Xvfb")
         defer { PrivateXvfb.stop(x.process) }
         var compared = 0

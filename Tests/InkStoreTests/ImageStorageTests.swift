@@ -1,5 +1,7 @@
 import Foundation
 import InkCore
+import InkSamples
+import InkRender
 @testable import InkStore
 import XCTest
 
@@ -126,6 +128,45 @@ final class ImageStorageTests: TempDirTestCase {
         XCTAssertEqual(r.document.pages[0].strokes.count, 1, "the ink stays")
         XCTAssertEqual(r.notes.count, 1, "\(r.notes)")
         XCTAssertTrue(r.notes[0].contains("2 images"), r.notes[0])
+    }
+
+    /// A LaTeX formula kept as Xournal++ 1.1 keeps it (the PDF LaTeX made) comes in as a picture of its box at
+    /// `texPixelsPerUnit`, in its place among the strokes; an old one (a PNG) as that PNG; one that is neither, or a
+    /// PDF poppler cannot read, is a note, and the ink stays.
+    func testXoppTeXFormulasComeInAsPictures() throws {
+        // A 100 × 40 point page: left half red, top right blue (PDF's y axis points up), bottom right empty.
+        let content = "1 0 0 rg 0 0 50 40 re f 0 0 1 rg 50 20 50 20 re f"
+        let pdf = SamplePDF.handWritten(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                                         "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 40] /Contents 4 0 R /Resources << >> >>",
+                                         "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream"])
+        let b64 = Data(pdf).base64EncodedString()
+        let xml = """
+        <xournal creator="Xournal++ 1.1.3" fileversion="4"><page width="600" height="400"><background type="solid" color="#ffffffff" style="plain"/>
+        <layer><stroke tool="pen" color="#000000ff" width="2">10 10 50 50</stroke>
+        <teximage text="\\frac{a}{b}" texlength="10" left="100" top="120" right="150" bottom="140">\(b64)</teximage>
+        <teximage text="x" texlength="1" left="200" top="120" right="230" bottom="140">\(Data(Self.png).base64EncodedString())</teximage>
+        <teximage text="y" texlength="1" left="0" top="0" right="10" bottom="10">JVBERi0xLjQKbm90IGEgcmVhbCBQREY=</teximage>
+        <teximage text="z" texlength="1" left="0" top="0" right="10" bottom="10">!!not base64!!</teximage>
+        <stroke tool="pen" color="#ff0000ff" width="2">10 60 50 90</stroke></layer></page></xournal>
+        """
+        let src = path("tex.xopp")
+        try Array(xml.utf8).write(to: src)
+        let r = try XoppImport.read(path: src, page: 1)
+        let items = r.document.pages[0].strokes
+        XCTAssertEqual(items.map(\.content.isInk), [true, false, false, true], "the formulas keep their place between the strokes")
+        XCTAssertEqual(items[1].drawnBox, Rect(minX: 100, minY: 120, maxX: 150, maxY: 140), "stretched over its box")
+        XCTAssertEqual(items[1].content.image?.pixelWidth, 200)
+        XCTAssertEqual(items[1].content.image?.pixelHeight, 80)
+        XCTAssertEqual(items[2].content.image, ImageBox(file: ContentHash(of: Self.png), pixelWidth: 3, pixelHeight: 2), "an old formula's PNG as it is")
+        XCTAssertEqual(r.notes.count, 2, "\(r.notes)")
+        XCTAssertTrue(r.notes.contains { $0.contains("2 TeX formulas; they came in as pictures") }, "\(r.notes)")
+        XCTAssertTrue(r.notes.contains { $0.contains("2 TeX formulas that are not a readable PDF") }, "\(r.notes)")
+        // The picture is the PDF's page: red on the left, blue top right, nothing bottom right.
+        let picture = try XCTUnwrap(items[1].content.image.flatMap { r.document.files[$0.file] })
+        let pixels = try ImageDecoder.decode(picture)
+        XCTAssertEqual(pixels.pixel(x: 40, y: 40), RGBA(r: 255, g: 0, b: 0))
+        XCTAssertEqual(pixels.pixel(x: 160, y: 20), RGBA(r: 0, g: 0, b: 255))
+        XCTAssertEqual(pixels.pixel(x: 160, y: 60).a, 0)
     }
 }
 

@@ -131,16 +131,49 @@ public enum XoppImport {
     /// An `<image left top right bottom>` holding a base64 PNG (or JPEG): its box and picture, or nil when it is
     /// not a picture we read (bad base64 or coordinates, not a PNG/JPEG, larger than we decode).
     static func image(_ attrs: XMLSubset.Attributes, base64 text: [UInt8], files: inout [ContentHash: [UInt8]]) -> (ImageBox, Rect)? {
+        guard let (bytes, frame) = element(attrs, base64: text) else { return nil }
+        return picture(bytes, frame: frame, files: &files)
+    }
+
+    /// A `<teximage>` (a LaTeX formula): its picture as Xournal++ draws it, the PDF LaTeX made (Xournal++ 1.1 on;
+    /// before, a PNG) stretched over its box. Kept as a picture of `texPixelsPerUnit` pixels a page unit, fewer
+    /// when the box is huge; the LaTeX source (`text`) is not kept.
+    /// `budget`: pixels still to be rendered for this file's formulas (a file of thousands of huge ones stops there).
+    static func texImage(_ attrs: XMLSubset.Attributes, base64 text: [UInt8], files: inout [ContentHash: [UInt8]], budget: inout Int) -> (ImageBox, Rect)? {
+        guard let (bytes, frame) = element(attrs, base64: text) else { return nil }
+        guard PDFSource.looksLikePDF(bytes) else { return picture(bytes, frame: frame, files: &files) }
+        let side = Double(ImageLimits.maxSide)
+        let scale = min(texPixelsPerUnit, (Double(texMaxPixels) / (frame.width * frame.height)).squareRoot(), side / frame.width, side / frame.height)
+        let w = max(Int((frame.width * scale).rounded()), 1), h = max(Int((frame.height * scale).rounded()), 1)
+        guard w * h <= budget else { return nil }
+        budget -= w * h
+        guard let pdf = try? PDFSource(bytes: bytes), let png = pdf.png(page: 0, width: w, height: h) else { return nil }
+        return picture(png, frame: frame, files: &files)
+    }
+
+    /// Sharp on a HiDPI screen at 200 %; a formula of 300 × 60 units is 1200 × 240 pixels, about 10 KB of PNG.
+    static let texPixelsPerUnit = 4.0
+    /// At most a 500 × 500 unit box at 4 pixels a unit; a bigger one gets fewer.
+    static let texMaxPixels = 4_000_000
+    /// A file's formulas together (2,500 formulas of 300 × 60 units at 4 pixels a unit): seconds of poppler at most.
+    static let texFilePixels = 720_000_000
+
+    /// An image element's bytes (its base64 text) and its box (`left`, `top`, `right`, `bottom`).
+    private static func element(_ attrs: XMLSubset.Attributes, base64 text: [UInt8]) -> ([UInt8], Rect)? {
         guard text.count <= maxImageText,
               let l = attrs["left"].flatMap(Double.init), let t = attrs["top"].flatMap(Double.init),
               let r = attrs["right"].flatMap(Double.init), let b = attrs["bottom"].flatMap(Double.init),
               [l, t, r, b].allSatisfy({ $0.isFinite && abs($0) <= Schema.maxPageSide * 2 }), r > l, b > t,
               let data = Data(base64Encoded: Data(text), options: .ignoreUnknownCharacters) else { return nil }
-        let bytes = Array(data)
+        return (Array(data), Rect(minX: l, minY: t, maxX: r, maxY: b))
+    }
+
+    /// A PNG or JPEG picture in `frame`, its bytes kept once in `files`.
+    private static func picture(_ bytes: [UInt8], frame: Rect, files: inout [ContentHash: [UInt8]]) -> (ImageBox, Rect)? {
         guard let header = try? ImageHeader(reading: bytes) else { return nil }
         let hash = ContentHash(of: bytes)
         if files[hash] == nil { files[hash] = bytes }
-        return (ImageBox(file: hash, pixelWidth: header.width, pixelHeight: header.height), Rect(minX: l, minY: t, maxX: r, maxY: b))
+        return (ImageBox(file: hash, pixelWidth: header.width, pixelHeight: header.height), frame)
     }
 
     /// `path`: where the `.xopp` is, to find its PDF background beside it.
@@ -165,6 +198,9 @@ public enum XoppImport {
         var currentImage: (attrs: XMLSubset.Attributes, text: [UInt8])?
         var files: [ContentHash: [UInt8]] = [:]
         var badImages = 0
+        // A <teximage> being read, and the formulas that came in as pictures or could not be read.
+        var currentTeX: (attrs: XMLSubset.Attributes, text: [UInt8])?
+        var texPictures = 0, badTeX = 0, texBudget = texFilePixels
         var skipDepth = 0
         var root = true
         let finishing = StrokeFinishing()
@@ -173,6 +209,9 @@ public enum XoppImport {
         func add(_ stroke: PendingStroke) {
             pages[pages.count - 1].strokeLayers.append(max(pages[pages.count - 1].layers.count - 1, 0))
             finishing.add(stroke)
+        }
+        func addPicture(_ box: ImageBox, _ frame: Rect) {
+            add(PendingStroke(style: StrokeStyle(width: 1), isPen: false, width: [], text: [], item: .image(box), frame: frame))
         }
         while let e = try p.next() {
             switch e {
@@ -237,6 +276,8 @@ public enum XoppImport {
                     currentText = (attrs, [])
                 case "image" where inPage && inLayer:
                     currentImage = (attrs, [])
+                case "teximage" where inPage && inLayer:
+                    currentTeX = (attrs, [])
                 case "text" where inPage, "image" where inPage, "teximage" where inPage:
                     notHeld[name == "teximage" ? "TeX" : name, default: 0] += 1
                     skipDepth = 1
@@ -248,6 +289,7 @@ public enum XoppImport {
                 }
             case .text(let t):
                 if currentImage != nil, currentImage!.text.count <= maxImageText { currentImage!.text.append(contentsOf: t) }
+                if currentTeX != nil, currentTeX!.text.count <= maxImageText { currentTeX!.text.append(contentsOf: t) }
                 // Bounded: the box keeps `TextBox.maxTextBytes`; a little more tells that it was cut.
                 if currentText != nil, currentText!.text.count <= TextBox.maxTextBytes { currentText!.text += t.prefix(TextBox.maxTextBytes + 4 - currentText!.text.count) }
                 if current != nil { current!.text = current!.text.isEmpty ? t : ArraySlice(Array(current!.text) + t) }
@@ -260,8 +302,13 @@ public enum XoppImport {
                     guard let c = currentImage else { continue }
                     currentImage = nil
                     guard let (box, frame) = image(c.attrs, base64: c.text, files: &files) else { badImages += 1; continue }
-                    add(PendingStroke(style: StrokeStyle(width: 1), isPen: false, width: [], text: [],
-                                      item: .image(box), frame: frame))
+                    addPicture(box, frame)
+                case "teximage":
+                    guard let c = currentTeX else { continue }
+                    currentTeX = nil
+                    guard let (box, frame) = texImage(c.attrs, base64: c.text, files: &files, budget: &texBudget) else { badTeX += 1; continue }
+                    texPictures += 1
+                    addPicture(box, frame)
                 case "text":
                     guard let c = currentText else { continue }
                     currentText = nil
@@ -380,6 +427,8 @@ public enum XoppImport {
                                                  : "has \(repairedWidths) invalid segment widths; left those segments out, as Xournal++ does") }
         if cutTexts > 0 { notes.append("has \(cutTexts) texts longer than a text box holds (\(TextBox.maxTextBytes / 1024) KiB); kept their beginnings") }
         if badStrokes > 0 { notes.append("has \(badStrokes) strokes with an invalid width or no points; skipped them") }
+        if texPictures > 0 { notes.append("has \(texPictures) TeX formulas; they came in as pictures (their LaTeX source is not kept)") }
+        if badTeX > 0 { notes.append("has \(badTeX) TeX formulas that are not a readable PDF or picture (or past \(texFilePixels / 1_000_000) megapixels of formulas in one file); left them out") }
         if badImages > 0 { notes.append("has \(badImages) images that are not readable PNG or JPEG pictures (or larger than \(ImageLimits.maxSide) pixels a side or \(ImageLimits.maxPixels / 1_000_000) megapixels); left them out") }
         var document = Document(pages: out)
         document.files = files
