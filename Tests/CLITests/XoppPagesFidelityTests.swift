@@ -81,4 +81,41 @@ extension XoppInkFidelityTests {
         try XCTSkipIf(compared == 0, "Xournal++ could not run here")
         XCTAssertGreaterThanOrEqual(graphPages, 2, "the graph page was compared with and without ink")
     }
+
+    /// Isometric graph, isometric dots and music staves, as Xournal++ lays them out on a page, at 4 pixels a unit,
+    /// and again after our `.xopp` export (what we write, Xournal++ draws the same).
+    func testIsometricPaperAndStavesMatchXournalpp() throws {
+        let x = try XCTUnwrap(PrivateXvfb.start(width: 800, height: 600), "could not start Xvfb")
+        defer { PrivateXvfb.stop(x.process) }
+        var compared = 0
+        for style in ["isograph", "isodotted", "staves"] {
+            let xml = """
+            <?xml version="1.0" standalone="no"?>
+            <xournal creator="Xournal++ 1.1.3" fileversion="4">
+            <page width="300" height="260"><background type="solid" color="#ffffffff" style="\(style)"/><layer/></page></xournal>
+            """
+            let plain = tmp.appendingPathComponent("\(style).xml"), doc = tmp.appendingPathComponent("\(style).xopp")
+            try Data(xml.utf8).write(to: plain)
+            try run("/usr/bin/gzip", ["-n", "-c", plain.path], stdout: doc)
+            let info = try OekakiBinary.run(["info", doc.path])
+            XCTAssertTrue(info.stderr.isEmpty, "\(style) is not approximated: \(info.stderr)")
+            let written = tmp.appendingPathComponent("\(style)-ours.xopp")
+            XCTAssertEqual(try OekakiBinary.run(["export", doc.path, written.path]).status, 0)
+            for (input, pass) in [(doc, "read"), (written, "written")] {
+                let theirs = tmp.appendingPathComponent("\(style)-\(pass)-xpp.png"), ours = tmp.appendingPathComponent("\(style)-\(pass)-ours.png")
+                try run("/usr/bin/xournalpp", ["--export-png-dpi=288", "--create-img=\(theirs.path)", input.path],
+                        env: ["DISPLAY": x.display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
+                guard FileManager.default.fileExists(atPath: theirs.path) else { continue }
+                XCTAssertEqual(try OekakiBinary.run(["export", doc.path, ours.path, "--scale", "4"]).status, 0)
+                let (w, h) = try sizeOf(theirs.path)
+                let a = try coverage(ours.path, w, h), b = try coverage(theirs.path, w, h)
+                let o = overlap(a, b)
+                print("xopp paper \(style) (\(pass)) overlap \(String(format: "%.3f", o))")
+                XCTAssertGreaterThan(b.reduce(0) { $0 + Int($1) }, w * h / 100, "\(style): Xournal++ printed the pattern")
+                XCTAssertGreaterThanOrEqual(o, 0.85, "\(style) (\(pass)): ours and Xournal++'s overlap only \(o)")
+                compared += 1
+            }
+        }
+        try XCTSkipIf(compared == 0, "Xournal++ could not run here")
+    }
 }

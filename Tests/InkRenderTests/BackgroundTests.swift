@@ -79,4 +79,61 @@ final class BackgroundTests: XCTestCase {
         XCTAssertColor(second.pixel(x: 600, y: 80 * 4), near: blue, tolerance: 40, "page 2's first ruled line")
         XCTAssertColor(first.pixel(x: 400, y: 80 * 4), near: .white, "page 1 is plain")
     }
+
+    /// Isometric paper: every triangle's corner (the isodotted dots) lies on the isometric graph's lines, each line
+    /// passes through corners, and a fixed page keeps a margin of one side; endless paper repeats it anywhere, also
+    /// far from the origin.
+    func testIsometricLinesRunThroughTheCornersOfItsTriangles() {
+        func distance(_ p: Point, _ l: BackgroundPainter.Slant) -> Double {
+            let dx = l.to.x - l.from.x, dy = l.to.y - l.from.y, len = (dx * dx + dy * dy).squareRoot()
+            return abs((p.x - l.from.x) * dy - (p.y - l.from.y) * dx) / len
+        }
+        let fixed = Rect(x: 0, y: 0, width: 300, height: 260)
+        for (frame, visible, endless) in [(fixed, fixed, false), (Rect(x: 0, y: 0, width: 1, height: 1), Rect(x: -5000, y: 9000, width: 120, height: 90), true)] {
+            let dots = BackgroundPainter.marks(Paper(background: Background(style: .isodotted), frame: frame, endless: endless), in: visible).dots
+            let lines = BackgroundPainter.marks(Paper(background: Background(style: .isograph), frame: frame, endless: endless), in: visible).slants
+            XCTAssertGreaterThan(dots.count, 20, "endless: \(endless)")
+            XCTAssertGreaterThan(lines.count, 10, "endless: \(endless)")
+            XCTAssertTrue(dots.allSatisfy { $0.color == silver })
+            for d in dots { XCTAssertLessThan(lines.map { distance(d.center, $0) }.min()!, 1e-6, "a corner off the lines at \(d.center)") }
+            for l in lines {
+                let through = dots.filter { distance($0.center, l) < 1e-6 }.count
+                XCTAssertGreaterThanOrEqual(through, 1, "a line through no corner: \(l.from) → \(l.to)")
+            }
+            if !endless {
+                XCTAssertTrue(dots.allSatisfy { $0.center.x >= 14.17 - 1e-9 && $0.center.x <= 300 - 14.17 + 1e-9 && $0.center.y >= 14.17 - 1e-9 }, "inside the margin")
+                // Three slopes: vertical, and ±30° from the horizontal (the frame's top and bottom lines aside).
+                let slopes = Set(lines.map { l -> Int in l.from.x == l.to.x ? 90 : Int((atan((l.to.y - l.from.y) / (l.to.x - l.from.x)) * 180 / .pi).rounded()) })
+                XCTAssertEqual(slopes, [90, 30, -30, 0])
+            }
+        }
+    }
+
+    /// Staves: five black lines 5 units apart from 80 units down, 50 units in from each side, with a bar at either
+    /// end; the next stave 40 units (and the lines' widths) further down.
+    func testStavesAreFiveLinesWithBars() throws {
+        let img = try Exporter.render(page(Background(style: .staves), size: Size(width: 300, height: 260)), scale: 4)
+        for y in [80.0, 85, 90, 95, 100, 142.5, 162.5] { XCTAssertColor(img.pixel(x: 150 * 4, y: Int(y * 4)), near: .black, tolerance: 60, "a stave line at \(y)") }
+        XCTAssertColor(img.pixel(x: 150 * 4, y: 120 * 4), near: .white, "between staves")
+        XCTAssertColor(img.pixel(x: 50 * 4, y: 92 * 4), near: .black, tolerance: 60, "the bar on the left")
+        XCTAssertColor(img.pixel(x: 250 * 4, y: 92 * 4), near: .black, tolerance: 60, "the bar on the right")
+        XCTAssertColor(img.pixel(x: 40 * 4, y: 80 * 4), near: .white, "no line in the border")
+        let svg = String(decoding: try Exporter.data(page(Background(style: .isograph), size: Size(width: 300, height: 260)), format: .svg), as: UTF8.self)
+        XCTAssertTrue(svg.contains("stroke-linecap=\"round\""), "isometric lines stroked with round caps in SVG")
+        let iso = try Exporter.render(page(Background(style: .isograph), size: Size(width: 300, height: 260)), scale: 4)
+        XCTAssertGreaterThan((0..<1200).filter { iso.pixel(x: $0, y: 520).r < 0xd0 }.count, 40, "lines cross the middle row")
+    }
+
+    /// Changing the ruling keeps the paper and a colour the user chose, and takes the new ruling's default line
+    /// colour otherwise: blue ruled lines become silver triangles or black staves.
+    func testRestyledPaperTakesTheNewRulingsDefaultLines() {
+        let ruled = Background(style: .ruled, paper: RGBA(r: 250, g: 250, b: 240))
+        XCTAssertEqual(ruled.restyled(.staves).line, .black)
+        XCTAssertEqual(ruled.restyled(.isograph).line, silver)
+        XCTAssertEqual(ruled.restyled(.staves).paper, RGBA(r: 250, g: 250, b: 240))
+        let chosen = Background(style: .ruled, line: RGBA(r: 200, g: 0, b: 0))
+        XCTAssertEqual(chosen.restyled(.graph).line, RGBA(r: 200, g: 0, b: 0))
+        XCTAssertEqual(Background(style: .graph, spacing: 20).restyled(.graph).spacing, 20)
+        XCTAssertEqual(Background(style: .graph, spacing: 20).restyled(.staves).spacing, 5)
+    }
 }

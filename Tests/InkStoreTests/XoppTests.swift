@@ -84,6 +84,7 @@ final class XoppTests: TempDirTestCase {
         <layer><stroke tool="pen" color="#00ff00ff" width="1">0 0 10 10</stroke></layer></page>
         <page width="300" height="400"><background type="solid" color="#202020ff" style="lined"/><layer/></page>
         <page width="300" height="400"><background type="solid" color="#ffffffff" style="isodotted"/><layer/></page>
+        <page width="300" height="400"><background type="solid" color="#ffffffff" style="hexagons"/><layer/></page>
         <page width="300" height="400"><background type="pdf" domain="attach" filename="x.pdf" pageno="1"/>
         <layer><text font="Sans" size="12" x="1" y="1" color="#000000ff">hi</text></layer></page>
         </xournal>
@@ -91,8 +92,9 @@ final class XoppTests: TempDirTestCase {
         let file = path("bg.xopp")
         try Deflate.gzip(Array(xml.utf8)).withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: file)) }
         let d = try XoppImport.read(path: file).document
-        XCTAssertEqual(d.pages.map(\.size), [Size(width: 100, height: 200), Size(width: 300, height: 400), Size(width: 300, height: 400), Size(width: 300, height: 400)])
-        XCTAssertEqual(d.pages.map(\.background.style), [.graph, .lined, .dotted, .plain])
+        XCTAssertEqual(d.pages.map(\.size), [Size(width: 100, height: 200), Size(width: 300, height: 400), Size(width: 300, height: 400), Size(width: 300, height: 400),
+                                               Size(width: 300, height: 400)])
+        XCTAssertEqual(d.pages.map(\.background.style), [.graph, .lined, .isodotted, .plain, .plain])
         XCTAssertEqual(d.pages[0].background.margin, 40)
         XCTAssertEqual(d.pages[0].strokes.map(\.style.color), [RGBA(r: 255, g: 0, b: 0), RGBA(r: 0, g: 255, b: 0)], "layers in order")
         XCTAssertEqual(d.pages[1].background.paper, RGBA(r: 0x20, g: 0x20, b: 0x20))
@@ -100,9 +102,9 @@ final class XoppTests: TempDirTestCase {
         XCTAssertEqual(d.pages[2].background.line, RGBA(r: 0xbd, g: 0xbd, b: 0xbd))
         let notes = try XoppImport.read(path: file).notes
         XCTAssertEqual(notes, ["has PDF backgrounds whose file x.pdf was not found (neither at that path nor beside the .xopp); those pages have plain paper",
-                               "has backgrounds Oekaki draws as the nearest it has: 1 isodotted (dotted, graph or ruled)"])
+                               "has backgrounds Oekaki does not know: 1 hexagons (drawn as plain paper)"])
         XCTAssertEqual(try XoppImport.read(path: file, page: 3).drawing.strokes.count, 0)
-        XCTAssertThrowsError(try XoppImport.read(path: file, page: 5))
+        XCTAssertThrowsError(try XoppImport.read(path: file, page: 6))
     }
 
     func testForeignWidthsBecomePressure() throws {

@@ -12,20 +12,29 @@ public struct Background: Hashable, Sendable {
         case graph
         /// A dot at every crossing of a square grid.
         case dotted
+        /// Triangles of side `spacing` (Xournal++'s "isometric graph": vertical lines and two slopes of 30°).
+        case isograph
+        /// A dot at every corner of those triangles (Xournal++'s "isometric dotted").
+        case isodotted
+        /// Music staves: five lines 5 units apart, staves 40 units apart, 50 units in from either side.
+        case staves
 
-        /// Line colour when none is given: Xournal++'s blue for lines, its silver for squares and dots.
+        /// Line colour when none is given: Xournal++'s blue for lines, its silver for squares, triangles and
+        /// dots, black for staves.
         public var defaultLine: RGBA {
             switch self {
             case .plain, .ruled, .lined: return Background.defaultLine
-            case .graph, .dotted: return RGBA(r: 0xbd, g: 0xbd, b: 0xbd)
+            case .graph, .dotted, .isograph, .isodotted: return RGBA(r: 0xbd, g: 0xbd, b: 0xbd)
+            case .staves: return .black
             }
         }
 
-        /// Distance between lines (or dots) in page units when none is given.
+        /// Distance between lines (or dots) in page units when none is given (staves: between a stave's lines).
         public var defaultSpacing: Double {
             switch self {
             case .plain, .ruled, .lined: return 24
-            case .graph, .dotted: return 14.17
+            case .graph, .dotted, .isograph, .isodotted: return 14.17
+            case .staves: return 5
             }
         }
     }
@@ -58,6 +67,13 @@ public struct Background: Hashable, Sendable {
     }
 
     public static let plain = Background()
+
+    /// This paper ruled in `style`: the paper colour kept, the line colour too unless it is the old style's default
+    /// (then the new style's), the spacing kept for the same style.
+    public func restyled(_ style: Style) -> Background {
+        Background(style: style, paper: paper, line: line == self.style.defaultLine ? nil : line,
+                   spacing: style == self.style ? spacing : nil)
+    }
 }
 
 /// One page of an embedded PDF (`Document.files`) used as a page's background.

@@ -125,6 +125,17 @@ enum PDFWriter {
                 head.appendNumber(l.rect.minX, decimals: 3); head.append(" "); head.appendNumber(l.rect.minY, decimals: 3); head.append(" ")
                 head.appendNumber(l.rect.width, decimals: 3); head.append(" "); head.appendNumber(l.rect.height, decimals: 3); head.append(" re f\n")
             }
+            if let c = m.slants.first?.color {
+                // Slanted lines stroked with round caps, as Xournal++ strokes isometric paper (one colour: the paper's).
+                state.set(c, alphaStates: useAlpha, into: &head)
+                head.append("1 J "); head.appendNumber(m.slants[0].width, decimals: 3); head.append(" w ")
+                for (i, v) in [c.r, c.g, c.b].enumerated() { head.appendNumber(Double(v) / 255, decimals: 3); head.append(i < 2 ? " " : " RG\n") }
+                for l in m.slants {
+                    head.appendNumber(l.from.x, decimals: 3); head.append(" "); head.appendNumber(l.from.y, decimals: 3); head.append(" m ")
+                    head.appendNumber(l.to.x, decimals: 3); head.append(" "); head.appendNumber(l.to.y, decimals: 3); head.append(" l\n")
+                }
+                head.append("S\n")
+            }
             if let c = m.dots.first?.color {
                 // A dot is a zero-length line with round caps, as Xournal++ draws it.
                 state.set(c, alphaStates: useAlpha, into: &head)

@@ -73,6 +73,18 @@ enum SVGWriter {
             }
             out.append("\"/>\n")
         }
+        if let l0 = m.slants.first {
+            // Slanted lines (isometric paper, one colour) as one stroked path with round caps.
+            out.append("<path fill=\"none\" stroke=\"#")
+            for v in [l0.color.r, l0.color.g, l0.color.b] { out.appendHex(v) }
+            out.append("\" stroke-width=\"")
+            out.appendNumber(l0.width, decimals: 3); out.append("\" stroke-linecap=\"round\" d=\"")
+            for l in m.slants {
+                out.append("M"); out.appendNumber(l.from.x, decimals: 3); out.append(" "); out.appendNumber(l.from.y, decimals: 3)
+                out.append("L"); out.appendNumber(l.to.x, decimals: 3); out.append(" "); out.appendNumber(l.to.y, decimals: 3)
+            }
+            out.append("\"/>\n")
+        }
         if let c = m.dots.first?.color {
             out.append("<g"); out.appendFill(c); out.append(">\n")
             for d in m.dots {

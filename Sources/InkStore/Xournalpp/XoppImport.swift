@@ -26,7 +26,7 @@ public enum XoppImport {
         public var document: Document
         /// The page asked for (1-based): what `drawing` is.
         public var page: Int
-        /// Lines for stderr: elements not held, whiteout, repaired values, approximated backgrounds.
+        /// Lines for stderr: elements not held, whiteout, repaired values, backgrounds of unknown styles.
         public var notes: [String]
         public var creator: String
         /// The root's `fileversion` (Xournal++ 1.x writes 4); 4 when absent.
@@ -104,11 +104,6 @@ public enum XoppImport {
         guard let s = s else { return nil }
         return RGBA(hex: s) ?? namedColors[s.lowercased()]
     }
-
-    /// Xournal++ background styles Oekaki draws as the nearest of its own.
-    static let nearestStyle: [String: Background.Style] = [
-        "isodotted": .dotted, "isograph": .graph, "staves": .ruled,
-    ]
 
     /// One page as the XML pass found it (its strokes go to `StrokeFinishing`, which parses their numbers).
     struct PendingPage {
@@ -243,7 +238,7 @@ public enum XoppImport {
                     case "solid":
                         let paper = color(attrs["color"]) ?? .white
                         let name = attrs["style"] ?? "plain"
-                        let style = Background.Style(rawValue: name) ?? nearestStyle[name] ?? .plain
+                        let style = Background.Style(rawValue: name) ?? .plain
                         if Background.Style(rawValue: name) == nil { approximated[name, default: 0] += 1 }
                         // `config="m1=40,rm=1"`: a graph margin (Oekaki always centres whole squares, as rm=1 does).
                         var margin = 0.0
@@ -420,7 +415,7 @@ public enum XoppImport {
         func list(_ counts: [String: Int]) -> String { counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") }
         if !notHeld.isEmpty { notes.append("has what Oekaki cannot hold yet; left out \(list(notHeld))") }
         if !skipped.isEmpty { notes.append("has elements Oekaki does not draw; skipped \(list(skipped))") }
-        if !approximated.isEmpty { notes.append("has backgrounds Oekaki draws as the nearest it has: \(list(approximated)) (dotted, graph or ruled)") }
+        if !approximated.isEmpty { notes.append("has backgrounds Oekaki does not know: \(list(approximated)) (drawn as plain paper)") }
         if whiteouts > 0 { notes.append("has \(whiteouts) whiteout (eraser) strokes; imported as pen strokes in the background colour") }
         if droppedPoints > 0 { notes.append("has \(droppedPoints) points with non-finite or out-of-range coordinates; dropped them") }
         if repairedWidths > 0 { notes.append(exact ? "has \(repairedWidths) invalid segment widths; used the previous width"

@@ -165,13 +165,10 @@ final class DocumentSession {
     func movePage(by delta: Int) { pageCommand { $0.movePage(by: delta) } }
     /// The current page's size (nil: endless), or every page's.
     func setPageSize(_ size: Size?, allPages: Bool) { pageCommand { $0.setSize(size, allPages: allPages) } }
-    /// The current page's ruling (its paper and line colours stay), or every page's.
+    /// The current page's ruling, or every page's: its paper colour stays, and its line colour where it is not
+    /// the old ruling's default (blue ruled lines become silver squares or black staves; dark paper's lines stay).
     func setPageStyle(_ style: Background.Style, allPages: Bool) {
-        pageCommand { e in
-            let b = e.page.background
-            return e.setBackground(Background(style: style, paper: b.paper, line: b.line, spacing: style == b.style ? b.spacing : nil),
-                                   allPages: allPages)
-        }
+        pageCommand { e in e.setBackground(e.page.background.restyled(style), allPages: allPages) }
     }
 
     /// Page commands: strokes in progress would land on the wrong page, so they end as Escape ends them.

@@ -90,6 +90,9 @@ final class PageMenu {
         case .lined: return localized("Lined paper (with a margin)")
         case .graph: return localized("Graph paper")
         case .dotted: return localized("Dotted paper")
+        case .isograph: return localized("Isometric paper")
+        case .isodotted: return localized("Isometric dotted paper")
+        case .staves: return localized("Music staves")
         }
     }
 
@@ -108,8 +111,7 @@ final class PageMenu {
 
     /// A patch of endless paper in `style`, drawn by the screen cache like the canvas (two units per pixel).
     private func paintSwatch(_ style: Background.Style, _ cr: CairoContext, width: Int, height: Int) {
-        let bg = Background(style: style, paper: paper.paper, line: paper.line,
-                            spacing: style == paper.style ? paper.spacing : nil)
+        let bg = paper.restyled(style)
         let t = ViewTransform(zoom: 0.5, offset: Point(0, 0), deviceScale: 1)
         guard let cache = try? ScreenCache(viewSize: Size(width: Double(width), height: Double(height)), transform: t) else { return }
         cache.render(Scene(sheets: [Sheet(drawing: Drawing(), paperArea: nil, paper: bg.paper, background: bg, endless: true)]))
