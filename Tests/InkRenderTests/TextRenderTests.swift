@@ -109,6 +109,22 @@ final class TextRenderTests: XCTestCase {
         }
     }
 
+    /// A font is a face, as Xournal++ writes `font` and GTK's chooser gives it: "Sans Bold" is Sans in bold (it was
+    /// taken for a family of that name, which fontconfig does not have, and drawn regular), in PNG and in SVG.
+    func testAFontNamesItsWeightAndSlant() throws {
+        XCTAssertEqual(TextPainter.face(of: "Sans Bold"), TextPainter.Face(family: "Sans", weight: 700, italic: false))
+        XCTAssertEqual(TextPainter.face(of: "DejaVu Serif Bold Italic"), TextPainter.Face(family: "DejaVu Serif", weight: 700, italic: true))
+        XCTAssertEqual(TextPainter.face(of: "Noto Sans CJK JP"), TextPainter.Face(family: "Noto Sans CJK JP", weight: 400, italic: false))
+        XCTAssertEqual(TextPainter.face(of: "Sans 12").family, "Sans", "a size in the name is not the box's")
+        XCTAssertEqual(TextPainter.face(of: "").family, "Sans")
+        let regular = textItem("Heavy letters", font: "Sans"), bold = textItem("Heavy letters", font: "Sans Bold")
+        let r = inked(try Exporter.render(page([regular]), scale: 1), regular.drawnBox!)
+        let b = inked(try Exporter.render(page([bold]), scale: 1), bold.drawnBox!)
+        XCTAssertGreaterThan(Double(b), Double(r) * 1.15, "bold inks more: \(b) against \(r)")
+        let svg = String(decoding: try Exporter.data(page([textItem("x", font: "DejaVu Serif Bold Italic")]), format: .svg), as: UTF8.self)
+        XCTAssertTrue(svg.contains("font-family=\"DejaVu Serif\" font-weight=\"700\" font-style=\"italic\""), svg)
+    }
+
     func testPDFHoldsRealText() throws {
         guard let tool = Fixture.tool("pdftotext") else { throw XCTSkip("pdftotext is not installed") }
         let d = Document(pages: [page([textItem("Quokkas are 日本語 friendly", width: 340),

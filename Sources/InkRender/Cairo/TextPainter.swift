@@ -3,7 +3,7 @@ import CPango
 import InkCore
 
 /// Text boxes through Pango (pangocairo): the text wraps at word (else character) boundaries to the box's width,
-/// in the box's font family at its size in page units, with the system's fonts for any script (fontconfig
+/// in the box's font (a family with its weight and slant) at its size in page units, with the system's fonts for any script (fontconfig
 /// falls back per character, so Japanese shows in a Latin font's box too).
 ///
 /// Layout is the same at every zoom and on every surface (screen, bands, PNG, PDF): metrics are not hinted and
@@ -105,6 +105,33 @@ public enum TextPainter {
         draw(Stroke(id: 1, content: .text(box), frame: frame), in: ctx)
     }
 
+    /// A font as the user sees it: its family, and its weight (CSS's 100–900) and slant, from a name such as
+    /// "Sans", "DejaVu Serif Bold Italic" or "Noto Sans CJK JP Light" (Pango's description without a size, as
+    /// Xournal++ writes `font` and GTK's font chooser gives it).
+    public struct Face: Equatable, Sendable {
+        public var family: String
+        public var weight: Int
+        public var italic: Bool
+        public init(family: String, weight: Int, italic: Bool) { self.family = family; self.weight = weight; self.italic = italic }
+    }
+
+    public static func face(of font: String) -> Face {
+        let d = description(font)
+        defer { pango_font_description_free(d) }
+        let family = pango_font_description_get_family(d).map { String(cString: $0) } ?? "Sans"
+        let style = pango_font_description_get_style(d)
+        return Face(family: family, weight: Int(pango_font_description_get_weight(d).rawValue),
+                    italic: style == PANGO_STYLE_ITALIC || style == PANGO_STYLE_OBLIQUE)
+    }
+
+    /// Pango's description of `font` (freed by the caller), any size in it dropped; "Sans" where it names no family.
+    private static func description(_ font: String) -> OpaquePointer {
+        let d = pango_font_description_from_string(font)!
+        pango_font_description_unset_fields(d, PANGO_FONT_MASK_SIZE)
+        if pango_font_description_get_family(d) == nil { pango_font_description_set_family(d, "Sans") }
+        return d
+    }
+
     /// A layout of `box` (for drawing on `cairo`, or for measuring when nil) with unhinted, unrounded metrics.
     private static func withLayout<T>(_ box: TextBox, cairo: OpaquePointer?, _ body: (OpaquePointer) -> T) -> T {
         let context: OpaquePointer
@@ -122,9 +149,8 @@ public enum TextPainter {
         pango_context_set_round_glyph_positions(context, 0)
         let layout = pango_layout_new(context)!
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        let font = pango_font_description_new()
+        let font = description(box.font)
         defer { pango_font_description_free(font) }
-        pango_font_description_set_family(font, box.font)
         pango_font_description_set_absolute_size(font, box.size * Double(PANGO_SCALE))
         pango_layout_set_font_description(layout, font)
         pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)

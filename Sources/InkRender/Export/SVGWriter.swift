@@ -109,7 +109,10 @@ enum SVGWriter {
             }
             out.append(")\"")
         }
-        out.append(" font-family=\""); appendEscaped(box.font, to: &out)
+        let face = TextPainter.face(of: box.font)
+        out.append(" font-family=\""); appendEscaped(face.family, to: &out)
+        if face.weight != 400 { out.append("\" font-weight=\""); out.appendNumber(Double(face.weight), decimals: 0) }
+        if face.italic { out.append("\" font-style=\"italic") }
         out.append("\" font-size=\""); out.appendNumber(box.size, decimals: 3); out.append("\" xml:space=\"preserve\"")
         out.appendFill(box.color)
         out.append(">")

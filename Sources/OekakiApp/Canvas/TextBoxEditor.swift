@@ -81,9 +81,11 @@ final class TextBoxEditor {
         guard let s = session else { return }
         let c = s.box.color
         // A family name goes into a CSS string: no quotes, backslashes or control characters.
-        let family = String(s.box.font.unicodeScalars.filter { $0 != "\\" && $0 != "\"" && $0.value >= 0x20 }.map(Character.init))
+        let face = TextPainter.face(of: s.box.font)
+        let family = String(face.family.unicodeScalars.filter { $0 != "\\" && $0 != "\"" && $0.value >= 0x20 }.map(Character.init))
         let rule = """
-        textview.text-box, textview.text-box text { font-family: "\(family)"; font-size: \(max(s.box.size * zoom, 1))px;
+        textview.text-box, textview.text-box text { font-family: "\(family)"; font-weight: \(face.weight); font-style: \(face.italic ? "italic" : "normal");
+          font-size: \(max(s.box.size * zoom, 1))px;
           color: rgba(\(c.r), \(c.g), \(c.b), \(Double(max(c.a, 60)) / 255)); background-color: rgba(255, 255, 255, 0.97); }
         textview.text-box { padding: 2px; border: 1px dashed rgba(0, 0, 0, 0.5); }
         """

@@ -2,18 +2,20 @@ import CGtk
 import InkCore
 
 /// GTK's own font and colour choosers, as buttons that open them: the text tool's font and colour. The chosen
-/// font comes back as a family and a size in points, the colour as an `RGBA`.
+/// font comes back as a face (family, weight and slant: "Sans Bold Italic") and a size in points, the colour as an
+/// `RGBA`.
 extension Widgets {
-    /// A button showing `font` (Pango's "Family Size") that opens GTK's font chooser.
-    static func fontButton(_ font: String, tooltip: String, chosen: @escaping (_ family: String, _ size: Double) -> Void) -> Widget {
+    /// A button showing `font` (Pango's "Family Style Size") that opens GTK's font chooser.
+    static func fontButton(_ font: String, tooltip: String, chosen: @escaping (_ face: String, _ size: Double) -> Void) -> Widget {
         let b = gtk_font_button_new_with_font(font)!
         gtk_widget_set_tooltip_text(b, tooltip)
         connect(gobject(b), "font-set") {
             guard let desc = gtk_font_chooser_get_font_desc(OpaquePointer(b)) else { return }
             defer { pango_font_description_free(desc) }
-            let family = pango_font_description_get_family(desc).map { String(cString: $0) } ?? "Sans"
             let size = Double(pango_font_description_get_size(desc)) / Double(PANGO_SCALE)
-            chosen(family, size)
+            pango_font_description_unset_fields(desc, PANGO_FONT_MASK_SIZE)
+            let face = pango_font_description_to_string(desc).map { p -> String in defer { g_free(p) }; return String(cString: p) } ?? "Sans"
+            chosen(face, size)
         }
         return b
     }

@@ -13,7 +13,7 @@ extension MainWindow {
             typing = TextBoxEditor.Session(page: s.page, id: s.id, origin: corners[0], box: box)
         } else {
             if session.tool != .text { return }
-            let box = TextBox(text: "", font: textFont.family, size: textFont.size, color: session.textColor, width: TextBoxEditor.newWidth)
+            let box = TextBox(text: "", font: textFont.face, size: textFont.size, color: session.textColor, width: TextBoxEditor.newWidth)
             typing = TextBoxEditor.Session(page: session.page.id, id: nil, origin: p, box: box)
         }
         textField.begin(typing, canvas: canvas)
@@ -33,10 +33,10 @@ extension MainWindow {
         session.finishText(page: s.page, id: s.id, box: box, origin: s.origin)
     }
 
-    func setTextFont(_ family: String, _ size: Double) {
+    func setTextFont(_ face: String, _ size: Double) {
         let size = min(max(size, TextBox.sizeRange.lowerBound), TextBox.sizeRange.upperBound)
-        textFont = (family.isEmpty ? "Sans" : String(family.prefix(TextBox.maxFontBytes / 4)), size)
-        textField.restyle(font: textFont.family, size: textFont.size, canvas: canvas)
+        textFont = (face.isEmpty ? "Sans" : String(face.prefix(TextBox.maxFontBytes / 4)), size)
+        textField.restyle(font: textFont.face, size: textFont.size, canvas: canvas)
     }
 
     func setTextColor(_ color: RGBA) {

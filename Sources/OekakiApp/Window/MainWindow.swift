@@ -41,7 +41,7 @@ final class MainWindow {
     /// The field a text box is typed in, over the canvas (`MainWindow+Text.swift`).
     let textField = TextBoxEditor()
     /// Font family and size (page units) of new text boxes.
-    var textFont = (family: "Sans", size: 16.0)
+    var textFont = (face: "Sans", size: 16.0)
     /// Ctrl+F (`MainWindow+Search.swift`): the bar, the search running, the PDF text read so far.
     let searchBar = SearchBar()
     var searchRun: SearchRun?
@@ -249,7 +249,7 @@ final class MainWindow {
         }
         toolbar.onCommand = { [weak self] in self?.perform($0) }
         toolbar.onColor = { [weak self] in self?.setColor($0) }
-        toolbar.onTextFont = { [weak self] family, size in self?.setTextFont(family, size) }
+        toolbar.onTextFont = { [weak self] face, size in self?.setTextFont(face, size) }
         toolbar.onTextColor = { [weak self] c in self?.setTextColor(c) }
         toolbar.onFill = { [weak self] fill in
             self?.session.setFill(fill)

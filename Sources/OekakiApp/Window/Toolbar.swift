@@ -141,8 +141,8 @@ final class Toolbar {
             Widgets.append(list, item)
         }
         // Text boxes' font and colour, GTK's own choosers (the row has no room for more buttons).
-        let font = Widgets.fontButton("Sans 16", tooltip: localized("Text font and size")) { [weak self] family, size in
-            self?.onTextFont?(family, size > 0 ? size : 16)
+        let font = Widgets.fontButton("Sans 16", tooltip: localized("Text font and size")) { [weak self] face, size in
+            self?.onTextFont?(face, size > 0 ? size : 16)
         }
         let color = Widgets.colorButton(tooltip: localized("Text colour")) { [weak self] in self?.onTextColor?($0) }
         Widgets.append(list, Widgets.separatorAcross(), fillAndLineRows(), Widgets.separatorAcross(), font, color)
