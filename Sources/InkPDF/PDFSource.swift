@@ -42,8 +42,9 @@ private struct Poppler {
     let cairoCreate: @convention(c) (OpaquePointer?) -> OpaquePointer?
     let cairoScale: @convention(c) (OpaquePointer?, Double, Double) -> Void
     let cairoDestroy: @convention(c) (OpaquePointer?) -> Void
-    let writePNGStream: @convention(c) (OpaquePointer?, @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, UInt32) -> Int32,
-                                        UnsafeMutableRawPointer?) -> Int32
+    let surfaceFlush: @convention(c) (OpaquePointer?) -> Void
+    let imageData: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<UInt8>?
+    let imageStride: @convention(c) (OpaquePointer?) -> Int32
 
     /// `PopplerError`'s value for a document that needs a password.
     static let encryptedCode: Int32 = 1
@@ -90,7 +91,9 @@ private struct Poppler {
                 cairoCreate: try f("cairo_create"),
                 cairoScale: try f("cairo_scale"),
                 cairoDestroy: try f("cairo_destroy"),
-                writePNGStream: try f("cairo_surface_write_to_png_stream")))
+                surfaceFlush: try f("cairo_surface_flush"),
+                imageData: try f("cairo_image_surface_get_data"),
+                imageStride: try f("cairo_image_surface_get_stride")))
         } catch let e as PDFError {
             return .failure(e)
         } catch {
@@ -220,10 +223,11 @@ public final class PDFSource: @unchecked Sendable {
     }
 
     /// Page `index` stretched over `width` × `height` pixels (as Xournal++ stretches a TeX formula's PDF over its
-    /// box), on transparency, as PNG bytes; nil when there is no such page or no such picture can be made.
-    public func png(page index: Int, width: Int, height: Int) -> [UInt8]? {
+    /// box), on transparency: cairo's premultiplied ARGB words, row by row; nil when there is no such page or no
+    /// such picture can be made.
+    public func pixels(page index: Int, width: Int, height: Int) -> [UInt32]? {
         guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else { return nil }
-        return withPage(index) { page -> [UInt8]? in
+        return withPage(index) { page -> [UInt32]? in
             var w = 0.0, h = 0.0
             poppler.pageSize(page, &w, &h)
             guard w.isFinite, h.isFinite, w > 0, h > 0 else { return nil }
@@ -234,15 +238,14 @@ public final class PDFSource: @unchecked Sendable {
             poppler.cairoScale(cr, Double(width) / w, Double(height) / h)
             poppler.pageRender(page, cr)
             poppler.cairoDestroy(cr)
-            var out: [UInt8] = []
-            let written = withUnsafeMutablePointer(to: &out) { sink in
-                poppler.writePNGStream(surface, { closure, data, length in
-                    guard let closure, let data else { return 11 }  // CAIRO_STATUS_WRITE_ERROR
-                    closure.assumingMemoryBound(to: [UInt8].self).pointee.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
-                    return 0
-                }, UnsafeMutableRawPointer(sink))
+            poppler.surfaceFlush(surface)
+            guard let data = poppler.imageData(surface) else { return nil }
+            let stride = Int(poppler.imageStride(surface))
+            var out = [UInt32](repeating: 0, count: width * height)
+            out.withUnsafeMutableBytes { o in
+                for y in 0..<height { (o.baseAddress! + y * width * 4).copyMemory(from: data + y * stride, byteCount: width * 4) }
             }
-            return written == 0 ? out : nil
+            return out
         } ?? nil
     }
 

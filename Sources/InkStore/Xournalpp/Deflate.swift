@@ -86,6 +86,22 @@ public enum Deflate {
         if end > start { _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE) }
     }
 
+    /// `input` as a zlib stream (what a PNG's image data is), by libdeflate at a fast level: pictures made on import.
+    static func zlib(_ input: [UInt8], level: Int32 = 3) -> [UInt8]? {
+        guard let c = libdeflate_alloc_compressor(level) else { return nil }
+        defer { libdeflate_free_compressor(c) }
+        var out = [UInt8](repeating: 0, count: libdeflate_zlib_compress_bound(c, input.count))
+        let n = input.withUnsafeBytes { i in out.withUnsafeMutableBytes { libdeflate_zlib_compress(c, i.baseAddress, i.count, $0.baseAddress, $0.count) } }
+        guard n > 0 else { return nil }
+        out.removeLast(out.count - n)
+        return out
+    }
+
+    /// The CRC-32 of `bytes` (PNG's and gzip's).
+    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        bytes.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
+    }
+
     /// gzip-compresses `input` (what `.xopp` files are).
     public static func gzip(_ input: [UInt8], level: Int32 = 6) throws -> [UInt8] {
         var s = z_stream()

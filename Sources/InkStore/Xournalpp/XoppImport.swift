@@ -142,7 +142,8 @@ public enum XoppImport {
         let w = max(Int((frame.width * scale).rounded()), 1), h = max(Int((frame.height * scale).rounded()), 1)
         guard w * h <= budget else { return nil }
         budget -= w * h
-        guard let pdf = try? PDFSource(bytes: bytes), let png = pdf.png(page: 0, width: w, height: h) else { return nil }
+        guard let pdf = try? PDFSource(bytes: bytes), let pixels = pdf.pixels(page: 0, width: w, height: h),
+              let png = PNGPicture.png(premultipliedARGB: pixels, width: w, height: h) else { return nil }
         return picture(png, frame: frame, files: &files)
     }
 
