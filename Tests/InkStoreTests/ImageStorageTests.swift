@@ -130,6 +130,25 @@ final class ImageStorageTests: TempDirTestCase {
         XCTAssertTrue(r.notes[0].contains("2 images"), r.notes[0])
     }
 
+    /// The PNG a formula becomes holds cairo's premultiplied pixels as straight RGBA: opaque, half-covered (an
+    /// antialiased edge) and empty pixels read back as they were drawn.
+    func testFormulaPicturesKeepTheirColoursAndCoverage() throws {
+        // Premultiplied ARGB: opaque red, blue at half alpha (0x80: premultiplied blue 0x80), nothing, opaque white.
+        let pixels: [UInt32] = [0xffff0000, 0x80000080, 0x00000000, 0xffffffff, 0xff00ff00, 0x40202020]
+        let png = try XCTUnwrap(PNGPicture.png(premultipliedARGB: pixels, width: 3, height: 2))
+        let image = try ImageDecoder.decode(png)
+        XCTAssertEqual([image.width, image.height], [3, 2])
+        XCTAssertEqual(image.pixel(x: 0, y: 0), RGBA(r: 255, g: 0, b: 0))
+        let half = image.pixel(x: 1, y: 0)
+        XCTAssertEqual(half.a, 0x80)
+        XCTAssertEqual(Int(half.b), 255, accuracy: 1)
+        XCTAssertEqual(image.pixel(x: 2, y: 0).a, 0)
+        XCTAssertEqual(image.pixel(x: 0, y: 1), RGBA(r: 255, g: 255, b: 255))
+        XCTAssertEqual(image.pixel(x: 1, y: 1), RGBA(r: 0, g: 255, b: 0))
+        XCTAssertEqual(Int(image.pixel(x: 2, y: 1).r), 0x80, accuracy: 2)
+        XCTAssertNil(PNGPicture.png(premultipliedARGB: pixels, width: 4, height: 2), "pixels that do not fill the size")
+    }
+
     /// A LaTeX formula kept as Xournal++ 1.1 keeps it (the PDF LaTeX made) comes in as a picture of its box at
     /// `texPixelsPerUnit`, in its place among the strokes; an old one (a PNG) as that PNG; one that is neither, or a
     /// PDF poppler cannot read, is a note, and the ink stays.
