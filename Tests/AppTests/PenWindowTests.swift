@@ -64,4 +64,31 @@ final class PenWindowTests: WindowTestCase {
         XCTAssertFalse(shot.hasInk(near: 450, 530), "and only there")
         XCTAssertTrue(try waitFor { $0.hasInk(near: 450, 500) }.hasInk(near: 580, 500), "and stays once finished")
     }
+
+    /// The eraser's outline follows the hovering pointer in a patch of its own: moving it repaints the ring's box,
+    /// not the canvas, and the ring shows around the pointer with paper inside it.
+    func testTheEraserOutlineFollowsThePointerWithoutRepaintingTheCanvas() throws {
+        let trace = home.appendingPathComponent("trace.txt")
+        try launch(home.appendingPathComponent("ring.oekaki").path, environment: ["OEKAKI_TRACE": trace.path])
+        _ = try waitForPage()
+        func traced() -> String { (try? String(contentsOf: trace, encoding: .utf8)) ?? "" }
+        xdotool(["mousemove", "300", "450"])
+        xdotool(["key", "e"])
+        usleep(400_000)
+        let before = traced()
+        for x in stride(from: 320, through: 600, by: 20) {
+            xdotool(["mousemove", "\(x)", "450"])
+            usleep(30_000)
+        }
+        usleep(400_000)
+        let during = traced().dropFirst(before.count).split(separator: "\n")
+        let shot = try screenshot()
+        XCTAssertGreaterThanOrEqual(during.filter { $0.hasPrefix("eraser frame ") }.count, 5, "the ring's own frames: \(during)")
+        XCTAssertEqual(during.filter { $0.hasPrefix("frame ") }.count, 0, "no canvas frame while the eraser hovers: \(during)")
+        // A ring around (600, 450): dark dashes on it, paper in the middle, nothing left where the pointer was.
+        XCTAssertGreaterThan(shot.brightness(600, 450), 200, "paper inside the ring")
+        let ring = (x: 580..<621, y: 430..<471)
+        XCTAssertGreaterThan(shot.darkPixels(in: ring), 6, "the ring around the pointer")
+        XCTAssertEqual(shot.darkPixels(in: (x: 280..<321, y: 430..<471)), 0, "no ring left where it was")
+    }
 }

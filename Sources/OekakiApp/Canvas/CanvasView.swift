@@ -31,7 +31,9 @@ final class CanvasView: CanvasNavigation {
 
     let widget: Widget
     /// The ink being drawn, over the canvas in a widget of its own (the window stacks it just above `widget`).
-    let liveInk = LiveInkLayer()
+    let liveInk = CanvasPatch()
+    /// The eraser's outline while the pointer hovers (or erases): moving it repaints its box, not the window.
+    let eraserRing = CanvasPatch()
     /// The last canvas frame drew the live ink itself (something was drawn over it, or it multiplied the ink under it).
     private var canvasDrewLiveInk = false
     let session: DocumentSession
@@ -129,6 +131,7 @@ final class CanvasView: CanvasNavigation {
         widget.setCursor("crosshair")
         setDrawFunction(widget) { [weak self] cr, w, h in self?.draw(cr, width: Int(w), height: Int(h)) }
         liveInk.draw = { [weak self] cr in self?.drawLiveInk(cr) }
+        eraserRing.draw = { [weak self] cr in Trace.measure("eraser frame") { self?.drawEraserOutline(cr) } }
         widget.onPropertyChange("scale-factor") { [weak self] in self?.redraw() }
         input = CanvasInput(area: widget, viewport: viewport, sink: session)
         input?.navigation = self
@@ -141,14 +144,15 @@ final class CanvasView: CanvasNavigation {
     func redraw() {
         widget.queueDraw()
         placeLiveInk()
+        placeEraserRing()
     }
 
-    /// Something is drawn over the ink (search marks, a selection or lasso, guides, laser ink, the eraser's
-    /// outline, presenting's black bands): the live ink is then drawn in the canvas, under them, as finished ink is.
+    /// Something is drawn over the ink in the canvas (search marks, a selection or lasso, guides, laser ink,
+    /// presenting's black bands): the live ink is then drawn in the canvas, under them, as finished ink is.
     private var somethingOverTheInk: Bool {
         !searchHits.isEmpty || session.selectionPath.count > 1 || selectionFrame != nil || session.drag != nil || dragLayer != nil
             || !session.teaching.guides.isEmpty || !session.laser.isEmpty || !session.teaching.othersLaser.isEmpty
-            || session.teaching.presenting || ((session.tool.isEraser || hoverEraserEnd) && hoverPoint != nil)
+            || session.teaching.presenting
     }
 
     /// The live ink goes in its own layer: nothing is drawn over it, and it does not multiply the ink under it (a
@@ -341,7 +345,6 @@ final class CanvasView: CanvasNavigation {
         drawSearchHits(cr)
         drawSelection(cr)
         drawTeaching(cr)
-        drawEraserOutline(cr)
     }
 
     /// The live ink layer's frame: the live strokes where the canvas's picture puts them.
@@ -363,11 +366,23 @@ final class CanvasView: CanvasNavigation {
         if !watchingPaint { watchingPaint = afterEveryPaint(of: widget) { InkLatency.framePainted(nowMs: monotonicMs(), frameStartMs: $0) } }
     }
 
+    /// Where the eraser's outline is (view point and radius), nil when no eraser hovers.
+    private var eraserOutline: (center: Point, radius: Double)? {
+        guard session.tool.isEraser || hoverEraserEnd, let p = hoverPoint else { return nil }
+        let width = hoverEraserEnd ? session.styles[.strokeEraser]?.width ?? session.style.width : session.style.width
+        return (p, max(width * transform.zoom / 2, 1.5))
+    }
+
+    /// Puts the eraser's patch over its outline (its line and a pixel more), or hides it.
+    private func placeEraserRing() {
+        guard let (p, r) = eraserOutline else { return eraserRing.show(nil) }
+        let view = Rect(x: 0, y: 0, width: size.width.rounded(.down), height: size.height.rounded(.down))
+        eraserRing.show(Rect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r).insetBy(-2).roundedOut.intersection(view))
+    }
+
     /// A thin circle the size of the eraser, so the user sees what it will touch.
     private func drawEraserOutline(_ cr: CairoContext) {
-        guard session.tool.isEraser || hoverEraserEnd, let p = hoverPoint else { return }
-        let width = hoverEraserEnd ? session.styles[.strokeEraser]?.width ?? session.style.width : session.style.width
-        let r = max(width * transform.zoom / 2, 1.5)
+        guard let (p, r) = eraserOutline else { return }
         cr.save()
         cr.setLineWidth(1)
         cr.arc(Point(p.x, p.y), radius: r)
@@ -385,6 +400,6 @@ final class CanvasView: CanvasNavigation {
         let was = (hoverPoint, hoverEraserEnd)
         hoverPoint = point
         hoverEraserEnd = eraserEnd
-        if session.tool.isEraser || eraserEnd || was.1, was.0 != point || was.1 != eraserEnd { redraw() }
+        if session.tool.isEraser || eraserEnd || was.1, was.0 != point || was.1 != eraserEnd { placeEraserRing() }
     }
 }

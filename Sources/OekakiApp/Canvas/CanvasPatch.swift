@@ -1,17 +1,18 @@
 import InkCore
 import InkRender
 
-/// The ink being drawn, shown over the canvas by a drawing area of its own that covers only where that ink lies.
-/// GTK repaints what differs between two frames: the canvas is one drawing area, redrawn as a whole, so a pen
-/// frame drawn there repaints the whole window (GSK replays the raster, the X server composites every pixel); a
-/// pen frame drawn here repaints the stroke's box and GTK reuses the canvas's last picture under it.
-final class LiveInkLayer {
+/// What changes often and alone over the canvas (the ink being drawn, the eraser's outline following the pointer),
+/// shown by a drawing area of its own that covers only where it lies. GTK repaints what differs between two
+/// frames: the canvas is one drawing area, redrawn as a whole, so a pen frame drawn there repaints the whole
+/// window (GSK replays the raster, the X server composites every pixel); a frame drawn here repaints this box and
+/// GTK reuses the canvas's last picture under it.
+final class CanvasPatch {
     /// What the window stacks over the canvas; pointer, touch and stylus events pass through it to the canvas.
     let widget: Widget
     private let area: Widget
-    /// Where the area sits, in the canvas's logical pixels; nil while nothing is live.
+    /// Where the area sits, in the canvas's logical pixels; nil while it shows nothing.
     private var placed: Rect?
-    /// Draws the live ink in the canvas's logical pixels (the area's offset is taken out before).
+    /// Draws what it shows in the canvas's logical pixels (the area's offset is taken out before).
     var draw: ((CairoContext) -> Void)?
 
     init() {
@@ -27,7 +28,7 @@ final class LiveInkLayer {
         }
     }
 
-    /// Covers `rect` (whole logical pixels of the canvas; nil: nothing live) and repaints it.
+    /// Covers `rect` (whole logical pixels of the canvas; nil: nothing to show) and repaints it.
     func show(_ rect: Rect?) {
         guard let rect, rect.width >= 1, rect.height >= 1 else {
             if placed != nil { placed = nil; area.setVisible(false) }
