@@ -571,6 +571,9 @@ public struct BoardReplica: Sendable {
             guard let p = parked.removeValue(forKey: e.local) else { return }
             follow(.addPage(Page(id: e.local, format: p.format, layers: p.page.layers), at: document.pages.count))
             touched.formUnion(p.page.strokes.map(\.id))
+            // Ink drawn here on the page while the board had it deleted was left out of the outbox (a stroke on a
+            // page the board hides is no difference to publish): shown again, it is compared again.
+            for s in p.page.strokes { pendingStrokes[s.id] = e.local }
             arrange()
         } else if let i = document.index(of: e.local) {
             // A document always has a page: the last one stays, and going out again it brings the page back.

@@ -33,6 +33,40 @@ final class ConvergenceTests: XCTestCase {
         }
     }
 
+    /// Ink drawn on a page while someone else deletes it, then someone restores the page: the ink reaches the
+    /// board (it was left out of every outbox while the board hid the page, then forgotten; found by seed 131).
+    func testInkDrawnOnAPageDeletedMeanwhileIsPublishedWhenThePageComesBack() throws {
+        var log: [BoardOperation] = []
+        var a = BoardReplica(client: 1, document: Document()), b = BoardReplica(client: 2, document: Document())
+        func publish(_ r: inout BoardReplica) {
+            r.settle()
+            for op in r.operations(r.outbox()) { log.append(try! OperationCodec.decode(try! OperationCodec.encode(op))) }
+        }
+        func read(_ r: inout BoardReplica) { for (k, op) in log.enumerated() { r.receive(op, sequence: UInt64(k + 1)) } }
+        // Two pages on the board, both replicas with them.
+        let second = Page(id: a.newPageID(), format: .fixed(Size(width: 600, height: 800)))
+        a.perform(.addPage(second, at: 1))
+        publish(&a); read(&a); read(&b)
+        XCTAssertEqual(b.document.pages.count, 2)
+        // b deletes the second page while a draws on it, before a has published the stroke.
+        let onB = try XCTUnwrap(b.document.pages.last)
+        b.perform(.deletePage(onB, at: 1))
+        publish(&b)
+        let ink = Stroke(id: a.newStrokeID(), style: StrokeStyle(), points: [InkPoint(x: 10, y: 10), InkPoint(x: 60, y: 10)], page: second.id)
+        a.perform(.add([ink]))
+        read(&a); publish(&a); read(&a)
+        // b takes its delete back (once the delete is back from the board, as the engine publishes): the page is
+        // restored on the board, and a's ink with it.
+        read(&b)
+        b.perform(.addPage(onB, at: 1))
+        publish(&b); read(&b); read(&a)
+        XCTAssertEqual(a.document.pages.count, 2, "the page is back on a")
+        publish(&a); read(&a); read(&b)
+        XCTAssertEqual(a.outbox(), [])
+        XCTAssertEqual(b.document.pages.count, 2)
+        XCTAssertEqual(b.document.pages.last?.strokes.map { $0.points.map { [$0.x, $0.y] } }, [[[10, 10], [60, 10]]], "a's ink reached the board")
+    }
+
     /// Bring to front, then undo: the stroke goes back exactly where it was, on the other replica too.
     func testUndoOfBringToFrontPutsTheStrokeBack() throws {
         var log: [BoardOperation] = []
