@@ -38,6 +38,16 @@ extension BoardReplica {
         Self.fitKeys(p.layers.map(\.id), &layerKeys)
     }
 
+    /// After the board placed a layer here (added, restored, moved): where its key now ties with, or runs against,
+    /// a key given here and not yet published, the local layers get keys that fit their order again, and those go
+    /// out next. Left as it was, a tie sorted by id on the other replicas and stayed in the author's order here.
+    mutating func refitLayerKeys(_ page: PageID) {
+        guard let p = self.page(page) else { return }
+        let before = p.layers.map { layerKeys[$0.id] }
+        fitLayerKeys(p)
+        if p.layers.map({ layerKeys[$0.id] }) != before { pagesPending = true }
+    }
+
     /// A local layer edit (already applied): items moved between layers are compared at the next outbox, and the
     /// layers of its pages (new or moved ones get keys that fit their places).
     mutating func performLayers(_ steps: [LayerStep]) {
@@ -142,6 +152,7 @@ extension BoardReplica {
         guard let p = self.page(page) else { return }
         let layer = Layer(id: local, name: l.look.name, visible: l.look.visible, everyPage: l.everyPage)
         followLayers([.add(page: page, layer: layer, at: place(l.key, l.id, in: p))])
+        refitLayerKeys(page)
     }
 
     private mutating func setLayerVisible(_ id: BoardLayerID, _ visible: Bool, own: Bool) {
@@ -161,6 +172,7 @@ extension BoardReplica {
             for s in items { hidden[s.id] = nil; touched.insert(s.id) }
             let layer = Layer(id: e.local, name: e.look.name, visible: e.look.visible, everyPage: e.everyPage, drawing: Drawing(strokes: items))
             followLayers([.add(page: e.page, layer: layer, at: place(e.key, id, in: p))])
+            refitLayerKeys(e.page)
         } else {
             // A page keeps one layer: a delete of its last one here is not applied (the board's next entries decide).
             guard p.layers.count > 1, let i = p.layerIndex(of: e.local) else { notes.append("layer \(id) is its page's last layer here; kept"); return }
@@ -183,6 +195,7 @@ extension BoardReplica {
             ids.insert(ids.remove(at: j), at: i)
         }
         followLayers(steps)
+        refitLayerKeys(page)
     }
 
     // MARK: the outbox
