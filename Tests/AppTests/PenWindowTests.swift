@@ -42,21 +42,10 @@ final class PenWindowTests: WindowTestCase {
     /// draws, only that layer has frames (the canvas keeps its last picture, so GTK repaints the box, not the
     /// window), and the ink shows where it is drawn, then stays once finished.
     func testInkInProgressIsDrawnWithoutRepaintingTheCanvas() throws {
-        let trace = home.appendingPathComponent("trace.txt")
-        try launch(home.appendingPathComponent("live.oekaki").path, environment: ["OEKAKI_TRACE": trace.path])
-        _ = try waitForPage()
-        func traced() -> String { (try? String(contentsOf: trace, encoding: .utf8)) ?? "" }
-        xdotool(["mousemove", "300", "500"])
-        xdotool(["mousedown", "1"])
-        usleep(200_000)
-        let before = traced()
-        for x in stride(from: 320, through: 600, by: 20) {
-            xdotool(["mousemove", "\(x)", "500"])
-            usleep(20_000)
+        let (during, shot) = try sweep("live", y: 500, pause: 20_000) {
+            xdotool(["mousedown", "1"])
+            usleep(200_000)
         }
-        usleep(300_000)
-        let during = traced().dropFirst(before.count).split(separator: "\n")
-        let shot = try screenshot()
         xdotool(["mouseup", "1"])
         XCTAssertGreaterThanOrEqual(during.filter { $0.hasPrefix("ink frame ") }.count, 5, "the ink's own frames: \(during)")
         XCTAssertEqual(during.filter { $0.hasPrefix("frame ") }.count, 0, "no canvas frame while the ink is drawn: \(during)")
@@ -68,21 +57,10 @@ final class PenWindowTests: WindowTestCase {
     /// The eraser's outline follows the hovering pointer in a patch of its own: moving it repaints the ring's box,
     /// not the canvas, and the ring shows around the pointer with paper inside it.
     func testTheEraserOutlineFollowsThePointerWithoutRepaintingTheCanvas() throws {
-        let trace = home.appendingPathComponent("trace.txt")
-        try launch(home.appendingPathComponent("ring.oekaki").path, environment: ["OEKAKI_TRACE": trace.path])
-        _ = try waitForPage()
-        func traced() -> String { (try? String(contentsOf: trace, encoding: .utf8)) ?? "" }
-        xdotool(["mousemove", "300", "450"])
-        xdotool(["key", "e"])
-        usleep(400_000)
-        let before = traced()
-        for x in stride(from: 320, through: 600, by: 20) {
-            xdotool(["mousemove", "\(x)", "450"])
-            usleep(30_000)
+        let (during, shot) = try sweep("ring", y: 450, pause: 30_000) {
+            xdotool(["key", "e"])
+            usleep(400_000)
         }
-        usleep(400_000)
-        let during = traced().dropFirst(before.count).split(separator: "\n")
-        let shot = try screenshot()
         XCTAssertGreaterThanOrEqual(during.filter { $0.hasPrefix("eraser frame ") }.count, 5, "the ring's own frames: \(during)")
         XCTAssertEqual(during.filter { $0.hasPrefix("frame ") }.count, 0, "no canvas frame while the eraser hovers: \(during)")
         // A ring around (600, 450): dark dashes on it, paper in the middle, nothing left where the pointer was.
@@ -90,5 +68,23 @@ final class PenWindowTests: WindowTestCase {
         let ring = (x: 580..<621, y: 430..<471)
         XCTAssertGreaterThan(shot.darkPixels(in: ring), 6, "the ring around the pointer")
         XCTAssertEqual(shot.darkPixels(in: (x: 280..<321, y: 430..<471)), 0, "no ring left where it was")
+    }
+
+    /// Opens a new drawing with the trace on, puts the mouse at (300, `y`), runs `start` (a button down, a tool's
+    /// key), moves to x = 600 in steps of 20 px `pause` µs apart: the trace lines written meanwhile, and the screen.
+    private func sweep(_ name: String, y: Int, pause: useconds_t, start: () -> Void) throws -> (during: [Substring], shot: Screenshot) {
+        let trace = home.appendingPathComponent("trace.txt")
+        try launch(home.appendingPathComponent("\(name).oekaki").path, environment: ["OEKAKI_TRACE": trace.path])
+        _ = try waitForPage()
+        func traced() -> String { (try? String(contentsOf: trace, encoding: .utf8)) ?? "" }
+        xdotool(["mousemove", "300", "\(y)"])
+        start()
+        let before = traced()
+        for x in stride(from: 320, through: 600, by: 20) {
+            xdotool(["mousemove", "\(x)", "\(y)"])
+            usleep(pause)
+        }
+        usleep(400_000)
+        return (traced().dropFirst(before.count).split(separator: "\n"), try screenshot())
     }
 }

@@ -6,20 +6,16 @@ enum PNGPicture {
         guard width > 0, height > 0, pixels.count == width * height else { return nil }
         // Each row: filter type 0, then R, G, B, A with the alpha taken back out.
         var raw = [UInt8](repeating: 0, count: height * (1 + 4 * width))
-        raw.withUnsafeMutableBufferPointer { out in
-            pixels.withUnsafeBufferPointer { px in
-                var o = 0
-                for y in 0..<height {
-                    o += 1
-                    for x in 0..<width {
-                        let p = px[y * width + x], a = Int(p >> 24)
-                        if a != 0 {
-                            func straight(_ c: UInt32) -> UInt8 { UInt8(min(255, (Int(c & 0xff) * 255 + a / 2) / a)) }
-                            out[o] = straight(p >> 16); out[o + 1] = straight(p >> 8); out[o + 2] = straight(p); out[o + 3] = UInt8(a)
-                        }
-                        o += 4
-                    }
+        var o = 0
+        for y in 0..<height {
+            o += 1
+            for x in 0..<width {
+                let p = pixels[y * width + x], a = Int(p >> 24)
+                if a != 0 {
+                    func straight(_ c: UInt32) -> UInt8 { UInt8(min(255, (Int(c & 0xff) * 255 + a / 2) / a)) }
+                    raw[o] = straight(p >> 16); raw[o + 1] = straight(p >> 8); raw[o + 2] = straight(p); raw[o + 3] = UInt8(a)
                 }
+                o += 4
             }
         }
         guard let data = Deflate.zlib(raw) else { return nil }
