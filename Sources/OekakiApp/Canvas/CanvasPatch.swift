@@ -28,9 +28,11 @@ final class CanvasPatch {
         }
     }
 
-    /// Covers `rect` (whole logical pixels of the canvas; nil: nothing to show) and repaints it.
-    func show(_ rect: Rect?) {
-        guard let rect, rect.width >= 1, rect.height >= 1 else {
+    /// Covers the whole pixels `rect` touches (logical pixels of a canvas of `canvas` size, clipped to it; nil:
+    /// nothing to show) and repaints them.
+    func show(_ rect: Rect?, on canvas: Size) {
+        let view = Rect(x: 0, y: 0, width: canvas.width.rounded(.down), height: canvas.height.rounded(.down))
+        guard let rect = rect?.roundedOut.intersection(view), rect.width >= 1, rect.height >= 1 else {
             if placed != nil { placed = nil; area.setVisible(false) }
             return
         }

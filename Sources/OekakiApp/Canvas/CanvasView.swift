@@ -161,11 +161,10 @@ final class CanvasView: CanvasNavigation {
 
     /// Puts the live ink layer over where the live ink lies, in the canvas's logical pixels, and repaints it.
     private func placeLiveInk() {
-        guard liveInkApart, let c = cache, let a = c.liveArea else { return liveInk.show(nil) }
+        guard liveInkApart, let c = cache, let a = c.liveArea else { return liveInk.show(nil, on: size) }
         var r = a.scaled(by: 1 / c.transform.deviceScale)
         if let (k, d) = cacheToView { r = r.scaled(by: k).offsetBy(d) }
-        let view = Rect(x: 0, y: 0, width: size.width.rounded(.down), height: size.height.rounded(.down))
-        liveInk.show(r.insetBy(-1).roundedOut.intersection(view))
+        liveInk.show(r.insetBy(-1), on: size)
     }
 
     /// While a new view renders, the cache's picture is shown moved and scaled to where it belongs: by this scale
@@ -375,9 +374,8 @@ final class CanvasView: CanvasNavigation {
 
     /// Puts the eraser's patch over its outline (its line and a pixel more), or hides it.
     private func placeEraserRing() {
-        guard let (p, r) = eraserOutline else { return eraserRing.show(nil) }
-        let view = Rect(x: 0, y: 0, width: size.width.rounded(.down), height: size.height.rounded(.down))
-        eraserRing.show(Rect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r).insetBy(-2).roundedOut.intersection(view))
+        guard let (p, r) = eraserOutline else { return eraserRing.show(nil, on: size) }
+        eraserRing.show(Rect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r).insetBy(-2), on: size)
     }
 
     /// A thin circle the size of the eraser, so the user sees what it will touch.
