@@ -308,8 +308,11 @@ public enum OperationCodec {
         out.append(contentsOf: name)
         out.append(contentsOf: [b.paper.r, b.paper.g, b.paper.b, b.paper.a, b.line.r, b.line.g, b.line.b, b.line.a])
         out.doubles(b.spacing, b.margin)
-        // A PDF page under the paper's ink, by its file's hash (the file's bytes are not on the log).
-        if let pdf = b.pdf { out.append(1); out.append(contentsOf: pdf.file.hex.utf8); out.varint(UInt64(pdf.index)) } else { out.append(0) }
+        // A PDF page (bit 1) and a picture (bit 2) under the paper's ink, by their files' hashes (the files' bytes
+        // are not on the log). Entries from before pictures have 0 or 1 here, and read the same.
+        out.append((b.pdf == nil ? 0 : 1) | (b.picture == nil ? 0 : 2))
+        if let pdf = b.pdf { out.append(contentsOf: pdf.file.hex.utf8); out.varint(UInt64(pdf.index)) }
+        if let picture = b.picture { out.append(contentsOf: picture.hex.utf8) }
     }
 
     private static func list(_ ids: [BoardStrokeID], _ out: inout ByteWriter) {
@@ -435,20 +438,25 @@ public enum OperationCodec {
             guard Background.spacingRange.contains(spacing), margin.isFinite, margin >= 0, margin <= Background.spacingRange.upperBound else {
                 throw Failure("background spacing \(spacing) or margin \(margin) is out of range")
             }
-            var pdf: PDFPageRef?
-            switch try byte() {
-            case 0: break
-            case 1:
-                guard bytes.count - at >= 64, let hash = ContentHash(hex: String(decoding: bytes[at..<at + 64], as: UTF8.self)) else {
-                    throw Failure("a PDF background names no file")
+            var pdf: PDFPageRef?, picture: ContentHash?
+            let flags = try byte()
+            guard flags <= 3 else { throw Failure("bad PDF flag \(flags)") }
+            func hash(_ what: String) throws -> ContentHash {
+                guard bytes.count - at >= 64, let h = ContentHash(hex: String(decoding: bytes[at..<at + 64], as: UTF8.self)) else {
+                    throw Failure("a \(what) background names no file")
                 }
                 at += 64
+                return h
+            }
+            if flags & 1 != 0 {
+                let file = try hash("PDF")
                 let index = try varint()
                 guard index <= UInt64(PDFPageRef.maxIndex) else { throw Failure("PDF page \(index) is out of range") }
-                pdf = PDFPageRef(file: hash, index: Int(index))
-            case let f: throw Failure("bad PDF flag \(f)")
+                pdf = PDFPageRef(file: file, index: Int(index))
             }
-            return PageFormat(size: size, background: Background(style: style, paper: paper, line: line, spacing: spacing, margin: margin, pdf: pdf))
+            if flags & 2 != 0 { picture = try hash("picture") }
+            return PageFormat(size: size, background: Background(style: style, paper: paper, line: line, spacing: spacing, margin: margin,
+                                                                 pdf: pdf, picture: picture))
         }
 
         mutating func count(limit: Int) throws -> Int {

@@ -46,7 +46,7 @@ public enum ThumbnailCommand {
                 let runs = try stream.evenRuns(try LayeredExport.runCount(pageSize: stream.pageSize))
                 let size = stream.pageSize
                 try Thumbnail.writePNG(frame: Rect(x: 0, y: 0, width: size.width, height: size.height), background: stream.background,
-                                       backdrop: PDFBackdrop.of(Page(format: stream.format), files: files),
+                                       backdrop: PDFBackdrop.of(Page(format: stream.format), files: files), picture: stream.format.background.picture,
                                        inkRuns: runs.map { run in { ink, other in try stream.forEachStroke(in: run, ink: ink, other: other) } },
                                        size: n, to: output)
             } else {
@@ -63,6 +63,6 @@ public enum ThumbnailCommand {
         let page = doc.document.pages[0]
         ImagePainter.shared.provide(doc.document.files)
         try Thumbnail.writePNG(frame: page.frame, background: page.format.background.paper, backdrop: PDFBackdrop.of(page, in: doc.document),
-                               runs: LayeredExport.runs(of: page.shownStrokes, count: 2), size: n, to: output)
+                               picture: page.size == nil ? nil : page.background.picture, runs: LayeredExport.runs(of: page.shownStrokes, count: 2), size: n, to: output)
     }
 }

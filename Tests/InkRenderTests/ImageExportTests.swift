@@ -114,4 +114,49 @@ final class ImageExportTests: XCTestCase {
         let s = try ImageSurface.load(png: prefix + ".png")
         assertPicture({ s.pixel(x: $0, y: $1) }, scale: 2, tolerance: 12, "PDF through pdftoppm")
     }
+
+    /// A page whose picture background (Xournal++'s image background) is the halves picture stretched over the
+    /// whole 200×100 page, ruled lines and a black line of ink over it: every output shows red on the left, blue on
+    /// the right, the ink on top.
+    func testAPictureBackgroundIsStretchedOverThePageInEveryOutput() throws {
+        let bytes = try TestImages.make("png"), hash = ContentHash(of: bytes)
+        var doc = Document(pages: [Page(format: .fixed(Size(width: 200, height: 100), Background(paper: .white, picture: hash)))])
+        doc.addFile(bytes)
+        ImagePainter.shared.provide(doc.files)
+        doc.apply(.add([Stroke(id: 1, style: StrokeStyle(color: .black, width: 6), points: [InkPoint(x: 10, y: 90), InkPoint(x: 190, y: 90)], page: doc.pages[0].id)]))
+        func assertBackground(_ pixel: (Int, Int) -> RGBA, scale: Double, tolerance: Int = 12, _ what: String) {
+            func at(_ x: Double, _ y: Double) -> RGBA { pixel(Int(x * scale), Int(y * scale)) }
+            XCTAssertColor(at(50, 40), near: TestImages.red, tolerance: tolerance, "\(what): left half")
+            XCTAssertColor(at(150, 40), near: TestImages.blue, tolerance: tolerance, "\(what): right half")
+            XCTAssertColor(at(5, 5), near: TestImages.red, tolerance: tolerance, "\(what): to the page's corner")
+            XCTAssertColor(at(195, 5), near: TestImages.blue, tolerance: tolerance, "\(what): to the other corner")
+            XCTAssertColor(at(100, 90), near: .black, tolerance: tolerance, "\(what): the ink over it")
+        }
+        let png = try Exporter.render(doc.pages[0], scale: 2)
+        assertBackground({ png.pixel(x: $0, y: $1) }, scale: 2, tolerance: 0, "PNG")
+
+        let layout = PageLayout(document: doc, current: 0)
+        let cache = try ScreenCache(viewSize: Size(width: 200, height: 100), transform: .identity)
+        cache.render(Scene(document: doc, layout: layout))
+        assertBackground({ cache.pixel(x: $0, y: $1) }, scale: 1, tolerance: 0, "screen")
+
+        let thumb = try Thumbnail.render(frame: doc.pages[0].frame, background: .white, picture: hash, runs: [], size: 100)
+        XCTAssertColor(thumb.pixel(x: 20, y: 40), near: TestImages.red, tolerance: 12, "thumbnail: left half")
+        XCTAssertColor(thumb.pixel(x: 80, y: 40), near: TestImages.blue, tolerance: 12, "thumbnail: right half")
+
+        let svg = String(decoding: try Exporter.data(doc.pages[0], format: .svg), as: UTF8.self)
+        XCTAssertEqual(svg.components(separatedBy: "<image").count, 2, "the picture, once")
+        guard let rsvg = Fixture.tool("rsvg-convert"), let pdftoppm = Fixture.tool("pdftoppm") else { throw XCTSkip("rsvg-convert and pdftoppm read the files back") }
+        let svgPath = Fixture.tempPath("bg.svg"), svgPNG = Fixture.tempPath("bg-rsvg.png")
+        try Data(svg.utf8).write(to: URL(fileURLWithPath: svgPath))
+        XCTAssertEqual(try Fixture.run(rsvg, ["-o", svgPNG, svgPath]), 0)
+        let s = try ImageSurface.load(png: svgPNG)
+        assertBackground({ s.pixel(x: $0, y: $1) }, scale: 1, "SVG through rsvg-convert")
+
+        let pdf = Fixture.tempPath("bg.pdf"), prefix = Fixture.tempPath("bg-pdf")
+        try Exporter.writePDF(doc, to: pdf)
+        XCTAssertEqual(try Fixture.run(pdftoppm, ["-png", "-r", "144", "-singlefile", pdf, prefix]), 0)
+        let p = try ImageSurface.load(png: prefix + ".png")
+        assertBackground({ p.pixel(x: $0, y: $1) }, scale: 2, "PDF through pdftoppm")
+    }
 }

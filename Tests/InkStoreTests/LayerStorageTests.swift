@@ -132,7 +132,7 @@ final class LayerStorageTests: TempDirTestCase {
         doc.close()
         // Back to format 12 as it was: no layer tables.
         let db = try SQLiteDatabase(path: path("old.oekaki"), mode: .readWrite(create: false))
-        try db.execute("DROP TABLE layers; DROP TABLE stroke_layers; PRAGMA user_version = 12")
+        try db.execute("DROP TABLE layers; DROP TABLE stroke_layers; ALTER TABLE pages DROP COLUMN picture; PRAGMA user_version = 12")
         db.close()
         let old = try DocumentFile.open(path: path("old.oekaki"))
         XCTAssertEqual(old.foundVersion, 12)

@@ -177,15 +177,15 @@ final class PagesFormatTests: TempDirTestCase {
         try doc.commit(e.setBackground(Background(style: .graph, spacing: 10)).changes)
         doc.close()
         let db = try SQLiteDatabase(path: file, mode: .readWrite(create: false))
-        try db.execute("ALTER TABLE pages DROP COLUMN margin; ALTER TABLE pages DROP COLUMN pdf; ALTER TABLE strokes DROP COLUMN content; ALTER TABLE strokes DROP COLUMN line; DROP TABLE files; DROP TABLE board_pages; ALTER TABLE board_strokes DROP COLUMN look; DROP TABLE layers; DROP TABLE stroke_layers")
-        // The format texts as format 7 wrote them: six fields a format (no margin and no PDF, the last two of eight).
+        try db.execute("ALTER TABLE pages DROP COLUMN margin; ALTER TABLE pages DROP COLUMN pdf; ALTER TABLE pages DROP COLUMN picture; ALTER TABLE strokes DROP COLUMN content; ALTER TABLE strokes DROP COLUMN line; DROP TABLE files; DROP TABLE board_pages; ALTER TABLE board_strokes DROP COLUMN look; DROP TABLE layers; DROP TABLE stroke_layers")
+        // The format texts as format 7 wrote them: six fields a format (no margin, PDF or picture, the last three of nine).
         let rows = try db.statement("SELECT stack, position, kind, pages FROM history WHERE pages IS NOT NULL")
         var rewritten: [(Int64, Int64, String)] = []
         while try rows.step() {
             var f = (rows.text(3) ?? "").split(separator: " ").map(String.init)
             switch rows.int(2) {
-            case Schema.EditKind.addPage.rawValue, Schema.EditKind.deletePage.rawValue: f.removeLast(2)
-            case Schema.EditKind.setFormat.rawValue: f.removeLast(2); f.removeSubrange(7...8)
+            case Schema.EditKind.addPage.rawValue, Schema.EditKind.deletePage.rawValue: f.removeLast(3)
+            case Schema.EditKind.setFormat.rawValue: f.removeLast(3); f.removeSubrange(7...9)
             default: break
             }
             rewritten.append((rows.int(0), rows.int(1), f.joined(separator: " ")))
@@ -217,7 +217,7 @@ final class PagesFormatTests: TempDirTestCase {
         try doc.commit(e.addPage(a4).changes)
         doc.close()
         let cases: [(String, String)] = [
-            ("UPDATE history SET pages = '2 1'", "has 2 fields, not 10"),
+            ("UPDATE history SET pages = '2 1'", "has 2 fields, not 11"),
             ("UPDATE history SET pages = '2 1 1e12 5 plain #ffffffff #000000ff 24'", "page size 1000000000000.0"),
             ("UPDATE history SET pages = '2 1 - - checkered #ffffffff #000000ff 24'", "unknown background 'checkered'"),
             ("UPDATE history SET pages = '2 1 - - plain #ffffffff #000000ff 0'", "spacing '0'"),

@@ -62,6 +62,22 @@ final class OperationCodecTests: XCTestCase {
         XCTAssertEqual(ContentHash(of: all).hex, "136656f0e6bae6b7bbaf10e6900f9a63ed51ee2b2e1099a7fe2e1240601f55d3", "\(all.count) bytes")
     }
 
+    /// A page's picture background travels by its file's hash, alone or with a PDF page, in the flag byte that
+    /// older entries fill with 0 or 1 (their bytes are pinned above); a flag past both is an error.
+    func testPictureBackgroundsTravelByHash() throws {
+        let picture = ContentHash(of: [9, 9, 9]), pdf = PDFPageRef(file: ContentHash(of: [1, 2, 3]), index: 2)
+        for bg in [Background(style: .ruled, picture: picture), Background(pdf: pdf, picture: picture)] {
+            let op = BoardOperation(client: 5, number: 6, change: .formatPages([.first: PageFormat(size: Size(width: 300, height: 200), background: bg)]))
+            let back = try OperationCodec.decode(try OperationCodec.encode(op))
+            XCTAssertEqual(back, op)
+        }
+        let op = BoardOperation(client: 5, number: 6, change: .formatPages([.first: PageFormat(size: nil, background: Background(picture: picture))]))
+        var bytes = try OperationCodec.encode(op)
+        let at = try XCTUnwrap((0..<bytes.count - 64).last { bytes[$0] == 2 && bytes[($0 + 1)...].starts(with: picture.hex.utf8) })
+        bytes[at] = 4
+        XCTAssertThrowsError(try OperationCodec.decode(bytes))
+    }
+
     /// A stroke with a fill, dashes or caps travels in a version-3 entry; plain ink stays in versions 1 and 2, so
     /// older replicas read it; damaged words are errors.
     func testFilledAndDashedStrokesTravelAsVersion3() throws {

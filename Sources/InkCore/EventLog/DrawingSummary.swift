@@ -4,7 +4,7 @@
 ///      "items":[{"kind":"stroke","tool":"pen","color":"#rrggbbaa","width":W,"points":n,"fill":A?,"style":"dash|dashdot|dot|cust: …"?,"bounds":[x0,y0,x1,y1],"shape":"…"?,"page":K?,"layer":L?}
 ///              | {"kind":"text","text":"…","font":"…","size":S,"color":"#rrggbbaa","bounds":[…],"page":K?,"layer":L?}
 ///              | {"kind":"image","width":W,"height":H,"bounds":[…],"page":K?,"layer":L?},…],
-///      "pages":[{"width":W|null,"height":H|null,"background":"plain|ruled|lined|graph|dotted","pdf":P?,"strokes":n,"texts":t,"images":i,
+///      "pages":[{"width":W|null,"height":H|null,"background":"plain|ruled|lined|graph|dotted","pdf":P?,"picture":true?,"strokes":n,"texts":t,"images":i,
 ///                "layers":[{"name":"Layer 1","visible":true,"strokes":n},…]},…]?}
 ///
 /// `strokes` counts ink ("texts" and "images" follow "points", so readers of the ink-only summary still find
@@ -12,7 +12,8 @@
 /// `shape` (line, arrow, triangle, rectangle, polygon, ellipse) is there only for strokes that are shapes.
 /// A whole document's summary gives every item its page (1-based) and lists the pages (null sizes for an endless
 /// page); one page's summary (`info --page K`) has neither. `pdf` is the 1-based page of the PDF a page shows as
-/// its background, when it has one. Items are listed layer by layer from the bottom; `layer` is the item's layer
+/// its background, when it has one; `picture` says a picture is stretched over the page (Xournal++'s image
+/// background). Items are listed layer by layer from the bottom; `layer` is the item's layer
 /// (1-based from the bottom of its page), and a page's `layers` are bottom to top with their ink strokes counted.
 /// A summary of a bare drawing (no page) has no `layer`.
 ///
@@ -53,6 +54,8 @@ public struct DrawingSummary: Hashable, Sendable {
         public var images = 0
         /// The 1-based page of the PDF shown as the background.
         public var pdfPage: Int?
+        /// A picture is stretched over the page.
+        public var picture = false
         public var layers: [LayerItem] = []
     }
     public struct LayerItem: Hashable, Sendable {
@@ -81,7 +84,7 @@ public struct DrawingSummary: Hashable, Sendable {
             let layers = Self.append(p, page: k + 1, to: &items)
             let counts = Self.counts(items[first...])
             pages.append(PageItem(size: p.size, background: p.background.style, strokes: counts.strokes, texts: counts.texts, images: counts.images,
-                                  pdfPage: p.background.pdf.map { $0.index + 1 }, layers: layers))
+                                  pdfPage: p.background.pdf.map { $0.index + 1 }, picture: p.background.picture != nil, layers: layers))
         }
         self.items = items
         self.pages = pages
@@ -167,6 +170,7 @@ public struct DrawingSummary: Hashable, Sendable {
                 out += "{\"width\":\(p.size.map { JSONText.number($0.width) } ?? "null"),\"height\":\(p.size.map { JSONText.number($0.height) } ?? "null")"
                 out += ",\"background\":\(JSONText.string(p.background.rawValue))"
                 if let k = p.pdfPage { out += ",\"pdf\":\(k)" }
+                if p.picture { out += ",\"picture\":true" }
                 out += ",\"strokes\":\(p.strokes),\"texts\":\(p.texts),\"images\":\(p.images),\"layers\":["
                 for (j, l) in p.layers.enumerated() {
                     if j > 0 { out += "," }

@@ -49,6 +49,9 @@ public struct Background: Hashable, Sendable {
     public var margin: Double
     /// A page of an embedded PDF drawn on the paper (scaled to the page), under every item; nil for none.
     public var pdf: PDFPageRef?
+    /// An embedded picture (PNG or JPEG, `Document.files`) stretched over the page on the paper, under every item:
+    /// Xournal++'s image background. Unlike a picture item, it is not selected, moved or erased; nil for none.
+    public var picture: ContentHash?
 
     /// Xournal++'s blue for ruled lines.
     public static let defaultLine = RGBA(r: 0x40, g: 0xa0, b: 0xff)
@@ -58,8 +61,9 @@ public struct Background: Hashable, Sendable {
     /// The smallest and largest spacing kept: below it the lines would fill the page, above it none would show.
     public static let spacingRange = 1.0...10_000.0
 
-    public init(style: Style = .plain, paper: RGBA = .white, line: RGBA? = nil, spacing: Double? = nil, margin: Double = 0, pdf: PDFPageRef? = nil) {
-        self.pdf = pdf
+    public init(style: Style = .plain, paper: RGBA = .white, line: RGBA? = nil, spacing: Double? = nil, margin: Double = 0,
+                pdf: PDFPageRef? = nil, picture: ContentHash? = nil) {
+        self.pdf = pdf; self.picture = picture
         self.style = style; self.paper = paper; self.line = line ?? style.defaultLine
         let s = spacing ?? style.defaultSpacing
         self.spacing = s.isFinite ? min(max(s, Self.spacingRange.lowerBound), Self.spacingRange.upperBound) : style.defaultSpacing
@@ -67,6 +71,9 @@ public struct Background: Hashable, Sendable {
     }
 
     public static let plain = Background()
+
+    /// Nothing printed on the paper: no lines or dots and no picture (a PDF page is drawn apart).
+    public var isPlainPaper: Bool { style == .plain && picture == nil }
 
     /// This paper ruled in `style`: the paper colour kept, the line colour too unless it is the old style's default
     /// (then the new style's), the spacing kept for the same style.

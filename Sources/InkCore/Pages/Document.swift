@@ -43,6 +43,7 @@ public struct Document: Sendable {
         var out = Set<ContentHash>()
         for p in pages {
             if let pdf = p.background.pdf { out.insert(pdf.file) }
+            if let picture = p.background.picture { out.insert(picture) }
             for s in p.strokes { if let i = s.content.image { out.insert(i.file) } }
         }
         for s in extra { if let i = s.content.image { out.insert(i.file) } }

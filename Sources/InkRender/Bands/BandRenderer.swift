@@ -53,7 +53,7 @@ enum BandRenderer {
             }
             ctx.setTransform(scale: mapping.scale, dx: mapping.dx, dy: mapping.dy - Double(y0))
             let bandPage = mapping.pageRect(ofDevice: Rect(minX: -1, minY: Double(y0) - 1, maxX: Double(surface.width) + 1, maxY: Double(y1) + 1))
-            if let paper { BackgroundPainter.paint(paper, in: ctx, visible: bandPage) }
+            if let paper { BackgroundPainter.paint(paper, in: ctx, visible: bandPage, deviceScale: mapping.scale) }
             if let underlay {
                 ctx.save(); ctx.identity(); ctx.paint(underlay, atX: 0, y: -Double(y0)); ctx.restore()
             }

@@ -256,7 +256,12 @@ public enum BackgroundPainter {
 
     /// Draws the pattern (not the paper colour) into `ctx`, whose transform maps page units to device pixels,
     /// clipped to `visible` (page units).
-    static func paint(_ paper: Paper, in ctx: CairoContext, visible: Rect) {
+    /// The paper's picture (on a fixed page), then its lines or dots. `deviceScale`: device pixels per page unit of
+    /// `ctx`, nil for a vector surface (the picture at full resolution).
+    static func paint(_ paper: Paper, in ctx: CairoContext, visible: Rect, deviceScale: Double?) {
+        if let picture = paper.background.picture, !paper.endless, paper.frame.intersects(visible) {
+            ImagePainter.shared.drawPicture(picture, over: paper.frame, in: ctx, deviceScale: deviceScale)
+        }
         let m = marks(paper, in: visible)
         // One fill per colour: overlapping lines of one colour do not darken each other, as one cairo stroke.
         var byColor: [RGBA: [Rect]] = [:]

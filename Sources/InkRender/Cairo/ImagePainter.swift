@@ -20,6 +20,7 @@ public final class ImagePainter: @unchecked Sendable {
     private var files: [ContentHash: [UInt8]] = [:]
     private var decoded: [Level: Entry] = [:]
     private var failures: [ContentHash: ImageError] = [:]
+    private var widths: [ContentHash: Int] = [:]
     private var decodedBytes = 0
     private var clock: UInt64 = 0
     /// How many times bytes were decoded (tests check frames do not decode).
@@ -104,6 +105,20 @@ public final class ImagePainter: @unchecked Sendable {
     }
 
     /// Draws an image item: its picture stretched over its drawn box, placed by its transform.
+    /// Draws picture `hash` stretched over `rect` (a page's picture background, as Xournal++ draws one).
+    func drawPicture(_ hash: ContentHash, over rect: Rect, in ctx: CairoContext, deviceScale: Double?) {
+        draw(hash: hash, pixelWidth: pixelWidth(hash) ?? 1, rect: rect, transform: .identity, in: ctx, deviceScale: deviceScale)
+    }
+
+    /// A picture's width in pixels as shown, read once from its header.
+    private func pixelWidth(_ hash: ContentHash) -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        if let w = widths[hash] { return w }
+        guard let bytes = files[hash], let header = try? ImageHeader(reading: bytes) else { return nil }
+        widths[hash] = header.width
+        return header.width
+    }
+
     func draw(_ box: ImageBox, of item: Stroke, in ctx: CairoContext, deviceScale: Double?) {
         guard let rect = item.drawnBox else { return }
         draw(hash: box.file, pixelWidth: box.pixelWidth, rect: rect, transform: item.transform, in: ctx, deviceScale: deviceScale)

@@ -21,7 +21,7 @@ public enum CairoPDFExport {
             ctx.translate(-f.minX, -f.minY)
             if !annotationsOnly {
                 if !transparent, page.background.paper.a > 0 { ctx.setColor(page.background.paper); ctx.cairoFillRect(f) }
-                if !transparent, page.background.style != .plain { BackgroundPainter.paint(Paper(page), in: ctx, visible: f) }
+                if !transparent, !page.background.isPlainPaper { BackgroundPainter.paint(Paper(page), in: ctx, visible: f, deviceScale: nil) }
                 if let b = backdrop(page), let size = page.size {
                     b.draw(over: Rect(x: 0, y: 0, width: size.width, height: size.height), in: ctx, printing: true)
                 }

@@ -73,9 +73,9 @@ public enum Exporter {
                        backdrop: cairo ? { PDFBackdrop.of($0, in: document) } : nil)
     }
 
-    /// Pages the hand-written PDF cannot hold: a PDF background, or an item that is not ink.
+    /// Pages the hand-written PDF cannot hold: a PDF or picture background, or an item that is not ink.
     static func needsCairo(_ pages: [Page]) -> Bool {
-        pages.contains { p in p.background.pdf != nil || p.shownStrokes.contains { !$0.content.isInk } }
+        pages.contains { p in p.background.pdf != nil || p.background.picture != nil || p.shownStrokes.contains { !$0.content.isInk } }
     }
 
     /// The exported file's bytes.
@@ -95,7 +95,7 @@ public enum Exporter {
         switch format {
         case .png:
             let opaque = !options.transparent && page.background.paper.a == 255
-            let pictures = backdrop != nil || page.shownStrokes.contains { if case .image = $0.content { return true } else { return false } }
+            let pictures = backdrop != nil || page.background.picture != nil || page.shownStrokes.contains { if case .image = $0.content { return true } else { return false } }
             return try PNGEncoder.encoding(opaque: opaque, filter: pictures ? .sub : .none) { finish in
                 try render(page, scale: options.scale, transparent: options.transparent, backdrop: backdrop, finish: finish)
             }

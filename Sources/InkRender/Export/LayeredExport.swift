@@ -44,10 +44,10 @@ public enum LayeredExport {
         let base = try ImageSurface(width: size.width, height: size.height)
         if !transparent {
             base.fillRows(0, size.height, with: background)
-            if let paper, paper.background.style != .plain {
+            if let paper, !paper.background.isPlainPaper {
                 let ctx = CairoContext(drawingInto: base)
                 ctx.setTransform(scale: scale, dx: 0, dy: 0)
-                BackgroundPainter.paint(paper, in: ctx, visible: paper.frame)
+                BackgroundPainter.paint(paper, in: ctx, visible: paper.frame, deviceScale: scale)
             }
         }
         // cairo hands out new surfaces cleared to transparent.
@@ -91,7 +91,7 @@ public enum LayeredExport {
             let ctx = CairoContext(drawingInto: view)
             ctx.setTransform(scale: scale, dx: 0, dy: -Double(y0))
             let bandPage = mapping.pageRect(ofDevice: Rect(minX: -1, minY: Double(y0) - 1, maxX: Double(size.width) + 1, maxY: Double(y1) + 1))
-            if !transparent, let paper, paper.background.style != .plain { BackgroundPainter.paint(paper, in: ctx, visible: bandPage) }
+            if !transparent, let paper, !paper.background.isPlainPaper { BackgroundPainter.paint(paper, in: ctx, visible: bandPage, deviceScale: scale) }
             draw({ draw in try walk(band, draw) }, in: ctx, visible: bandPage, scale: scale, multiply: true, failures: failures, at: band)
             view.flush()
         }

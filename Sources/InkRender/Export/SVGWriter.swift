@@ -26,6 +26,10 @@ enum SVGWriter {
             out.appendFill(page.background.paper)
             out.append("/>\n")
         }
+        if !transparent, let picture = page.background.picture, let size = page.size {
+            SVGImage.append(bytes: ImagePainter.shared.bytes(picture), box: Rect(x: 0, y: 0, width: size.width, height: size.height),
+                            transform: .identity, to: &out)
+        }
         if !transparent { appendPattern(Paper(page), to: &out) }
         if let backdrop, let size = page.size, let png = backdropImage(backdrop, pageSize: size) {
             SVGImage.append(bytes: png, box: Rect(x: 0, y: 0, width: size.width, height: size.height), transform: .identity, to: &out)

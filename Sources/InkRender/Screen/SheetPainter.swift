@@ -241,8 +241,8 @@ enum SheetPainter {
         let pm = m.placed(at: sheet.origin)
         ctx.setTransform(scale: pm.scale, dx: pm.dx, dy: pm.dy)
         let area = pm.pageRect(ofDevice: reach)
-        if let b = sheet.background, b.style != .plain {
-            SheetPattern.paint(b, endless: sheet.endless, pageSize: sheet.pageSize, in: ctx, visible: area)
+        if let b = sheet.background, !b.isPlainPaper {
+            SheetPattern.paint(b, endless: sheet.endless, pageSize: sheet.pageSize, in: ctx, visible: area, deviceScale: pm.scale)
         }
         if let pdf = sheet.pdf, !sheet.endless {
             // From the rasters cached for this zoom (or a stand-in while the sharp one renders): never waits.

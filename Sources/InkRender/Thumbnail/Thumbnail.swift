@@ -30,13 +30,14 @@ public enum Thumbnail {
     }
 
     /// The square image of `frame` (page coordinates: a fixed page, or an endless page's ink with a margin), with
-    /// `backdrop` (the page's PDF page, stretched over the page rect at the origin) over the paper.
-    public static func render(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, runs: [StrokeRun], size: Int) throws -> ImageSurface {
-        try render(frame: frame, background: background, backdrop: backdrop, inkRuns: whole(runs), size: size)
+    /// `backdrop` (the page's PDF page, stretched over the page rect at the origin) and `picture` (its picture
+    /// background, stretched the same way) over the paper.
+    public static func render(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, picture: ContentHash? = nil, runs: [StrokeRun], size: Int) throws -> ImageSurface {
+        try render(frame: frame, background: background, backdrop: backdrop, picture: picture, inkRuns: whole(runs), size: size)
     }
 
     /// The square image of `frame` drawn from thumbnail runs.
-    public static func render(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, inkRuns runs: [Run], size: Int) throws -> ImageSurface {
+    public static func render(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, picture: ContentHash? = nil, inkRuns runs: [Run], size: Int) throws -> ImageSurface {
         guard (1...maxSize).contains(size) else {
             throw RenderError.pageTooLarge("thumbnail size must be 1 to \(maxSize) pixels, not \(size)")
         }
@@ -53,13 +54,15 @@ public enum Thumbnail {
         let layers = (0..<max(runs.count, 1)).map { _ in Layer(PreviewRaster(width: size, height: size)) }
         layers[0].raster.fill(x0: page.x0, y0: page.y0, x1: page.x1, y1: page.y1, with: background)
         let pageBox = Rect(minX: Double(page.x0), minY: Double(page.y0), maxX: Double(page.x1), maxY: Double(page.y1))
-        if let backdrop {
-            let pdf = try ImageSurface(width: size, height: size)
-            let ctx = CairoContext(drawingInto: pdf)
+        if backdrop != nil || picture != nil {
+            let under = try ImageSurface(width: size, height: size)
+            let ctx = CairoContext(drawingInto: under)
             ctx.identity()
             ctx.clip(pageBox)
-            backdrop.draw(over: Rect(x: dx, y: dy, width: frame.width * scale, height: frame.height * scale), in: ctx, printing: false)
-            layers[0].raster.composite(pdf.words())
+            let rect = Rect(x: dx, y: dy, width: frame.width * scale, height: frame.height * scale)
+            if let picture { ImagePainter.shared.drawPicture(picture, over: rect, in: ctx, deviceScale: 1) }
+            backdrop?.draw(over: rect, in: ctx, printing: false)
+            layers[0].raster.composite(under.words())
         }
         let failure = FirstError()
         // Text boxes need Pango: kept aside and drawn with cairo over the composited ink.
@@ -135,12 +138,12 @@ public enum Thumbnail {
                      runs: runs, size: size, to: path)
     }
 
-    public static func writePNG(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, runs: [StrokeRun], size: Int, to path: String) throws {
-        try writePNG(frame: frame, background: background, backdrop: backdrop, inkRuns: whole(runs), size: size, to: path)
+    public static func writePNG(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, picture: ContentHash? = nil, runs: [StrokeRun], size: Int, to path: String) throws {
+        try writePNG(frame: frame, background: background, backdrop: backdrop, picture: picture, inkRuns: whole(runs), size: size, to: path)
     }
 
-    public static func writePNG(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, inkRuns runs: [Run], size: Int, to path: String) throws {
-        let image = try render(frame: frame, background: background, backdrop: backdrop, inkRuns: runs, size: size)
+    public static func writePNG(frame: Rect, background: RGBA, backdrop: PDFBackdrop? = nil, picture: ContentHash? = nil, inkRuns runs: [Run], size: Int, to path: String) throws {
+        let image = try render(frame: frame, background: background, backdrop: backdrop, picture: picture, inkRuns: runs, size: size)
         let bytes: [[UInt8]]
         do { bytes = try PNGEncoder.chunks(image, opaque: false) } catch {
             throw RenderError.pageTooLarge("cannot encode the PNG: \(error)")

@@ -66,6 +66,12 @@ public enum ContentCodec {
     /// `pages.pdf` and the page-edit text: "HASH:INDEX".
     static func pdfText(_ r: PDFPageRef) -> String { "\(r.file.hex):\(r.index)" }
 
+    /// `pages.picture` and the page-edit text: the picture's hash.
+    static func picture(_ s: Substring) throws -> ContentHash {
+        guard let h = ContentHash(hex: s) else { throw Failure(description: "picture background '\(s.prefix(80))' is not a hash") }
+        return h
+    }
+
     static func pdf(_ s: Substring) throws -> PDFPageRef {
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let h = ContentHash(hex: parts[0]), let i = Int(parts[1]), i >= 0, i <= PDFPageRef.maxIndex else {

@@ -68,6 +68,7 @@ struct DocumentReader {
         }
         for p in pages.live + pages.deleted {
             if let pdf = p.format.background.pdf, document.files[pdf.file] == nil { throw bad("page \(p.id) shows missing PDF \(pdf.file.hex.prefix(12))…") }
+            if let h = p.format.background.picture, document.files[h] == nil { throw bad("page \(p.id) shows missing picture \(h.hex.prefix(12))…") }
         }
         guard version >= 2 else { return (document, History()) }
         return (document, try readHistory(all))

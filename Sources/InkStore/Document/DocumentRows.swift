@@ -102,7 +102,7 @@ enum DocumentRows {
             return ([PageRow(id: Page.firstID, position: 0, format: format)], [])
         }
         var live: [PageRow] = [], deleted: [PageRow] = []
-        let q = try db.statement("SELECT id, position, width, height, style, paper, line, spacing, \(version >= Schema.marginVersion ? "margin" : "0"), \(version >= Schema.elementsVersion ? "pdf" : "NULL") FROM pages ORDER BY position, id")
+        let q = try db.statement("SELECT id, position, width, height, style, paper, line, spacing, \(version >= Schema.marginVersion ? "margin" : "0"), \(version >= Schema.elementsVersion ? "pdf" : "NULL"), \(version >= Schema.pictureVersion ? "picture" : "NULL") FROM pages ORDER BY position, id")
         defer { q.reset() }
         while try q.step() {
             guard live.count + deleted.count < 2 * Schema.maxPages else { throw bad("more than \(2 * Schema.maxPages) page rows") }
@@ -123,7 +123,12 @@ enum DocumentRows {
             if let t = q.text(9) {
                 do { pdf = try ContentCodec.pdf(Substring(t)) } catch let e as ContentCodec.Failure { throw bad("page \(id): \(e)") }
             }
-            let bg = Background(style: style, paper: try colour(q.int(5), "paper"), line: try colour(q.int(6), "line"), spacing: spacing, margin: margin, pdf: pdf)
+            var picture: ContentHash?
+            if let t = q.text(10) {
+                do { picture = try ContentCodec.picture(Substring(t)) } catch let e as ContentCodec.Failure { throw bad("page \(id): \(e)") }
+            }
+            let bg = Background(style: style, paper: try colour(q.int(5), "paper"), line: try colour(q.int(6), "line"), spacing: spacing, margin: margin,
+                                pdf: pdf, picture: picture)
             var row = PageRow(id: PageID(id), position: nil, format: PageFormat(size: size, background: bg))
             if q.isNull(1) { deleted.append(row); continue }
             // Sorted by place, so live pages must count up from 0 with no gap or repeat.

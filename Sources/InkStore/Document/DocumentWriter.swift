@@ -27,11 +27,13 @@ struct DocumentWriter {
         guard id >= 1, id <= UInt64(Int64.max) else { throw StoreError.unstorable("page id \(id) is outside 1…\(Int64.max)") }
         let b = format.background
         if let pdf = b.pdf { try storeFile(pdf.file) }
-        let q = try db.statement("INSERT OR REPLACE INTO pages(id, position, width, height, style, paper, line, spacing, margin, pdf) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        if let picture = b.picture { try storeFile(picture) }
+        let q = try db.statement("INSERT OR REPLACE INTO pages(id, position, width, height, style, paper, line, spacing, margin, pdf, picture) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try q.bind(1, Int64(bitPattern: id))
         if let position { try q.bind(2, Int64(position)) }
         if let size = format.size { try q.bind(3, size.width).bind(4, size.height) }
         if let pdf = b.pdf { try q.bind(10, ContentCodec.pdfText(pdf)) }
+        if let picture = b.picture { try q.bind(11, picture.hex) }
         try q.bind(5, b.style.rawValue).bind(6, Int64(b.paper.packed)).bind(7, Int64(b.line.packed)).bind(8, b.spacing).bind(9, b.margin).run()
         if try db.integer("SELECT count(*) FROM pages") ?? 0 > 1 { try db.execute(Schema.pageIndex) }
     }
@@ -222,11 +224,12 @@ struct DocumentWriter {
                 let f = c.to
                 if let size = f.size, let problem = DocumentRows.problem(with: size) { throw StoreError.unstorable(problem) }
                 if let pdf = f.background.pdf { try storeFile(pdf.file) }
-                let q = try db.statement("UPDATE pages SET width = ?, height = ?, style = ?, paper = ?, line = ?, spacing = ?, margin = ?, pdf = ? WHERE id = ?")
+                if let picture = f.background.picture { try storeFile(picture) }
+                let q = try db.statement("UPDATE pages SET width = ?, height = ?, style = ?, paper = ?, line = ?, spacing = ?, margin = ?, pdf = ?, picture = ? WHERE id = ?")
                 if let size = f.size { try q.bind(1, size.width).bind(2, size.height) } else { try q.bindNull(1).bindNull(2) }
                 try q.bind(3, f.background.style.rawValue).bind(4, Int64(f.background.paper.packed))
                     .bind(5, Int64(f.background.line.packed)).bind(6, f.background.spacing).bind(7, f.background.margin)
-                    .bind(8, f.background.pdf.map(ContentCodec.pdfText)).bind(9, Int64(bitPattern: c.page)).run()
+                    .bind(8, f.background.pdf.map(ContentCodec.pdfText)).bind(9, f.background.picture?.hex).bind(10, Int64(bitPattern: c.page)).run()
             }
         case .transform(let t):
             let q = try db.statement("UPDATE strokes SET transform = ?, width = ? WHERE id = ?")

@@ -7,8 +7,9 @@ import InkCore
 ///     move page:           "FROM TO"
 ///     set format:          "ID FORMAT FORMAT;…"      (before, after; one group per page)
 ///
-/// A FORMAT is "WIDTH HEIGHT STYLE PAPER LINE SPACING MARGIN PDF", with "- -" for the size of an endless page (format 5
-/// files have no MARGIN: it is 0; before format 9 there is no PDF) and PDF "-" or "HASH:PAGE" (`ContentCodec.pdf`). Numbers are in Swift's shortest round-trip form, so a format reads back exactly.
+/// A FORMAT is "WIDTH HEIGHT STYLE PAPER LINE SPACING MARGIN PDF PICTURE", with "- -" for the size of an endless page
+/// (format 5 files have no MARGIN: it is 0; before format 9 there is no PDF, before 14 no PICTURE), PDF "-" or
+/// "HASH:PAGE" (`ContentCodec.pdf`) and PICTURE "-" or the picture's hash. Numbers are in Swift's shortest round-trip form, so a format reads back exactly.
 enum PageEditText {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -26,19 +27,19 @@ enum PageEditText {
     static func format(_ f: PageFormat) -> String {
         let size = f.size.map { "\(number($0.width)) \(number($0.height))" } ?? "- -"
         let b = f.background
-        return "\(size) \(b.style.rawValue) \(b.paper.hex) \(b.line.hex) \(number(b.spacing)) \(number(b.margin)) \(b.pdf.map(ContentCodec.pdfText) ?? "-")"
+        return "\(size) \(b.style.rawValue) \(b.paper.hex) \(b.line.hex) \(number(b.spacing)) \(number(b.margin)) \(b.pdf.map(ContentCodec.pdfText) ?? "-") \(b.picture?.hex ?? "-")"
     }
 
     private static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)" }
 
     /// One FORMAT alone (a shared board's page format, `board_pages.format`).
     static func readFormat(_ text: String) throws -> PageFormat {
-        try format(try tokens(text, counts: [8])[...])
+        try format(try tokens(text, counts: [9, 8])[...])
     }
 
     /// A page added or deleted: its id, place and format.
     static func page(_ text: String) throws -> (id: PageID, at: Int, format: PageFormat) {
-        let t = try tokens(text, counts: [10, 9, 8])
+        let t = try tokens(text, counts: [11, 10, 9, 8])
         return (try id(t[0]), try place(t[1]), try format(t[2...]))
     }
 
@@ -48,10 +49,10 @@ enum PageEditText {
     }
 
     static func formats(_ text: String) throws -> [(page: PageID, from: PageFormat, to: PageFormat)] {
-        // Each group is under 300 characters; this bounds the work before anything is split.
-        guard text.utf8.count <= Schema.maxPages * 300 else { throw Failure(description: "page formats are \(text.utf8.count) bytes long") }
+        // Each group is under 500 characters; this bounds the work before anything is split.
+        guard text.utf8.count <= Schema.maxPages * 500 else { throw Failure(description: "page formats are \(text.utf8.count) bytes long") }
         return try text.split(separator: ";", omittingEmptySubsequences: false).map { group in
-            let t = try tokens(String(group), counts: [17, 15, 13])
+            let t = try tokens(String(group), counts: [19, 17, 15, 13])
             let n = (t.count - 1) / 2
             return (try id(t[0]), try format(t[1...n]), try format(t[(n + 1)...]))
         }
@@ -103,6 +104,11 @@ enum PageEditText {
         if t.count > 7, t[7] != "-" {
             do { pdf = try ContentCodec.pdf(t[7]) } catch let e as ContentCodec.Failure { throw Failure(description: e.description) }
         }
-        return PageFormat(size: size, background: Background(style: style, paper: paper, line: line, spacing: spacing, margin: margin, pdf: pdf))
+        var picture: ContentHash?
+        if t.count > 8, t[8] != "-" {
+            do { picture = try ContentCodec.picture(t[8]) } catch let e as ContentCodec.Failure { throw Failure(description: e.description) }
+        }
+        return PageFormat(size: size, background: Background(style: style, paper: paper, line: line, spacing: spacing, margin: margin,
+                                                             pdf: pdf, picture: picture))
     }
 }

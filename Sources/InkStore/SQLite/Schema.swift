@@ -6,7 +6,7 @@ enum Schema {
     /// "OEKI": tells an Oekaki document from any other SQLite database.
     static let applicationID: Int64 = 0x4F45_4B49
     /// The format version this build writes (`PRAGMA user_version`).
-    static let currentVersion = 13
+    static let currentVersion = 14
     /// The first format with pages (before it, one page in `document`, every stroke on it).
     static let pagesVersion = 5
     /// The first format with stroke transforms (moved, resized, rotated selections).
@@ -27,6 +27,8 @@ enum Schema {
     static let lineStyleVersion = 12
     /// The first format with layers (`layers`, `stroke_layers`, layer edits in `history.pages`).
     static let layersVersion = 13
+    /// The first format with picture backgrounds (`pages.picture`).
+    static let pictureVersion = 14
 
     /// steps[i] turns a version-i database into version i+1.
     static let steps: [String] = [
@@ -195,6 +197,11 @@ enum Schema {
             stroke INTEGER PRIMARY KEY,  -- strokes.id
             layer INTEGER NOT NULL) WITHOUT ROWID;
         INSERT INTO layers(id, page, position, name, visible, every_page) SELECT id, id, 0, 'Layer 1', 1, 0 FROM pages;
+        """,
+        // 14: a picture stretched over a page (Xournal++'s image background): `pages.picture` is the hex hash of its
+        // bytes in `files`, NULL for none. Page edits in `history.pages` write it as a ninth format field.
+        """
+        ALTER TABLE pages ADD COLUMN picture TEXT;
         """,
     ]
 

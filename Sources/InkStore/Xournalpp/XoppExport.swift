@@ -12,7 +12,10 @@ public enum XoppExport {
 
     /// `jpegAsPNG`: Xournal++ 1.1 draws only PNG pictures (a JPEG `<image>` shows nothing there), so a caller that can
     /// decode gives each JPEG's PNG (its pixels as shown); without it, or when it returns nil, the JPEG goes as it is.
-    public static func data(_ document: Document, pdfPath: String? = nil, jpegAsPNG: (([UInt8]) -> [UInt8]?)? = nil) throws -> [UInt8] {
+    /// `pictureNames`: the attachment name (`FILE` of `NAME.xopp.FILE`) of each picture background; a page whose
+    /// picture has none gets its paper alone.
+    public static func data(_ document: Document, pdfPath: String? = nil, pictureNames: [ContentHash: String] = [:],
+                            jpegAsPNG: (([UInt8]) -> [UInt8]?)? = nil) throws -> [UInt8] {
         var files = document.files
         if let jpegAsPNG {
             for (hash, bytes) in files where bytes.starts(with: ImageHeader.jpegSignature) {
@@ -27,24 +30,40 @@ public enum XoppExport {
         // Xournal++ knows one PDF per document, named on the first page showing it.
         let pdf = pdfPath == nil ? nil : document.pages.lazy.compactMap { $0.background.pdf?.file }.first
         var named = false
-        for page in document.pages {
+        // A picture's first page attaches it; later pages clone that page's, as Xournal++ writes them.
+        var firstPage: [ContentHash: Int] = [:]
+        for (k, page) in document.pages.enumerated() {
             var ref = page.background.pdf
             if ref?.file != pdf { ref = nil }
+            var picture: Picture?
+            if let h = page.background.picture, page.size != nil, let name = pictureNames[h] {
+                if let first = firstPage[h] { picture = .clone(first) } else { firstPage[h] = k; picture = .attach(name) }
+            }
             write(page, pdf: ref.map { r in
                 defer { named = true }
                 return (named ? nil : pdfPath, r.index)
-            }, files: files, to: &x)
+            }, picture: picture, files: files, to: &x)
         }
         x += "</xournal>\n"
         return try Deflate.gzip(x.bytes, level: 3)
     }
 
+    /// Where a page's picture background is for Xournal++: attached beside the `.xopp` under a name, or an earlier
+    /// page's (0-based).
+    enum Picture { case attach(String), clone(Int) }
+
     /// `pdf`: the page's PDF page (0-based) and, on the first such page, the PDF's path.
-    private static func write(_ page: Page, pdf: (path: String?, index: Int)?, files: [ContentHash: [UInt8]], to x: inout XMLBytes) {
+    private static func write(_ page: Page, pdf: (path: String?, index: Int)?, picture: Picture?, files: [ContentHash: [UInt8]], to x: inout XMLBytes) {
         let frame = page.frame
         let b = page.background
         x += "<page width=\"\(exact(frame.width))\" height=\"\(exact(frame.height))\">\n"
-        if let pdf {
+        if let picture {
+            // Xournal++'s page has one background: the picture, stretched over the page.
+            switch picture {
+            case .attach(let name): x += "<background type=\"pixmap\" domain=\"attach\" filename=\""; x += xmlEscaped(name); x += "\"/>\n"
+            case .clone(let k): x += "<background type=\"pixmap\" domain=\"clone\" filename=\"\(k)\"/>\n"
+            }
+        } else if let pdf {
             x += "<background type=\"pdf\""
             if let path = pdf.path { x += " domain=\"absolute\" filename=\""; x += xmlEscaped(path); x += "\"" }
             x += " pageno=\"\(pdf.index + 1)\"/>\n"
@@ -153,7 +172,20 @@ public enum XoppExport {
             }
             pdfPath = side
         }
-        let bytes = try data(document, pdfPath: pdfPath, jpegAsPNG: jpegAsPNG)
+        // Each picture background goes beside it too, as `NAME.xopp.bg_K.png` (Xournal++'s own names; it reads a JPEG
+        // by its content whatever the name). Pictures are PNG here when `jpegAsPNG` can make them.
+        var pictureNames: [ContentHash: String] = [:]
+        for page in document.pages where page.size != nil {
+            guard let h = page.background.picture, pictureNames[h] == nil, let original = document.files[h] else { continue }
+            let name = "bg_\(pictureNames.count + 1).png"
+            let bytes = original.starts(with: ImageHeader.jpegSignature) ? jpegAsPNG?(original) ?? original : original
+            let side = path + "." + name
+            do { try Data(bytes).write(to: URL(fileURLWithPath: side), options: .atomic) } catch {
+                throw StoreError.io(path: side, detail: "cannot write a page's picture: \(error.localizedDescription)")
+            }
+            pictureNames[h] = name
+        }
+        let bytes = try data(document, pdfPath: pdfPath, pictureNames: pictureNames, jpegAsPNG: jpegAsPNG)
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

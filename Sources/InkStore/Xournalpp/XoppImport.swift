@@ -67,7 +67,7 @@ public enum XoppImport {
             }
         }
         do {
-            return try parse(xml, page: page, path: path)
+            return try parse(xml, page: page, path: path, package: raw.starts(with: ZipPackage.magic) ? raw : nil)
         } catch let e as XMLSubset.Failure {
             throw StoreError.badXopp(path: path, detail: e.description)
         } catch let e as ParseFailure {
@@ -173,7 +173,8 @@ public enum XoppImport {
     }
 
     /// `path`: where the `.xopp` is, to find its PDF background beside it.
-    static func parse(_ xml: [UInt8], page wanted: Int, path: String? = nil) throws -> Result {
+    /// `package`: the zip package the XML came from (Xournal++'s attachments are its members).
+    static func parse(_ xml: [UInt8], page wanted: Int, path: String? = nil, package: [UInt8]? = nil) throws -> Result {
         var p = XMLSubset(xml)
         var pages: [PendingPage] = []
         var creator = ""
@@ -197,6 +198,7 @@ public enum XoppImport {
         // A <teximage> being read, and the formulas that came in as pictures or could not be read.
         var currentTeX: (attrs: XMLSubset.Attributes, text: [UInt8])?
         var texPictures = 0, badTeX = 0, texBudget = texFilePixels
+        var pictureBackgrounds = XoppPictureBackgrounds(xopp: path, package: package)
         var skipDepth = 0
         var root = true
         let finishing = StrokeFinishing()
@@ -256,7 +258,11 @@ public enum XoppImport {
                         if pdfName == nil, let f = attrs["filename"], !f.isEmpty { pdfName = f; pdfDomain = attrs["domain"] }
                         let k = attrs["pageno"].flatMap { Int($0) } ?? pages.count
                         pages[pages.count - 1].pdfPage = k >= 1 && k <= PDFSource.maxPages ? k - 1 : nil
-                    case "pixmap": notHeld["image background", default: 0] += 1
+                    case "pixmap":
+                        let before = pages.count - 1
+                        pages[pages.count - 1].background.picture = pictureBackgrounds.picture(
+                            domain: attrs["domain"], filename: attrs["filename"],
+                            earlier: { k in k < before ? pages[k].background.picture : nil }, files: &files)
                     default: notHeld["\(attrs["type"] ?? "unknown") background", default: 0] += 1
                     }
                 case "layer" where inPage:
@@ -425,6 +431,9 @@ public enum XoppImport {
         if badStrokes > 0 { notes.append("has \(badStrokes) strokes with an invalid width or no points; skipped them") }
         if texPictures > 0 { notes.append("has \(texPictures) TeX formulas; they came in as pictures (their LaTeX source is not kept)") }
         if badTeX > 0 { notes.append("has \(badTeX) TeX formulas that are not a readable PDF or picture (or past \(texFilePixels / 1_000_000) megapixels of formulas in one file); left them out") }
+        if pictureBackgrounds.failed > 0 {
+            notes.append("has \(pictureBackgrounds.failed) image backgrounds whose picture is missing or not a readable PNG or JPEG (\(ImageLimits.wording)); those pages have plain paper")
+        }
         if badImages > 0 { notes.append("has \(badImages) images that are not readable PNG or JPEG pictures (or larger than \(ImageLimits.maxSide) pixels a side or \(ImageLimits.maxPixels / 1_000_000) megapixels); left them out") }
         var document = Document(pages: out)
         document.files = files

@@ -70,6 +70,7 @@ final class PagePreviews {
 
     static func render(_ page: Page, in document: Document, size: Int) throws -> ImageSurface {
         try Thumbnail.render(frame: page.frame, background: page.background.paper, backdrop: PDFBackdrop.of(page, in: document),
+                             picture: page.size == nil ? nil : page.background.picture,
                              runs: LayeredExport.runs(of: page.shownStrokes, count: 1), size: size)
     }
 
