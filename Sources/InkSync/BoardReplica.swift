@@ -425,6 +425,16 @@ public struct BoardReplica: Sendable {
         if own && s.id.client == client {
             // My stroke: it is already here (or was erased here since, an edit still to publish).
             let local = s.id.number
+            if let other = ledger.globalID(local: local), other != s.id {
+                // The copy took over another stroke while its own add was on its way (a restyle, front or back
+                // redone meanwhile): this add is a stroke no one sees here, which the next outbox erases on the board.
+                let unseen = makeLocalID()
+                ledger[s.id] = .init(local: unseen, visible: true, order: order, page: page, look: look, layer: layer)
+                hidden[unseen] = s.stroke(local: unseen, page: page, order: order, layer: layer)
+                pendingStrokes[unseen] = page
+                touched.insert(unseen)
+                return
+            }
             ledger[s.id] = .init(local: local, visible: true, order: order, page: page, look: look, layer: layer)
             if stroke(local, page: page) != nil {
                 if placesWaiting != nil { placesWaiting?.append((local, page, order)) } else { place(local, page: page, order: order) }

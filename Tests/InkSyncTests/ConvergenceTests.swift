@@ -25,7 +25,8 @@ final class ConvergenceTests: XCTestCase {
 
     func testRandomConcurrentPageAndSelectionEditsConverge() throws {
         var done: [String: Int] = [:]
-        for seed in SimulationSeeds.or(Array(100...160)) {
+        // 1690 and 2332: a wider run's divergences (each also a test of its own below).
+        for seed in SimulationSeeds.or(Array(100...160) + [1690, 2332]) {
             done.merge(try runSimulation(seed: seed, users: 2 + Int(seed % 4), steps: 500, pagesAndSelections: true)) { $0 + $1 }
         }
         for k in ["transform", "restyle", "front", "back", "duplicate", "addPage", "duplicatePage", "deletePage", "movePage", "format"] {
@@ -100,6 +101,47 @@ final class ConvergenceTests: XCTestCase {
         XCTAssertEqual(a.document.pages.last?.strokes.map { $0.points.map { [$0.x, $0.y] } }, [[[10, 10], [60, 10]]], "b's ink is back on a")
         a.settle()
         XCTAssertEqual(a.outbox(), [], "a holds what the board holds")
+    }
+
+    /// A restyle undone and redone while the copy's own add is on its way: the copy takes over the original's board
+    /// stroke at the redo, then its add comes back. Both replicas end with one stroke in the new colour (the add
+    /// named a local stroke the original's entry named too, and the replica's comparison lost one; found by seed 2332).
+    func testARestyleRedoneWhileItsCopyIsOnItsWayLeavesOneStroke() throws {
+        var log: [BoardOperation] = []
+        var a = BoardReplica(client: 1, document: Document()), b = BoardReplica(client: 2, document: Document())
+        var readA = 0, readB = 0
+        func publish(_ r: inout BoardReplica) {
+            r.settle()
+            for op in r.operations(r.outbox()) { log.append(try! OperationCodec.decode(try! OperationCodec.encode(op))) }
+        }
+        func read(_ r: inout BoardReplica, _ done: inout Int) {
+            while done < log.count { r.receive(log[done], sequence: UInt64(done + 1)); done += 1 }
+        }
+        let page = a.document.pages[0].id
+        let original = Stroke(id: a.newStrokeID(), style: StrokeStyle(), points: [InkPoint(x: 10, y: 10), InkPoint(x: 60, y: 10)], page: page)
+        a.perform(.add([original]))
+        publish(&a)
+        var copy = original
+        copy.id = a.newStrokeID(); copy.order = original.order; copy.style.color = RGBA(r: 0, g: 120, b: 200)
+        let restyle = Edit.replace(removed: [original], added: [copy])
+        a.perform(restyle)
+        read(&a, &readA)
+        publish(&a)          // the copy's add goes out
+        a.perform(restyle.inverse)
+        a.perform(restyle)   // redone before the add is back
+        read(&a, &readA)
+        let locals = a.ledger.entries.values.map(\.local)
+        XCTAssertEqual(Set(locals).count, locals.count, "each board stroke names its own local stroke")
+        for _ in 0..<3 { publish(&a); read(&a, &readA) }
+        read(&b, &readB)
+        for r in [a, b] {
+            XCTAssertEqual(r.document.pages[0].strokes.map(\.style.color), [RGBA(r: 0, g: 120, b: 200)], "client \(r.client): one stroke, restyled")
+        }
+        a.settle(); b.settle()
+        XCTAssertEqual(a.outbox(), [])
+        var all = a
+        all.markAllPending()
+        XCTAssertEqual(all.outbox(), [], "a holds what the board holds")
     }
 
     /// Bring to front, then undo: the stroke goes back exactly where it was, on the other replica too.
