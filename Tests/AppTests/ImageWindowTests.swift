@@ -76,6 +76,41 @@ final class ImageWindowTests: WindowTestCase {
         XCTAssertGreaterThan(try waitFor(seconds: 5) { $0.count(red: true) > 8000 }.count(red: true), 8000, "redo brings it back")
     }
 
+    /// Page menu ▸ Picture…: the picture stretched over the whole page under the ink, stored as the page's background
+    /// (no item to select or delete), and undo takes it away.
+    func testAPagePictureIsStretchedOverThePage() throws {
+        let file = try emptyPage(), png = try picture()
+        try launch(file, environment: ["OEKAKI_CHOSEN_FILE": png])
+        _ = try waitForPage()
+        try clickReportedControl(startingWith: "Pages:")
+        try clickReportedControl(startingWith: "Stretch a PNG or JPEG over the page")
+        let shown = try waitFor(seconds: 5) { $0.count(red: true) > 50_000 && $0.count(red: false) > 50_000 }
+        // The 600×400 page, each half of the picture over half of it (an inserted picture would be 200×100).
+        let red = try XCTUnwrap(shown.centre(red: true)), blue = try XCTUnwrap(shown.centre(red: false))
+        XCTAssertEqual(Double(shown.count(red: true)) / Double(shown.count(red: false)), 1, accuracy: 0.05, "two equal halves")
+        XCTAssertEqual(blue.y, red.y, accuracy: 3)
+        XCTAssertEqual((blue.x - red.x) * 2 * 400 / 600, (Double(shown.count(red: true) * 2) * 400 / 600).squareRoot(), accuracy: 8,
+                       "stretched over the page: the halves' centres half a page apart")
+        // Not an item: selecting everything and deleting leaves it.
+        key("ctrl+a"); key("Delete")
+        usleep(500_000)
+        XCTAssertGreaterThan(try screenshot().count(red: true), 50_000, "still there")
+        usleep(800_000)   // autosave
+        quit()
+        let stored = try DocumentFile.open(path: file, readOnly: true)
+        XCTAssertEqual(stored.document.pages[0].strokes.count, 0)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: png)))
+        XCTAssertEqual(stored.document.pages[0].background.picture, ContentHash(of: bytes))
+        XCTAssertEqual(stored.document.files[ContentHash(of: bytes)], bytes)
+        stored.close()
+
+        try launch(file)
+        _ = try waitFor(seconds: 5) { $0.count(red: true) > 50_000 }
+        key("ctrl+z")
+        let undone = try waitFor(seconds: 5) { $0.count(red: true) == 0 && $0.count(red: false) == 0 }
+        XCTAssertEqual(undone.count(red: true) + undone.count(red: false), 0, "undo takes the picture away")
+    }
+
     func testPastedPNGFromAnotherAppBecomesAPicture() throws {
         guard let xclip = AppWindowTests.tool("xclip") else { throw XCTSkip("xclip is needed (apt-get install xclip)") }
         let file = try emptyPage(), png = try picture()

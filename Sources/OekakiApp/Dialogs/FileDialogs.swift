@@ -1,11 +1,12 @@
 import CGtk
+import Foundation
 import Localization
 import InkCore
 
 /// Native file choosers and the colour chooser (GTK 4.8 has no GtkFileDialog/GtkColorDialog).
 enum FileDialogs {
     enum Purpose {
-        case open, saveAs, export, insertImage
+        case open, saveAs, export, insertImage, pagePicture
 
         var title: String {
             switch self {
@@ -13,6 +14,7 @@ enum FileDialogs {
             case .saveAs: return localized("Save the drawing as")
             case .export: return localized("Export as PNG, SVG, PDF or .xopp (by the name's extension)")
             case .insertImage: return localized("Insert an image")
+            case .pagePicture: return localized("Choose a picture for the page")
             }
         }
         var accept: String {
@@ -21,13 +23,14 @@ enum FileDialogs {
             case .saveAs: return localized("_Save")
             case .export: return localized("_Export")
             case .insertImage: return localized("_Insert")
+            case .pagePicture: return localized("_Choose")
             }
         }
         var filters: [(name: String, patterns: [String])] {
             switch self {
             case .open: return [("Drawings (.oekaki, .xopp, .pdf)", ["*.oekaki", "*.xopp", "*.pdf"]), ("All files", ["*"])]
             case .saveAs: return [("Oekaki drawing (.oekaki)", ["*.oekaki"])]
-            case .insertImage: return [(localized("PNG or JPEG image"), ["*.png", "*.PNG", "*.jpg", "*.JPG", "*.jpeg", "*.JPEG"]), (localized("All files"), ["*"])]
+            case .insertImage, .pagePicture: return [(localized("PNG or JPEG image"), ["*.png", "*.PNG", "*.jpg", "*.JPG", "*.jpeg", "*.JPEG"]), (localized("All files"), ["*"])]
             case .export: return [(localized("PNG, SVG, PDF or Xournal++"), ["*.png", "*.svg", "*.pdf", "*.xopp"]), (localized("PNG image"), ["*.png"]),
                                   (localized("SVG image"), ["*.svg"]), (localized("PDF document"), ["*.pdf"]), (localized("Xournal++ notes"), ["*.xopp"])]
             }
@@ -36,7 +39,9 @@ enum FileDialogs {
 
     /// Asks for a path; `done` gets it on the GTK thread (nothing when cancelled).
     static func choose(_ purpose: Purpose, parent: Widget, folder: String? = nil, suggestedName: String? = nil, done: @escaping (String) -> Void) {
-        let action = purpose == .open || purpose == .insertImage ? GTK_FILE_CHOOSER_ACTION_OPEN : GTK_FILE_CHOOSER_ACTION_SAVE
+        // Test hook: window tests cannot drive a native chooser; `OEKAKI_CHOSEN_FILE` answers it.
+        if let path = ProcessInfo.processInfo.environment["OEKAKI_CHOSEN_FILE"] { done(path); return }
+        let action = purpose == .open || purpose == .insertImage || purpose == .pagePicture ? GTK_FILE_CHOOSER_ACTION_OPEN : GTK_FILE_CHOOSER_ACTION_SAVE
         guard let dialog = gtk_file_chooser_native_new(purpose.title, typed(parent, as: GtkWindow.self), action, purpose.accept, localized("_Cancel")) else { return }
         let chooser = dialog
         let native = UnsafeMutablePointer<GtkNativeDialog>(dialog)

@@ -171,6 +171,18 @@ final class DocumentSession {
         pageCommand { e in e.setBackground(e.page.background.restyled(style), allPages: allPages) }
     }
 
+    /// A picture stretched over the current page (or every page) under the ink, its ruling and paper kept; a paper
+    /// style chosen later takes it away. One undoable edit.
+    func setPagePicture(_ bytes: [UInt8], allPages: Bool) {
+        let hash = editor.addFile(bytes)
+        ImagePainter.shared.provide(hash: hash, bytes: bytes)
+        pageCommand { e in
+            var b = e.page.background
+            b.picture = hash
+            return e.setBackground(b, allPages: allPages)
+        }
+    }
+
     /// Page commands: strokes in progress would land on the wrong page, so they end as Escape ends them.
     /// `scroll`: show the top of the page left current (a page just added).
     private func pageCommand(scroll: Bool = false, _ run: (Editor) -> Update) {

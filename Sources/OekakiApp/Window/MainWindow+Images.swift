@@ -18,8 +18,24 @@ extension MainWindow {
         FileDialogs.choose(.insertImage, parent: window, folder: dialogFolder) { [weak self] path in self?.insertImage(file: path) }
     }
 
+    /// Page menu ▸ Picture…: the chosen picture stretched over the page (every page with "Apply … to all pages").
+    func choosePagePicture() {
+        FileDialogs.choose(.pagePicture, parent: window, folder: dialogFolder) { [weak self] path in
+            self?.readImage(file: path) { [weak self] bytes, name in
+                guard let self, self.checkImage(bytes, name: name) != nil else { return }
+                self.session.setPagePicture(bytes, allPages: self.pageMenu.isAllPages)
+            }
+        }
+    }
+
     /// Reads the file off the GTK thread (a large photo takes a moment), then inserts it.
     func insertImage(file path: String, atView point: Point? = nil) {
+        readImage(file: path) { [weak self] bytes, name in self?.insertImage(bytes, name: name, atView: point) }
+    }
+
+    /// A picture file's bytes, read off the GTK thread and handed to `then` on it; a file too large or unreadable
+    /// is one line in the banner.
+    private func readImage(file path: String, then: @escaping ([UInt8], String) -> Void) {
         let name = (path as NSString).lastPathComponent
         backgroundQueue.async { [weak self] in
             let read: Result<[UInt8], Error> = Result {
@@ -31,10 +47,25 @@ extension MainWindow {
             onMainLoop { [weak self] in
                 guard let self else { return }
                 switch read {
-                case .success(let bytes): self.insertImage(bytes, name: name, atView: point)
+                case .success(let bytes): then(bytes, name)
                 case .failure(let e): self.banner.show(.warning, localized("{0} cannot be inserted: {1}", name, Self.oneLine(e)), action: nil, autoHide: true)
                 }
             }
+        }
+    }
+
+    /// Checks and decodes the picture (decoded once, here: the first frame then finds it in the cache); nil, and
+    /// one line in the banner, when it cannot be drawn.
+    private func checkImage(_ bytes: [UInt8], name: String) -> ImageHeader? {
+        do {
+            let header = try ImageHeader(reading: bytes)
+            let hash = ContentHash(of: bytes)
+            ImagePainter.shared.provide(hash: hash, bytes: bytes)
+            if let problem = ImagePainter.shared.prepare(hash) { throw problem }
+            return header
+        } catch {
+            banner.show(.warning, localized("{0} cannot be inserted: {1}", name, Self.oneLine(error)), action: nil, autoHide: true)
+            return nil
         }
     }
 
@@ -44,17 +75,7 @@ extension MainWindow {
     /// Checks and decodes the picture (so a damaged one is refused now, in one line, not drawn as a grey box),
     /// then inserts it selected.
     func insertImage(_ bytes: [UInt8], name: String, atView point: Point? = nil) {
-        let header: ImageHeader
-        do {
-            header = try ImageHeader(reading: bytes)
-            // Decoded once, here: the first frame then finds it in the cache.
-            let hash = ContentHash(of: bytes)
-            ImagePainter.shared.provide(hash: hash, bytes: bytes)
-            if let problem = ImagePainter.shared.prepare(hash) { throw problem }
-        } catch {
-            banner.show(.warning, localized("{0} cannot be inserted: {1}", name, Self.oneLine(error)), action: nil, autoHide: true)
-            return
-        }
+        guard let header = checkImage(bytes, name: name) else { return }
         if let problem = session.insertImage(bytes, header: header, visible: canvas.visiblePageRect, centre: point.map(canvas.pagePoint(fromView:))) {
             banner.show(.warning, problem, action: nil, autoHide: true)
             return

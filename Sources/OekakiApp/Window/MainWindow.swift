@@ -373,6 +373,7 @@ final class MainWindow {
         case .movePageUp: session.movePage(by: -1)
         case .movePageDown: session.movePage(by: 1)
         case .layers: showLayersMenu()
+        case .pagePicture: choosePagePicture()
         case .moveToLayer(let p): showMoveToLayerMenu(at: p)
         case .tool(let t): session.setTool(t)
         case .guide(let g): session.toggleGuide(g, view: canvas.transform)

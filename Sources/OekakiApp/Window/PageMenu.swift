@@ -74,10 +74,12 @@ final class PageMenu {
             swatches.append(face)
             Widgets.append(styles, b)
         }
-        Widgets.append(box, sizeHeading, sizes, custom, paperHeading, styles, allPages)
+        let picture = item(localized("Picture…"), nil,
+                           localized("Stretch a PNG or JPEG over the page, under the ink (a paper style takes it away again)"), .pagePicture)
+        Widgets.append(box, sizeHeading, sizes, custom, paperHeading, styles, picture, allPages)
     }
 
-    private var isAllPages: Bool { allPages.isChecked }
+    var isAllPages: Bool { allPages.isChecked }
 
     private func close() { widget.popdownMenu() }
 

@@ -12,6 +12,8 @@ enum Command: Equatable {
     case cancelStroke
     case nextPage, previousPage, firstPage, lastPage
     case addPage, duplicatePage, deletePage, movePageUp, movePageDown
+    /// A picture stretched over the page (or every page) under the ink: Xournal++'s image background.
+    case pagePicture
     /// The current page's layers (`LayersMenu`); the selection's "Move to layer…" (its menu at this page point).
     case layers
     case moveToLayer(Point)
