@@ -90,19 +90,30 @@ final class ImageExportTests: XCTestCase {
         let png = try Exporter.render(doc.pages[0])
         assertTurned({ png.pixel(x: $0, y: $1) }, scale: 1, "PNG")
 
-        guard let rsvg = Fixture.tool("rsvg-convert"), let pdftoppm = Fixture.tool("pdftoppm") else { throw XCTSkip("rsvg-convert and pdftoppm read the files back") }
-        let svg = Fixture.tempPath("turned.svg"), svgPNG = Fixture.tempPath("turned-rsvg.png")
-        try Exporter.write(doc.pages[0], to: svg, format: .svg)
-        XCTAssertFalse(try String(contentsOfFile: svg, encoding: .utf8).contains("image/jpeg"), "the turned pixels, not the stored JPEG")
-        XCTAssertEqual(try Fixture.run(rsvg, ["-o", svgPNG, svg]), 0)
-        let s = try ImageSurface.load(png: svgPNG)
+        let svg = String(decoding: try Exporter.data(doc.pages[0], format: .svg), as: UTF8.self)
+        XCTAssertFalse(svg.contains("image/jpeg"), "the turned pixels, not the stored JPEG")
+        let s = try Self.readBack(svg: svg, "turned")
         assertTurned({ s.pixel(x: $0, y: $1) }, scale: 1, "SVG through rsvg-convert")
+        let p = try Self.readBack(pdf: doc, "turned")
+        assertTurned({ p.pixel(x: $0, y: $1) }, scale: 2, "PDF through pdftoppm")
+    }
 
-        let pdf = Fixture.tempPath("turned.pdf"), prefix = Fixture.tempPath("turned-pdf")
+    /// The SVG rendered by rsvg-convert (at 1 pixel a unit).
+    static func readBack(svg: String, _ name: String) throws -> ImageSurface {
+        guard let rsvg = Fixture.tool("rsvg-convert") else { throw XCTSkip("rsvg-convert reads the SVG back") }
+        let path = Fixture.tempPath(name + ".svg"), png = Fixture.tempPath(name + "-rsvg.png")
+        try Data(svg.utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try Fixture.run(rsvg, ["-o", png, path]), 0)
+        return try ImageSurface.load(png: png)
+    }
+
+    /// The document's PDF export rendered by pdftoppm (144 dpi: 2 pixels a unit).
+    static func readBack(pdf doc: Document, _ name: String) throws -> ImageSurface {
+        guard let pdftoppm = Fixture.tool("pdftoppm") else { throw XCTSkip("pdftoppm reads the PDF back") }
+        let pdf = Fixture.tempPath(name + ".pdf"), prefix = Fixture.tempPath(name + "-pdf")
         try Exporter.writePDF(doc, to: pdf)
         XCTAssertEqual(try Fixture.run(pdftoppm, ["-png", "-r", "144", "-singlefile", pdf, prefix]), 0)
-        let p = try ImageSurface.load(png: prefix + ".png")
-        assertTurned({ p.pixel(x: $0, y: $1) }, scale: 2, "PDF through pdftoppm")
+        return try ImageSurface.load(png: prefix + ".png")
     }
 
     func testPDFDrawsThePicture() throws {
@@ -146,17 +157,9 @@ final class ImageExportTests: XCTestCase {
 
         let svg = String(decoding: try Exporter.data(doc.pages[0], format: .svg), as: UTF8.self)
         XCTAssertEqual(svg.components(separatedBy: "<image").count, 2, "the picture, once")
-        guard let rsvg = Fixture.tool("rsvg-convert"), let pdftoppm = Fixture.tool("pdftoppm") else { throw XCTSkip("rsvg-convert and pdftoppm read the files back") }
-        let svgPath = Fixture.tempPath("bg.svg"), svgPNG = Fixture.tempPath("bg-rsvg.png")
-        try Data(svg.utf8).write(to: URL(fileURLWithPath: svgPath))
-        XCTAssertEqual(try Fixture.run(rsvg, ["-o", svgPNG, svgPath]), 0)
-        let s = try ImageSurface.load(png: svgPNG)
+        let s = try Self.readBack(svg: svg, "bg")
         assertBackground({ s.pixel(x: $0, y: $1) }, scale: 1, "SVG through rsvg-convert")
-
-        let pdf = Fixture.tempPath("bg.pdf"), prefix = Fixture.tempPath("bg-pdf")
-        try Exporter.writePDF(doc, to: pdf)
-        XCTAssertEqual(try Fixture.run(pdftoppm, ["-png", "-r", "144", "-singlefile", pdf, prefix]), 0)
-        let p = try ImageSurface.load(png: prefix + ".png")
+        let p = try Self.readBack(pdf: doc, "bg")
         assertBackground({ p.pixel(x: $0, y: $1) }, scale: 2, "PDF through pdftoppm")
     }
 }

@@ -37,13 +37,10 @@ final class ConvergenceTests: XCTestCase {
     /// Ink drawn on a page while someone else deletes it, then someone restores the page: the ink reaches the
     /// board (it was left out of every outbox while the board hid the page, then forgotten; found by seed 131).
     func testInkDrawnOnAPageDeletedMeanwhileIsPublishedWhenThePageComesBack() throws {
-        var log: [BoardOperation] = []
+        var log = Log()
         var a = BoardReplica(client: 1, document: Document()), b = BoardReplica(client: 2, document: Document())
-        func publish(_ r: inout BoardReplica) {
-            r.settle()
-            for op in r.operations(r.outbox()) { log.append(try! OperationCodec.decode(try! OperationCodec.encode(op))) }
-        }
-        func read(_ r: inout BoardReplica) { for (k, op) in log.enumerated() { r.receive(op, sequence: UInt64(k + 1)) } }
+        func publish(_ r: inout BoardReplica) { log.publish(&r) }
+        func read(_ r: inout BoardReplica) { log.read(&r) }
         // Two pages on the board, both replicas with them.
         let second = Page(id: a.newPageID(), format: .fixed(Size(width: 600, height: 800)))
         a.perform(.addPage(second, at: 1))
@@ -72,13 +69,10 @@ final class ConvergenceTests: XCTestCase {
     /// here (without that ink, which goes out as erased). When the board brings the ink back, it shows here again:
     /// it was on no list of strokes to show, and this replica lacked what the board showed (found by seed 1690).
     func testInkTheBoardPutOnADeletedPageComesBackWhenTheBoardRestoresIt() throws {
-        var log: [BoardOperation] = []
+        var log = Log()
         var a = BoardReplica(client: 1, document: Document()), b = BoardReplica(client: 2, document: Document())
-        func publish(_ r: inout BoardReplica) {
-            r.settle()
-            for op in r.operations(r.outbox()) { log.append(try! OperationCodec.decode(try! OperationCodec.encode(op))) }
-        }
-        func read(_ r: inout BoardReplica) { for (k, op) in log.enumerated() { r.receive(op, sequence: UInt64(k + 1)) } }
+        func publish(_ r: inout BoardReplica) { log.publish(&r) }
+        func read(_ r: inout BoardReplica) { log.read(&r) }
         let second = Page(id: a.newPageID(), format: .fixed(Size(width: 600, height: 800)))
         a.perform(.addPage(second, at: 1))
         publish(&a); read(&a); read(&b)
@@ -107,16 +101,10 @@ final class ConvergenceTests: XCTestCase {
     /// stroke at the redo, then its add comes back. Both replicas end with one stroke in the new colour (the add
     /// named a local stroke the original's entry named too, and the replica's comparison lost one; found by seed 2332).
     func testARestyleRedoneWhileItsCopyIsOnItsWayLeavesOneStroke() throws {
-        var log: [BoardOperation] = []
+        var log = Log()
         var a = BoardReplica(client: 1, document: Document()), b = BoardReplica(client: 2, document: Document())
-        var readA = 0, readB = 0
-        func publish(_ r: inout BoardReplica) {
-            r.settle()
-            for op in r.operations(r.outbox()) { log.append(try! OperationCodec.decode(try! OperationCodec.encode(op))) }
-        }
-        func read(_ r: inout BoardReplica, _ done: inout Int) {
-            while done < log.count { r.receive(log[done], sequence: UInt64(done + 1)); done += 1 }
-        }
+        func publish(_ r: inout BoardReplica) { log.publish(&r) }
+        func read(_ r: inout BoardReplica) { log.read(&r) }
         let page = a.document.pages[0].id
         let original = Stroke(id: a.newStrokeID(), style: StrokeStyle(), points: [InkPoint(x: 10, y: 10), InkPoint(x: 60, y: 10)], page: page)
         a.perform(.add([original]))
@@ -125,15 +113,15 @@ final class ConvergenceTests: XCTestCase {
         copy.id = a.newStrokeID(); copy.order = original.order; copy.style.color = RGBA(r: 0, g: 120, b: 200)
         let restyle = Edit.replace(removed: [original], added: [copy])
         a.perform(restyle)
-        read(&a, &readA)
+        read(&a)
         publish(&a)          // the copy's add goes out
         a.perform(restyle.inverse)
         a.perform(restyle)   // redone before the add is back
-        read(&a, &readA)
+        read(&a)
         let locals = a.ledger.entries.values.map(\.local)
         XCTAssertEqual(Set(locals).count, locals.count, "each board stroke names its own local stroke")
-        for _ in 0..<3 { publish(&a); read(&a, &readA) }
-        read(&b, &readB)
+        for _ in 0..<3 { publish(&a); read(&a) }
+        read(&b)
         for r in [a, b] {
             XCTAssertEqual(r.document.pages[0].strokes.map(\.style.color), [RGBA(r: 0, g: 120, b: 200)], "client \(r.client): one stroke, restyled")
         }
@@ -142,6 +130,17 @@ final class ConvergenceTests: XCTestCase {
         var all = a
         all.markAllPending()
         XCTAssertEqual(all.outbox(), [], "a holds what the board holds")
+    }
+
+    /// A board's log for the tests that script two replicas: every entry through the codec, as on a real board.
+    struct Log {
+        var entries: [BoardOperation] = []
+        mutating func publish(_ r: inout BoardReplica) {
+            r.settle()
+            for op in r.operations(r.outbox()) { entries.append(try! OperationCodec.decode(try! OperationCodec.encode(op))) }
+        }
+        /// The whole log, in order (a replica skips what it has applied).
+        func read(_ r: inout BoardReplica) { for (k, op) in entries.enumerated() { r.receive(op, sequence: UInt64(k + 1)) } }
     }
 
     /// Bring to front, then undo: the stroke goes back exactly where it was, on the other replica too.
