@@ -37,29 +37,23 @@ final class ConvergenceTests: XCTestCase {
     /// Ink drawn on a page while someone else deletes it, then someone restores the page: the ink reaches the
     /// board (it was left out of every outbox while the board hid the page, then forgotten; found by seed 131).
     func testInkDrawnOnAPageDeletedMeanwhileIsPublishedWhenThePageComesBack() throws {
-        var log = Log()
-        var a = BoardReplica(client: 1, document: Document()), b = BoardReplica(client: 2, document: Document())
-        func publish(_ r: inout BoardReplica) { log.publish(&r) }
-        func read(_ r: inout BoardReplica) { log.read(&r) }
-        // Two pages on the board, both replicas with them.
-        let second = Page(id: a.newPageID(), format: .fixed(Size(width: 600, height: 800)))
-        a.perform(.addPage(second, at: 1))
-        publish(&a); read(&a); read(&b)
+        var (log, a, b) = Log.twoReplicasWithTwoPages()
         XCTAssertEqual(b.document.pages.count, 2)
+        let second = try XCTUnwrap(a.document.pages.last)
         // b deletes the second page while a draws on it, before a has published the stroke.
         let onB = try XCTUnwrap(b.document.pages.last)
         b.perform(.deletePage(onB, at: 1))
-        publish(&b)
+        log.publish(&b)
         let ink = Stroke(id: a.newStrokeID(), style: StrokeStyle(), points: [InkPoint(x: 10, y: 10), InkPoint(x: 60, y: 10)], page: second.id)
         a.perform(.add([ink]))
-        read(&a); publish(&a); read(&a)
+        log.read(&a); log.publish(&a); log.read(&a)
         // b takes its delete back (once the delete is back from the board, as the engine publishes): the page is
         // restored on the board, and a's ink with it.
-        read(&b)
+        log.read(&b)
         b.perform(.addPage(onB, at: 1))
-        publish(&b); read(&b); read(&a)
+        log.publish(&b); log.read(&b); log.read(&a)
         XCTAssertEqual(a.document.pages.count, 2, "the page is back on a")
-        publish(&a); read(&a); read(&b)
+        log.publish(&a); log.read(&a); log.read(&b)
         XCTAssertEqual(a.outbox(), [])
         XCTAssertEqual(b.document.pages.count, 2)
         XCTAssertEqual(b.document.pages.last?.strokes.map { $0.points.map { [$0.x, $0.y] } }, [[[10, 10], [60, 10]]], "a's ink reached the board")
@@ -69,29 +63,23 @@ final class ConvergenceTests: XCTestCase {
     /// here (without that ink, which goes out as erased). When the board brings the ink back, it shows here again:
     /// it was on no list of strokes to show, and this replica lacked what the board showed (found by seed 1690).
     func testInkTheBoardPutOnADeletedPageComesBackWhenTheBoardRestoresIt() throws {
-        var log = Log()
-        var a = BoardReplica(client: 1, document: Document()), b = BoardReplica(client: 2, document: Document())
-        func publish(_ r: inout BoardReplica) { log.publish(&r) }
-        func read(_ r: inout BoardReplica) { log.read(&r) }
-        let second = Page(id: a.newPageID(), format: .fixed(Size(width: 600, height: 800)))
-        a.perform(.addPage(second, at: 1))
-        publish(&a); read(&a); read(&b)
+        var (log, a, b) = Log.twoReplicasWithTwoPages()
         // a deletes the second page (not yet published) while b draws on it.
         let onA = try XCTUnwrap(a.document.pages.last)
         a.perform(.deletePage(onA, at: 1))
         let onB = try XCTUnwrap(b.document.pages.last)
         let ink = Stroke(id: b.newStrokeID(), style: StrokeStyle(), points: [InkPoint(x: 10, y: 10), InkPoint(x: 60, y: 10)], page: onB.id)
         b.perform(.add([ink]))
-        publish(&b); read(&b); read(&a)
+        log.publish(&b); log.read(&b); log.read(&a)
         // a takes its delete back: the page as a had it, b's ink erased on the board.
         a.perform(.addPage(onA, at: 1))
-        publish(&a); read(&a); read(&b)
+        log.publish(&a); log.read(&a); log.read(&b)
         XCTAssertEqual(a.document.pages.last?.strokes.count, 0)
         XCTAssertEqual(b.document.pages.last?.strokes.count, 0, "a's page went out as a had it")
         // b takes the erase back (as undo does): the board shows the ink again, and so does a.
         let erased = try XCTUnwrap(b.hidden[ink.id])
         b.perform(.add([erased]))
-        publish(&b); read(&b); read(&a)
+        log.publish(&b); log.read(&b); log.read(&a)
         XCTAssertEqual(a.document.pages.last?.strokes.map { $0.points.map { [$0.x, $0.y] } }, [[[10, 10], [60, 10]]], "b's ink is back on a")
         a.settle()
         XCTAssertEqual(a.outbox(), [], "a holds what the board holds")
@@ -103,25 +91,23 @@ final class ConvergenceTests: XCTestCase {
     func testARestyleRedoneWhileItsCopyIsOnItsWayLeavesOneStroke() throws {
         var log = Log()
         var a = BoardReplica(client: 1, document: Document()), b = BoardReplica(client: 2, document: Document())
-        func publish(_ r: inout BoardReplica) { log.publish(&r) }
-        func read(_ r: inout BoardReplica) { log.read(&r) }
         let page = a.document.pages[0].id
         let original = Stroke(id: a.newStrokeID(), style: StrokeStyle(), points: [InkPoint(x: 10, y: 10), InkPoint(x: 60, y: 10)], page: page)
         a.perform(.add([original]))
-        publish(&a)
+        log.publish(&a)
         var copy = original
         copy.id = a.newStrokeID(); copy.order = original.order; copy.style.color = RGBA(r: 0, g: 120, b: 200)
         let restyle = Edit.replace(removed: [original], added: [copy])
         a.perform(restyle)
-        read(&a)
-        publish(&a)          // the copy's add goes out
+        log.read(&a)
+        log.publish(&a)          // the copy's add goes out
         a.perform(restyle.inverse)
         a.perform(restyle)   // redone before the add is back
-        read(&a)
+        log.read(&a)
         let locals = a.ledger.entries.values.map(\.local)
         XCTAssertEqual(Set(locals).count, locals.count, "each board stroke names its own local stroke")
-        for _ in 0..<3 { publish(&a); read(&a) }
-        read(&b)
+        for _ in 0..<3 { log.publish(&a); log.read(&a) }
+        log.read(&b)
         for r in [a, b] {
             XCTAssertEqual(r.document.pages[0].strokes.map(\.style.color), [RGBA(r: 0, g: 120, b: 200)], "client \(r.client): one stroke, restyled")
         }
@@ -141,6 +127,15 @@ final class ConvergenceTests: XCTestCase {
         }
         /// The whole log, in order (a replica skips what it has applied).
         func read(_ r: inout BoardReplica) { for (k, op) in entries.enumerated() { r.receive(op, sequence: UInt64(k + 1)) } }
+
+        /// Replicas 1 and 2 of a board with two pages, both read.
+        static func twoReplicasWithTwoPages() -> (Log, BoardReplica, BoardReplica) {
+            var log = Log()
+            var a = BoardReplica(client: 1, document: Document()), b = BoardReplica(client: 2, document: Document())
+            a.perform(.addPage(Page(id: a.newPageID(), format: .fixed(Size(width: 600, height: 800))), at: 1))
+            log.publish(&a); log.read(&a); log.read(&b)
+            return (log, a, b)
+        }
     }
 
     /// Bring to front, then undo: the stroke goes back exactly where it was, on the other replica too.
