@@ -20,6 +20,11 @@ extension MainWindow {
 
     /// Page menu ▸ Picture…: the chosen picture stretched over the page (every page with "Apply … to all pages").
     func choosePagePicture() {
+        // A picture is stretched over a page's size: an endless page has none.
+        guard session.page.size != nil || pageMenu.isAllPages else {
+            banner.show(.warning, localized("An endless page has no size to stretch a picture over: choose a size for it first"), action: nil, autoHide: true)
+            return
+        }
         FileDialogs.choose(.pagePicture, parent: window, folder: dialogFolder) { [weak self] path in
             self?.readImage(file: path) { [weak self] bytes, name in
                 guard let self, self.checkImage(bytes, name: name) != nil else { return }
