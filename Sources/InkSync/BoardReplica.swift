@@ -208,15 +208,16 @@ public struct BoardReplica: Sendable {
             for id in t.ids { pendingStrokes[id] = t.page }
         case .addPage(let p, _):
             guard document.index(of: p.id) == nil else { return }
-            // The page comes back as the edit holds it: strokes the board put on it meanwhile differ now. They are
-            // kept hidden, as an erased stroke is, so the board can still bring them back here (found by seed 1690).
+            // The page comes back as the edit holds it, and an undo takes back only this replica's own edit: ink the
+            // board put on the page while it was deleted here stays on it (it was erased on the board, and then left
+            // out of every list here: found by seed 1690).
             let kept = Set(p.strokes.map(\.id))
-            for s in parked.removeValue(forKey: p.id)?.page.strokes ?? [] {
-                pendingStrokes[s.id] = p.id
-                if !kept.contains(s.id) { hidden[s.id] = s; touched.insert(s.id) }
-            }
+            let meanwhile = parked.removeValue(forKey: p.id)?.page.strokes ?? []
             document.apply(edit)
             for s in p.strokes { hidden[s.id] = nil; touched.insert(s.id); pendingStrokes[s.id] = p.id }
+            let others = meanwhile.filter { !kept.contains($0.id) }
+            if !others.isEmpty { follow(.add(others)) }
+            for s in meanwhile { touched.insert(s.id); pendingStrokes[s.id] = p.id }
             fixKeys(); fitLayerKeys(p)
             pagesTouched = true; pagesPending = true
         case .deletePage(let p, _):
