@@ -585,6 +585,9 @@ public struct BoardReplica: Sendable {
         guard here == before else { return }
         if visible {
             guard let p = parked.removeValue(forKey: e.local) else { return }
+            // Back at the board's place: a move made here before the board deleted the page went with the delete
+            // (its key, kept, put the page elsewhere here and nowhere in the outbox: found by seed 3187).
+            keys[e.local] = e.key
             follow(.addPage(Page(id: e.local, format: p.format, layers: p.page.layers), at: document.pages.count))
             touched.formUnion(p.page.strokes.map(\.id))
             // Ink drawn here on the page while the board had it deleted was left out of the outbox (a stroke on a
