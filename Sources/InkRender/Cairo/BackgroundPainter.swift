@@ -254,10 +254,9 @@ public enum BackgroundPainter {
                                 maxX: max($0.from.x, $0.to.x), maxY: max($0.from.y, $0.to.y)).insetBy(-pad).intersects(area) }
     }
 
-    /// Draws the pattern (not the paper colour) into `ctx`, whose transform maps page units to device pixels,
-    /// clipped to `visible` (page units).
-    /// The paper's picture (on a fixed page), then its lines or dots. `deviceScale`: device pixels per page unit of
-    /// `ctx`, nil for a vector surface (the picture at full resolution).
+    /// Draws the paper's picture (on a fixed page), then its pattern (not the paper colour), into `ctx`, whose
+    /// transform maps page units to device pixels, clipped to `visible` (page units). `deviceScale`: device pixels
+    /// per page unit of `ctx`, nil for a vector surface (the picture at full resolution).
     static func paint(_ paper: Paper, in ctx: CairoContext, visible: Rect, deviceScale: Double?) {
         if let picture = paper.background.picture, !paper.endless, paper.frame.intersects(visible) {
             ImagePainter.shared.drawPicture(picture, over: paper.frame, in: ctx, deviceScale: deviceScale)

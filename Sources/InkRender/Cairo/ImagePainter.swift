@@ -104,7 +104,6 @@ public final class ImagePainter: @unchecked Sendable {
         return level
     }
 
-    /// Draws an image item: its picture stretched over its drawn box, placed by its transform.
     /// Draws picture `hash` stretched over `rect` (a page's picture background, as Xournal++ draws one).
     func drawPicture(_ hash: ContentHash, over rect: Rect, in ctx: CairoContext, deviceScale: Double?) {
         draw(hash: hash, pixelWidth: pixelWidth(hash) ?? 1, rect: rect, transform: .identity, in: ctx, deviceScale: deviceScale)
@@ -119,6 +118,7 @@ public final class ImagePainter: @unchecked Sendable {
         return header.width
     }
 
+    /// Draws an image item: its picture stretched over its drawn box, placed by its transform.
     func draw(_ box: ImageBox, of item: Stroke, in ctx: CairoContext, deviceScale: Double?) {
         guard let rect = item.drawnBox else { return }
         draw(hash: box.file, pixelWidth: box.pixelWidth, rect: rect, transform: item.transform, in: ctx, deviceScale: deviceScale)
