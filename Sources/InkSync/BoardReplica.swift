@@ -250,8 +250,10 @@ public struct BoardReplica: Sendable {
         var candidates: [Int: [Stroke]] = [:]
         for a in added where ledger.globalID(local: a.id) == nil { candidates[a.drawnPoints.count, default: []].append(a) }
         for r in removed {
+            func same(_ a: Stroke) -> Bool { a.page == r.page && a.shape == r.shape && a.content == r.content && a.drawnPoints == r.drawnPoints }
+            // Among look-alikes, my own stroke of that id first (an undo bringing back the very stroke; found by seed 6704).
             guard let g = ledger.globalID(local: r.id), var e = ledger[g], var list = candidates[r.drawnPoints.count],
-                  let k = list.firstIndex(where: { $0.page == r.page && $0.shape == r.shape && $0.content == r.content && $0.drawnPoints == r.drawnPoints }) else { continue }
+                  let k = list.firstIndex(where: { g.client == client && $0.id == g.number && same($0) }) ?? list.firstIndex(where: same) else { continue }
             let copy = list.remove(at: k)
             candidates[r.drawnPoints.count] = list
             e.local = copy.id

@@ -25,8 +25,8 @@ final class ConvergenceTests: XCTestCase {
 
     func testRandomConcurrentPageAndSelectionEditsConverge() throws {
         var done: [String: Int] = [:]
-        // 1690, 2332 and 3187: wider runs' divergences (each also a test of its own below).
-        for seed in SimulationSeeds.or(Array(100...160) + [1690, 2332, 3187]) {
+        // 1690, 2332, 3187 and 6704: wider runs' divergences (each also a test of its own below).
+        for seed in SimulationSeeds.or(Array(100...160) + [1690, 2332, 3187, 6704]) {
             done.merge(try runSimulation(seed: seed, users: 2 + Int(seed % 4), steps: 500, pagesAndSelections: true)) { $0 + $1 }
         }
         for k in ["transform", "restyle", "front", "back", "duplicate", "addPage", "duplicatePage", "deletePage", "movePage", "format"] {
@@ -106,6 +106,33 @@ final class ConvergenceTests: XCTestCase {
         log.publish(&a); log.read(&a); log.read(&b)
         XCTAssertEqual(a.document.pages.first?.id, first, "back at the board's place")
         XCTAssertEqual(a.document.pages.map(\.size), b.document.pages.map(\.size), "the same order on both")
+        a.settle()
+        var all = a
+        all.markAllPending()
+        XCTAssertEqual(all.outbox(), [], "a holds what the board holds")
+    }
+
+    /// Two strokes of mine that look alike, restyled and the restyle undone (the undo listing them in another
+    /// order): each takes back its own board stroke, not its twin's (crossed, the replica kept publishing an add the
+    /// board ignored: found by seed 6704).
+    func testAnUndoneRestyleOfTwinStrokesGivesEachItsOwnBoardStroke() throws {
+        var (log, a, _) = Log.twoReplicasWithTwoPages()
+        let page = a.document.pages[0].id
+        let points = [InkPoint(x: 10, y: 10), InkPoint(x: 60, y: 10)]
+        let one = Stroke(id: a.newStrokeID(), style: StrokeStyle(), points: points, page: page)
+        let two = Stroke(id: a.newStrokeID(), style: StrokeStyle(), points: points, page: page)
+        a.perform(.add([one, two]))
+        log.publish(&a); log.read(&a)
+        let copies = [one, two].map { s -> Stroke in
+            var c = s
+            c.id = a.newStrokeID(); c.style.color = RGBA(r: 0, g: 120, b: 200)
+            return c
+        }
+        a.perform(.replace(removed: [one, two], added: copies))
+        a.perform(.replace(removed: copies, added: [two, one]))
+        XCTAssertEqual(a.ledger.globalID(local: one.id), BoardStrokeID(client: a.client, number: one.id))
+        XCTAssertEqual(a.ledger.globalID(local: two.id), BoardStrokeID(client: a.client, number: two.id))
+        for _ in 0..<3 { log.publish(&a); log.read(&a) }
         a.settle()
         var all = a
         all.markAllPending()
