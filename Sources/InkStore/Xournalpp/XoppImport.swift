@@ -166,10 +166,29 @@ public enum XoppImport {
 
     /// A PNG or JPEG picture in `frame`, its bytes kept once in `files`.
     private static func picture(_ bytes: [UInt8], frame: Rect, files: inout [ContentHash: [UInt8]]) -> (ImageBox, Rect)? {
+        guard let (hash, header) = embed(bytes, files: &files) else { return nil }
+        return (ImageBox(file: hash, pixelWidth: header.width, pixelHeight: header.height), frame)
+    }
+
+    /// A PNG or JPEG within `ImageLimits` (the header reader checks them), its bytes kept once in `files`; nil for
+    /// anything else.
+    static func embed(_ bytes: [UInt8], files: inout [ContentHash: [UInt8]]) -> (ContentHash, ImageHeader)? {
         guard let header = try? ImageHeader(reading: bytes) else { return nil }
         let hash = ContentHash(of: bytes)
         if files[hash] == nil { files[hash] = bytes }
-        return (ImageBox(file: hash, pixelWidth: header.width, pixelHeight: header.height), frame)
+        return (hash, header)
+    }
+
+    /// Where a file a `.xopp` names may be: Xournal++'s attachment beside it (`NAME.xopp.FILE`, for "attach"), the
+    /// path as written (a relative one from the `.xopp`'s folder), and beside the `.xopp` under the same file name
+    /// (a path from another machine).
+    static func sidePaths(_ name: String, domain: String?, xopp: String?) -> [String] {
+        let dir = xopp.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        var out: [String] = []
+        if domain == "attach", let xopp { out.append(xopp + "." + name) }
+        out.append(name.hasPrefix("/") || dir.isEmpty ? name : (dir as NSString).appendingPathComponent(name))
+        if !dir.isEmpty { out.append((dir as NSString).appendingPathComponent((name as NSString).lastPathComponent)) }
+        return out
     }
 
     /// `path`: where the `.xopp` is, to find its PDF background beside it.
@@ -445,13 +464,7 @@ public enum XoppImport {
     /// path, or beside the `.xopp` under the same file name. Nil (and one note naming it) when none is there or it
     /// does not open. (Not `NAME.pdf` by the `.xopp`'s own name: that is where an export of it often goes.)
     static func backgroundPDF(named name: String?, domain: String?, beside xopp: String?, notes: inout [String]) -> (hash: ContentHash, bytes: [UInt8], pageCount: Int)? {
-        let dir = xopp.map { ($0 as NSString).deletingLastPathComponent } ?? ""
-        var candidates: [String] = []
-        if let name {
-            if domain == "attach", let xopp { candidates.append(xopp + "." + name) }
-            candidates.append(name.hasPrefix("/") || dir.isEmpty ? name : (dir as NSString).appendingPathComponent(name))
-            if !dir.isEmpty { candidates.append((dir as NSString).appendingPathComponent((name as NSString).lastPathComponent)) }
-        }
+        let candidates = name.map { sidePaths($0, domain: domain, xopp: xopp) } ?? []
         let shown = name ?? "(no file name recorded)"
         var isDir: ObjCBool = false
         guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0, isDirectory: &isDir) && !isDir.boolValue }) else {

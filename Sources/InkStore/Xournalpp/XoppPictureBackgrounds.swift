@@ -30,10 +30,7 @@ struct XoppPictureBackgrounds {
         }
         let key = "\(domain ?? "")\u{0}\(name)"
         if let h = read[key] { return h }
-        guard let bytes = self.bytes(domain: domain, name: name), let header = try? ImageHeader(reading: bytes),
-              ImageLimits.allow(width: header.width, height: header.height) else { failed += 1; return nil }
-        let h = ContentHash(of: bytes)
-        if files[h] == nil { files[h] = bytes }
+        guard let bytes = self.bytes(domain: domain, name: name), let (h, _) = XoppImport.embed(bytes, files: &files) else { failed += 1; return nil }
         read[key] = h
         return h
     }
@@ -44,10 +41,7 @@ struct XoppPictureBackgrounds {
             return xopp.flatMap { Self.file($0 + "." + name) }
         }
         // "absolute": the path as written; a relative one, or one from another machine, also beside the .xopp.
-        let dir = xopp.map { ($0 as NSString).deletingLastPathComponent } ?? ""
-        var candidates = [name.hasPrefix("/") || dir.isEmpty ? name : (dir as NSString).appendingPathComponent(name)]
-        if !dir.isEmpty { candidates.append((dir as NSString).appendingPathComponent((name as NSString).lastPathComponent)) }
-        return candidates.lazy.compactMap(Self.file).first
+        return XoppImport.sidePaths(name, domain: domain, xopp: xopp).lazy.compactMap(Self.file).first
     }
 
     /// A regular file only: a path the file names may be a FIFO or a device, where reading would wait or never end.
