@@ -150,7 +150,25 @@ final class XoppLookFidelityTests: XCTestCase {
             ##"<teximage text="x^2" texlength="3" left="40" top="220" right="640" bottom="360">\##(Data(pdf).base64EncodedString())</teximage>"##,
             ##"<teximage text="\bullet" texlength="7" left="400" top="60" right="440" bottom="100">\##(png.base64EncodedString())</teximage>"##,
         ])
-        try compareWithXournalpp([("tex", doc)])
+        // Back out to Xournal++ as formulas: the LaTeX and the same PDF, so Xournal++ can edit them and draws them
+        // as before (the PNG one, from before Xournal++ 1.1, as that PNG).
+        let again = tmp.appendingPathComponent("tex-again.xopp")
+        let out = try OekakiBinary.run(["export", doc.path, again.path])
+        XCTAssertEqual(out.status, 0, out.stderr)
+        let plain = tmp.appendingPathComponent("tex-again.xml")
+        XCTAssertEqual(try run("/bin/gzip", ["-dc", again.path], stdout: plain), 0)
+        let xml = String(decoding: try Data(contentsOf: plain), as: UTF8.self)
+        XCTAssertTrue(xml.contains(##"<teximage text="x^2 + y^2 = r^2" texlength="15" left="40" top="40" right="340" bottom="180">\##(Data(pdf).base64EncodedString())</teximage>"##), xml)
+        XCTAssertTrue(xml.contains(##"<teximage text="\bullet" texlength="7" left="400" top="60" right="440" bottom="100">\##(png.base64EncodedString())</teximage>"##), xml)
+        XCTAssertFalse(xml.contains("<image"), xml)
+        let info = try OekakiBinary.run(["info", again.path])
+        XCTAssertTrue(info.stdout.contains(#""kind":"image","width":1200,"height":560,"latex":"x^2 + y^2 = r^2""#), info.stdout)
+        try compareWithXournalpp([("tex", doc), ("tex-again", again)])
+        let drawn = try ["tex", "tex-again"].map { name in
+            let png = [name + "-xpp.png", name + "-xpp-1.png"].map { tmp.appendingPathComponent($0).path }.first { FileManager.default.fileExists(atPath: $0) }
+            return try rgb(try XCTUnwrap(png, "Xournal++ drew \(name)"), 600, 400)
+        }
+        XCTAssertEqual(drawn[0], drawn[1], "Xournal++ draws our export of the formulas exactly as the notebook they came from")
         // Not only alike: drawn. The band is blue where the formula's box puts it, the PNG's dot red.
         let ours = tmp.appendingPathComponent("tex-check.png")
         XCTAssertEqual(try OekakiBinary.run(["export", doc.path, ours.path]).status, 0)

@@ -63,6 +63,33 @@ final class ByteLayoutTests: XCTestCase {
         XCTAssertThrowsError(try ContentCodec.decode(Array(i.dropLast(3)) + [0x80])) { XCTAssertEqual("\($0)", "content ends early") }
     }
 
+    /// Format 15: an image showing a LaTeX formula goes on with the source (length, UTF-8) and its PDF's hash.
+    func testFormulaContentLayout() throws {
+        let hash = ContentHash(of: Array("picture".utf8)), pdf = ContentHash(of: Array("%PDF".utf8))
+        let plain = try XCTUnwrap(try ContentCodec.encode(.image(ImageBox(file: hash, pixelWidth: 300, pixelHeight: 2))))
+        let formula = StrokeContent.image(ImageBox(file: hash, pixelWidth: 300, pixelHeight: 2, formula: Formula(source: "x²", pdf: pdf)))
+        let f = try XCTUnwrap(try ContentCodec.encode(formula))
+        XCTAssertEqual(hex(f), hex(plain) + "0378c2b2" + hex(Array(pdf.hex.utf8)), "the image's bytes as before, then the formula")
+        XCTAssertEqual(try ContentCodec.decode(f), formula)
+        // A formula that came as a picture has no PDF.
+        let old = StrokeContent.image(ImageBox(file: hash, pixelWidth: 3, pixelHeight: 2, formula: Formula(source: "\\bullet")))
+        XCTAssertEqual(try ContentCodec.decode(try XCTUnwrap(try ContentCodec.encode(old))), old)
+        // Damaged: no source, a source longer than kept, not UTF-8, cut short; a PDF hash cut short or not hex.
+        let bad: [([UInt8], String)] = [
+            (plain + [0x00], "image content has a formula with no source"),
+            (plain + [0x81, 0x80, 0x04], "formula source of 65537 bytes"),
+            (plain + [0x01, 0xff], "formula source is not UTF-8"),
+            (plain + [0x05, 0x78], "content ends early"),
+            (plain + [0x01, 0x78] + Array(pdf.hex.utf8.dropLast()), "formula names no valid PDF hash"),
+            (plain + [0x01, 0x78] + Array(repeating: 0x7a, count: 64), "formula names no valid PDF hash"),
+        ]
+        for (bytes, why) in bad {
+            XCTAssertThrowsError(try ContentCodec.decode(bytes)) { XCTAssertEqual("\($0)", why) }
+        }
+        XCTAssertThrowsError(try ContentCodec.encode(.image(ImageBox(file: hash, pixelWidth: 3, pixelHeight: 2,
+                                                                    formula: Formula(source: String(repeating: "x", count: Formula.maxSourceBytes + 1))))))
+    }
+
     func testPlacementLayout() throws {
         XCTAssertNil(PlacementCodec.encode(AffineMap.identity))
         XCTAssertEqual(hex(try XCTUnwrap(PlacementCodec.encode(.translation(1.5, -2)))), "000000000000f83f00000000000000c0")

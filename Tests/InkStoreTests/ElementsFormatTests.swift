@@ -148,7 +148,9 @@ final class ElementsFormatTests: TempDirTestCase {
             ("UPDATE strokes SET content = x'01' || zeroblob(20) || x'00' || randomblob(\(TextBox.maxTextBytes + 1)) WHERE id = 100", "over the \(TextBox.maxTextBytes)-byte limit"),
             ("UPDATE strokes SET content = x'02' || CAST('\(String(repeating: "g", count: 64))' AS BLOB) || x'0202' WHERE id = 101", "no valid file hash"),
             ("UPDATE strokes SET content = x'02' || CAST('\(h.hex)' AS BLOB) || x'ffffffff0f02' WHERE id = 101", "pixels"),
-            ("UPDATE strokes SET content = x'02' || CAST('\(h.hex)' AS BLOB) || x'020200' WHERE id = 101", "left over"),
+            // Bytes after the size are a formula (format 15): its source, then its PDF's hash, which must be held.
+            ("UPDATE strokes SET content = x'02' || CAST('\(h.hex)' AS BLOB) || x'020200' WHERE id = 101", "formula with no source"),
+            ("UPDATE strokes SET content = x'02' || CAST('\(h.hex)' AS BLOB) || x'02020178' || CAST('\(String(repeating: "a", count: 64))' AS BLOB) WHERE id = 101", "shows missing file aaaa"),
             // 20000 × 100: within what the store once allowed (30000 a side), beyond what the decoder draws.
             ("UPDATE strokes SET content = x'02' || CAST('\(h.hex)' AS BLOB) || x'a09c0164' WHERE id = 101", "20000 × 100 pixels"),
             ("DELETE FROM files WHERE hash = '\(h.hex)'", "shows missing file"),

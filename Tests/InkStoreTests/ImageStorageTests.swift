@@ -176,7 +176,11 @@ final class ImageStorageTests: TempDirTestCase {
         XCTAssertEqual(items[1].drawnBox, Rect(minX: 100, minY: 120, maxX: 150, maxY: 140), "stretched over its box")
         XCTAssertEqual(items[1].content.image?.pixelWidth, 200)
         XCTAssertEqual(items[1].content.image?.pixelHeight, 80)
-        XCTAssertEqual(items[2].content.image, ImageBox(file: ContentHash(of: Self.png), pixelWidth: 3, pixelHeight: 2), "an old formula's PNG as it is")
+        XCTAssertEqual(items[2].content.image, ImageBox(file: ContentHash(of: Self.png), pixelWidth: 3, pixelHeight: 2, formula: Formula(source: "x")),
+                       "an old formula's PNG as it is, with its LaTeX")
+        // The LaTeX and the PDF LaTeX made are kept, the PDF's bytes as they were (the export writes them back).
+        XCTAssertEqual(items[1].content.image?.formula, Formula(source: "\\frac{a}{b}", pdf: ContentHash(of: pdf)))
+        XCTAssertEqual(r.document.files[ContentHash(of: pdf)], pdf)
         XCTAssertEqual(r.notes.count, 2, "\(r.notes)")
         XCTAssertTrue(r.notes.contains { $0.contains("2 TeX formulas; they came in as pictures") }, "\(r.notes)")
         XCTAssertTrue(r.notes.contains { $0.contains("2 TeX formulas that are not a readable PDF") }, "\(r.notes)")
@@ -186,6 +190,30 @@ final class ImageStorageTests: TempDirTestCase {
         XCTAssertEqual(pixels.pixel(x: 40, y: 40), RGBA(r: 255, g: 0, b: 0))
         XCTAssertEqual(pixels.pixel(x: 160, y: 20), RGBA(r: 0, g: 0, b: 255))
         XCTAssertEqual(pixels.pixel(x: 160, y: 60).a, 0)
+
+        // Through the store and back out: each formula a <teximage> with its LaTeX (markup, line breaks and all,
+        // escaped) and the very bytes it came with, also when moved here; read again, the same formulas.
+        var doc = r.document
+        var moved = items[1], hard = items[2]
+        moved.setTransform(.translation(10, 5))
+        hard.content = .image(ImageBox(file: ContentHash(of: Self.png), pixelWidth: 3, pixelHeight: 2,
+                                       formula: Formula(source: "a < b & \"c\"\n\\\\ d")))
+        doc.apply(.replace(removed: [items[1], items[2]], added: [moved, hard]))
+        let mid = path("tex.oekaki")
+        try DocumentFile.create(path: mid, document: doc).close()
+        let stored = try DocumentFile.open(path: mid, readOnly: true)
+        XCTAssertEqual(stored.document.pages[0].strokes.compactMap(\.content.image), doc.pages[0].strokes.compactMap(\.content.image))
+        XCTAssertEqual(stored.document.files[ContentHash(of: pdf)], pdf, "the formula's PDF is in the file")
+        let out = path("tex-out.xopp")
+        try XoppExport.write(stored.document, to: out)
+        stored.close()
+        let text = String(decoding: try Deflate.inflate(Array(try Data(contentsOf: URL(fileURLWithPath: out))), container: .gzip, limit: 1 << 24), as: UTF8.self)
+        XCTAssertTrue(text.contains(#"<teximage text="\frac{a}{b}" texlength="11" left="110" top="125" right="160" bottom="145">\#(b64)</teximage>"#), text)
+        XCTAssertTrue(text.contains(#"<teximage text="a &lt; b &amp; &quot;c&quot;&#10;\\ d" texlength="16" left="200" top="120" right="230" bottom="140">\#(Data(Self.png).base64EncodedString())</teximage>"#), text)
+        XCTAssertFalse(text.contains("<image"), "no formula went out as a plain picture")
+        let again = try XoppImport.read(path: out, page: 1)
+        XCTAssertEqual(again.document.pages[0].strokes.compactMap(\.content.image?.formula), [Formula(source: "\\frac{a}{b}", pdf: ContentHash(of: pdf)), Formula(source: "a < b & \"c\"\n\\\\ d")])
+        XCTAssertEqual(again.document.pages[0].strokes.compactMap(\.content.image).map(\.pixelWidth), [200, 3], "drawn from the same PDF again")
     }
 }
 

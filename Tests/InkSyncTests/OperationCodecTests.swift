@@ -78,6 +78,17 @@ final class OperationCodecTests: XCTestCase {
         XCTAssertThrowsError(try OperationCodec.decode(bytes))
     }
 
+    /// An image showing a LaTeX formula travels with its source and its PDF's hash (the bytes are not on the log).
+    func testFormulasTravelWithTheirLaTeX() throws {
+        let box = ImageBox(file: ContentHash(of: [7]), pixelWidth: 120, pixelHeight: 40,
+                           formula: Formula(source: "\\int_0^1 x\\,dx", pdf: ContentHash(of: [8])))
+        let op = BoardOperation(client: 5, number: 6, change: .add(BoardStroke(id: a, style: StrokeStyle(width: 1),
+            points: [InkPoint(x: 0, y: 0, pressure: 1), InkPoint(x: 30, y: 10, pressure: 1)], content: .image(box))))
+        let bytes = try OperationCodec.encode(op)
+        XCTAssertEqual(try OperationCodec.decode(bytes), op)
+        XCTAssertNotNil(bytes.firstRange(of: Array("\\int_0^1 x\\,dx".utf8)), "the source is on the log")
+    }
+
     /// A stroke with a fill, dashes or caps travels in a version-3 entry; plain ink stays in versions 1 and 2, so
     /// older replicas read it; damaged words are errors.
     func testFilledAndDashedStrokesTravelAsVersion3() throws {

@@ -64,17 +64,22 @@ public struct ImageBox: Hashable, Sendable {
     public var file: ContentHash
     public var pixelWidth: Int
     public var pixelHeight: Int
+    /// The LaTeX formula the picture shows, nil for a picture.
+    public var formula: Formula?
 
-    public init(file: ContentHash, pixelWidth: Int, pixelHeight: Int) {
-        self.file = file; self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight
+    public init(file: ContentHash, pixelWidth: Int, pixelHeight: Int, formula: Formula? = nil) {
+        self.file = file; self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight; self.formula = formula
     }
+
+    /// Every embedded file the item needs: its picture, and its formula's PDF.
+    public var files: [ContentHash] { [file] + (formula?.pdf.map { [$0] } ?? []) }
 
     public var problem: String? {
         // The decoder's limit: an item the store keeps is one that draws.
         guard ImageLimits.allow(width: pixelWidth, height: pixelHeight) else {
             return "image of \(pixelWidth) × \(pixelHeight) pixels; images \(ImageLimits.wording) are accepted"
         }
-        return nil
+        return formula?.problem
     }
 }
 

@@ -155,6 +155,7 @@ public struct DrawingSummary: Hashable, Sendable {
                 out += ",\"color\":\(JSONText.string(t.color.hex))"
             case .image(let i):
                 out += "{\"kind\":\"image\",\"width\":\(i.pixelWidth),\"height\":\(i.pixelHeight)"
+                if let f = i.formula { out += ",\"latex\":\(JSONText.string(f.source))" }
             }
             out += ",\"bounds\":\(it.bounds.map(JSONText.rect) ?? "null")"
             if let k = it.shape { out += ",\"shape\":\(JSONText.string(k.rawValue))" }

@@ -44,9 +44,9 @@ public struct Document: Sendable {
         for p in pages {
             if let pdf = p.background.pdf { out.insert(pdf.file) }
             if let picture = p.background.picture { out.insert(picture) }
-            for s in p.strokes { if let i = s.content.image { out.insert(i.file) } }
+            for s in p.strokes { if let i = s.content.image { out.formUnion(i.files) } }
         }
-        for s in extra { if let i = s.content.image { out.insert(i.file) } }
+        for s in extra { if let i = s.content.image { out.formUnion(i.files) } }
         return out
     }
 

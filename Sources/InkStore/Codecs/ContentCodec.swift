@@ -4,6 +4,8 @@ import InkCore
 ///
 ///     text:  0x01, size f64, width f64, colour u32 (0xRRGGBBAA), font length varint, font UTF-8, text UTF-8 (the rest)
 ///     image: 0x02, 64 hex digits of the file's SHA-256, pixel width varint, pixel height varint
+///            then, for a LaTeX formula (format 15): source length varint, source UTF-8, and the 64 hex digits of
+///            its PDF's SHA-256 when it has one
 ///
 /// Numbers are little-endian. The blob is untrusted on read: lengths, UTF-8, finite numbers and ranges are checked.
 public enum ContentCodec {
@@ -28,6 +30,10 @@ public enum ContentCodec {
             var out = ByteWriter([2])
             out.append(contentsOf: i.file.hex.utf8)
             out.varint(UInt64(i.pixelWidth)); out.varint(UInt64(i.pixelHeight))
+            if let f = i.formula {
+                out.varint(UInt64(f.source.utf8.count)); out.append(contentsOf: f.source.utf8)
+                if let pdf = f.pdf { out.append(contentsOf: pdf.hex.utf8) }
+            }
             return out.bytes
         }
     }
@@ -54,8 +60,22 @@ public enum ContentCodec {
         case 2:
             guard let hash = ContentHash(hex: String(decoding: try r.take(64), as: UTF8.self)) else { throw Failure(description: "image names no valid file hash") }
             let w = try r.varint(bits: 35), h = try r.varint(bits: 35)
-            guard r.atEnd else { throw Failure(description: "image content has \(r.remaining) bytes left over") }
-            let box = ImageBox(file: hash, pixelWidth: Int(w), pixelHeight: Int(h))
+            var formula: Formula?
+            if !r.atEnd {
+                let n = try r.varint(bits: 35)
+                guard n > 0 else { throw Failure(description: "image content has a formula with no source") }
+                guard n <= UInt64(Formula.maxSourceBytes) else { throw Failure(description: "formula source of \(n) bytes") }
+                guard let source = String(validating: try r.take(Int(n)), as: UTF8.self) else { throw Failure(description: "formula source is not UTF-8") }
+                var pdf: ContentHash?
+                if !r.atEnd {
+                    guard r.remaining == 64, let h = ContentHash(hex: String(decoding: try r.take(64), as: UTF8.self)) else {
+                        throw Failure(description: "formula names no valid PDF hash")
+                    }
+                    pdf = h
+                }
+                formula = Formula(source: source, pdf: pdf)
+            }
+            let box = ImageBox(file: hash, pixelWidth: Int(w), pixelHeight: Int(h), formula: formula)
             if let p = box.problem { throw Failure(description: p) }
             return .image(box)
         default:

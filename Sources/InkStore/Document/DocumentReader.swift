@@ -64,7 +64,7 @@ struct DocumentReader {
         document.files = try readFiles()
         // Every file an item or a page (deleted ones too, for undo) refers to must be there.
         for s in all.values {
-            if let i = s.content.image, document.files[i.file] == nil { throw bad("stroke \(s.id) shows missing file \(i.file.hex.prefix(12))…") }
+            for h in s.content.image?.files ?? [] where document.files[h] == nil { throw bad("stroke \(s.id) shows missing file \(h.hex.prefix(12))…") }
         }
         for p in pages.live + pages.deleted {
             if let pdf = p.format.background.pdf, document.files[pdf.file] == nil { throw bad("page \(p.id) shows missing PDF \(pdf.file.hex.prefix(12))…") }

@@ -171,7 +171,7 @@ struct DocumentWriter {
             throw StoreError.unstorable("item \(s.id): \(e)")
         }
         if !s.content.isInk, drawn.count != 2 { throw StoreError.unstorable("item \(s.id) is a box of \(drawn.count) points, not 2") }
-        if let image = s.content.image { try storeFile(image.file) }
+        for h in s.content.image?.files ?? [] { try storeFile(h) }
         let q = try db.statement("INSERT OR REPLACE INTO strokes(id, tool, rgba, width, points, present, draw_order, page, transform, shape, content, line) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try q.bind(1, Int64(bitPattern: s.id)).bind(2, s.style.tool.rawValue).bind(3, Int64(s.style.color.packed))
             .bind(4, Schema.WidthUnits.stored(s.style.width)).bind(5, blob).bind(6, Int64(present ? 1 : 0)).bind(8, Int64(bitPattern: s.page))

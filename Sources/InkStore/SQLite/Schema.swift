@@ -6,7 +6,7 @@ enum Schema {
     /// "OEKI": tells an Oekaki document from any other SQLite database.
     static let applicationID: Int64 = 0x4F45_4B49
     /// The format version this build writes (`PRAGMA user_version`).
-    static let currentVersion = 14
+    static let currentVersion = 15
     /// The first format with pages (before it, one page in `document`, every stroke on it).
     static let pagesVersion = 5
     /// The first format with stroke transforms (moved, resized, rotated selections).
@@ -29,6 +29,8 @@ enum Schema {
     static let layersVersion = 13
     /// The first format with picture backgrounds (`pages.picture`).
     static let pictureVersion = 14
+    /// The first format whose images may carry a LaTeX formula (`ContentCodec`).
+    static let formulaVersion = 15
 
     /// steps[i] turns a version-i database into version i+1.
     static let steps: [String] = [
@@ -203,6 +205,9 @@ enum Schema {
         """
         ALTER TABLE pages ADD COLUMN picture TEXT;
         """,
+        // 15: an image's `strokes.content` may go on with a LaTeX formula's source and its PDF's hash
+        // (`ContentCodec`); no table changes, but a build before it would refuse such an item as damaged.
+        "-- formulas",
     ]
 
     /// The index of strokes by page, made when a file gets its second page. A one-page file (a whiteboard, an

@@ -126,11 +126,21 @@ public enum XoppExport {
 
     /// Xournal++'s `<image left top right bottom>` with the picture's bytes in base64. Xournal++ images do not
     /// turn, so a turned picture is written as the upright box around it.
+    /// A LaTeX formula is a `<teximage>` as Xournal++ writes one: its source (and `texlength`, its UTF-8 bytes,
+    /// which Xournal++ 1.1 reads the source by) and the PDF LaTeX made, so Xournal++ draws it as before and can
+    /// edit it; a formula that came as a picture (Xournal++ before 1.1) goes back as that picture.
     private static func writeImage(_ box: ImageBox, of item: Stroke, frame: Rect, files: [ContentHash: [UInt8]], to x: inout XMLBytes) {
-        guard let bytes = files[box.file], let corners = item.shownCorners, let r = Rect(bounding: corners) else { return }
-        x += "<image left=\"\(exact(r.minX - frame.minX))\" top=\"\(exact(r.minY - frame.minY))\" right=\"\(exact(r.maxX - frame.minX))\" bottom=\"\(exact(r.maxY - frame.minY))\">"
-        x.bytes.append(contentsOf: Data(bytes).base64EncodedData())
-        x += "</image>\n"
+        guard let picture = files[box.file], let corners = item.shownCorners, let r = Rect(bounding: corners) else { return }
+        let place = "left=\"\(exact(r.minX - frame.minX))\" top=\"\(exact(r.minY - frame.minY))\" right=\"\(exact(r.maxX - frame.minX))\" bottom=\"\(exact(r.maxY - frame.minY))\">"
+        if let f = box.formula {
+            x += "<teximage text=\"\(escaped(f.source, attribute: true))\" texlength=\"\(f.source.utf8.count)\" "; x += place
+            x.bytes.append(contentsOf: Data(f.pdf.flatMap { files[$0] } ?? picture).base64EncodedData())
+            x += "</teximage>\n"
+        } else {
+            x += "<image "; x += place
+            x.bytes.append(contentsOf: Data(picture).base64EncodedData())
+            x += "</image>\n"
+        }
     }
 
     /// Xournal++'s `<text>`: top-left corner, font, size (page units, as ours), colour. Xournal++ does not wrap
@@ -142,8 +152,9 @@ public enum XoppExport {
         x += " color=\"\(box.color.hex)\" width=\"\(exact(box.width * (scale.isFinite && scale > 0 ? scale : 1)))\">\(escaped(box.text))</text>\n"
     }
 
-    /// XML character data or attribute value: markup escaped, characters XML 1.0 cannot hold dropped.
-    static func escaped(_ s: String) -> String {
+    /// XML character data or attribute value: markup escaped, characters XML 1.0 cannot hold dropped. In an
+    /// `attribute`, line breaks and tabs are character references (a reader turns literal ones into spaces).
+    static func escaped(_ s: String, attribute: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in s.unicodeScalars {
@@ -152,7 +163,8 @@ public enum XoppExport {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            case "\n", "\t": out.unicodeScalars.append(c)
+            case "\n": if attribute { out += "&#10;" } else { out.unicodeScalars.append(c) }
+            case "\t": if attribute { out += "&#9;" } else { out.unicodeScalars.append(c) }
             case "\r": out += "&#13;"
             default: if c.value >= 0x20 && c.value != 0xFFFE && c.value != 0xFFFF { out.unicodeScalars.append(c) }
             }

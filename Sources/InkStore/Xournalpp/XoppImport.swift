@@ -132,19 +132,36 @@ public enum XoppImport {
 
     /// A `<teximage>` (a LaTeX formula): its picture as Xournal++ draws it, the PDF LaTeX made (Xournal++ 1.1 on;
     /// before, a PNG) stretched over its box. Kept as a picture of `texPixelsPerUnit` pixels a page unit, fewer
-    /// when the box is huge; the LaTeX source (`text`) is not kept.
+    /// when the box is huge, with the formula's LaTeX source and its PDF, which the `.xopp` export writes back.
     /// `budget`: pixels still to be rendered for this file's formulas (a file of thousands of huge ones stops there).
     static func texImage(_ attrs: XMLSubset.Attributes, base64 text: [UInt8], files: inout [ContentHash: [UInt8]], budget: inout Int) -> (ImageBox, Rect)? {
         guard let (bytes, frame) = element(attrs, base64: text) else { return nil }
-        guard PDFSource.looksLikePDF(bytes) else { return picture(bytes, frame: frame, files: &files) }
+        let source = texSource(attrs)
+        guard PDFSource.looksLikePDF(bytes) else {
+            guard var (box, frame) = picture(bytes, frame: frame, files: &files) else { return nil }
+            box.formula = source.isEmpty ? nil : Formula(source: source)
+            return (box, frame)
+        }
         let side = Double(ImageLimits.maxSide)
         let scale = min(texPixelsPerUnit, (Double(texMaxPixels) / (frame.width * frame.height)).squareRoot(), side / frame.width, side / frame.height)
         let w = max(Int((frame.width * scale).rounded()), 1), h = max(Int((frame.height * scale).rounded()), 1)
-        guard w * h <= budget else { return nil }
+        guard w * h <= budget, bytes.count <= Schema.maxFileBytes else { return nil }
         budget -= w * h
         guard let pdf = try? PDFSource(bytes: bytes), let pixels = pdf.pixels(page: 0, width: w, height: h),
-              let png = PNGPicture.png(premultipliedARGB: pixels, width: w, height: h) else { return nil }
-        return picture(png, frame: frame, files: &files)
+              let png = PNGPicture.png(premultipliedARGB: pixels, width: w, height: h),
+              var (box, frame) = picture(png, frame: frame, files: &files) else { return nil }
+        let pdfHash = ContentHash(of: bytes)
+        if !source.isEmpty, files[pdfHash] == nil { files[pdfHash] = bytes }
+        // A formula without its source is only its picture (Xournal++ always writes one).
+        box.formula = source.isEmpty ? nil : Formula(source: source, pdf: pdfHash)
+        return (box, frame)
+    }
+
+    /// A `<teximage>`'s LaTeX source: `text` (Xournal++ 1.2 on reads it whole and ignores `texlength`, which
+    /// 1.1 wrote beside it), cut to `Formula.maxSourceBytes` at a character boundary.
+    static func texSource(_ attrs: XMLSubset.Attributes) -> String {
+        let source = attrs["text"] ?? ""
+        return TextBox.truncated(source, maxBytes: Formula.maxSourceBytes) ?? source
     }
 
     /// Sharp on a HiDPI screen at 200 %; a formula of 300 × 60 units is 1200 × 240 pixels, about 10 KB of PNG.
@@ -448,7 +465,7 @@ public enum XoppImport {
                                                  : "has \(repairedWidths) invalid segment widths; left those segments out, as Xournal++ does") }
         if cutTexts > 0 { notes.append("has \(cutTexts) texts longer than a text box holds (\(TextBox.maxTextBytes / 1024) KiB); kept their beginnings") }
         if badStrokes > 0 { notes.append("has \(badStrokes) strokes with an invalid width or no points; skipped them") }
-        if texPictures > 0 { notes.append("has \(texPictures) TeX formulas; they came in as pictures (their LaTeX source is not kept)") }
+        if texPictures > 0 { notes.append("has \(texPictures) TeX formulas; they came in as pictures (their LaTeX goes back into an .xopp export)") }
         if badTeX > 0 { notes.append("has \(badTeX) TeX formulas that are not a readable PDF or picture (or past \(texFilePixels / 1_000_000) megapixels of formulas in one file); left them out") }
         if pictureBackgrounds.failed > 0 {
             notes.append("has \(pictureBackgrounds.failed) image backgrounds whose picture is missing or not a readable PNG or JPEG (\(ImageLimits.wording)); those pages have plain paper")

@@ -348,7 +348,7 @@ final class DocumentSession {
             Clipboard.strokes = taken
             // The pictures' bytes travel with them, so a paste into another window's document can store them.
             let files = editor.document.files
-            Clipboard.files = Dictionary(uniqueKeysWithValues: Set(taken.compactMap(\.content.image?.file)).compactMap { h in files[h].map { (h, $0) } })
+            Clipboard.files = Dictionary(uniqueKeysWithValues: Set(taken.flatMap { $0.content.image?.files ?? [] }).compactMap { h in files[h].map { (h, $0) } })
         }
         if case .paste = op {
             for bytes in Clipboard.files.values { ImagePainter.shared.provide(hash: editor.addFile(bytes), bytes: bytes) }
