@@ -19,7 +19,8 @@ public final class PDFSources: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         clock += 1
         if let e = open[hash] { open[hash]!.lastUse = clock; return e.source }
-        guard let bytes = files[hash] else { return nil }
+        // Empty: a PDF a shared board named that has not arrived; not remembered as unreadable.
+        guard let bytes = files[hash], !bytes.isEmpty else { return nil }
         let s = try? PDFSource(bytes: bytes)
         open[hash] = (s, clock)
         if open.count > Self.capacity, let oldest = open.min(by: { $0.value.lastUse < $1.value.lastUse })?.key { open[oldest] = nil }

@@ -32,6 +32,14 @@ public final class BoardSync {
     /// writes the next one (so one of a class does, not thirty).
     public private(set) var snapshotSequence: UInt64 = 0
     private var lastOwnSequence: UInt64 = 0
+    /// Files this replica knows the board holds (`BoardFiles`): not asked for again.
+    private var filesOnBoard = Set<ContentHash>()
+    /// Files entries named that the board did not hold when they arrived (held empty here), and when they were
+    /// last asked for.
+    private var wantedFiles = Set<ContentHash>()
+    private var wantedAskedAt: DispatchTime?
+    /// Seconds between two askings for files not there yet (tests shorten it).
+    var wantedFilesEvery: Double = 30
 
     public enum Failure: Error, CustomStringConvertible {
         case unreachable(String), credentials(String), permission(String), document(String), other(String)
@@ -96,6 +104,7 @@ public final class BoardSync {
         // The one full comparison (the file may have been edited while not linked); from here on each committed
         // change names what it changed, in the outbox, in the change's own transaction.
         replica.settle()
+        wantedFiles = Set(document.document.files.filter { $0.value.isEmpty }.keys)
         document.onCommit = { [weak self] change, rows in
             try BoardTables.create(rows)
             try BoardTables.append(change, rows)
@@ -149,6 +158,8 @@ public final class BoardSync {
         }
         connection = c
         unsure = true
+        // Files a snapshot or an earlier session held empty may have come meanwhile.
+        askForWantedFiles(c)
     }
 
     public func disconnect() { log = nil; live = nil; presence = nil; connection?.close(); connection = nil }
@@ -230,7 +241,53 @@ public final class BoardSync {
         } catch let f as NatsConnection.Failure { replica.endBatch(); throw Self.map(f, url) }
         if replica.ledger.lastSequence >= awaiting { replica.endBatch() }
         if n > 0 || !replica.followed.isEmpty { try persist() }
+        if n > 0 { askForWantedFiles(c) }
         return n
+    }
+
+    /// The files entries named before the board held them, asked for again (at most every `wantedFilesEvery`
+    /// seconds, and only when entries arrive: nothing at rest). Those that arrived take their empty places, and
+    /// the window gets them.
+    private func askForWantedFiles(_ c: NatsConnection) {
+        guard !wantedFiles.isEmpty else { return }
+        if let at = wantedAskedAt, Double(DispatchTime.now().uptimeNanoseconds - at.uptimeNanoseconds) < wantedFilesEvery * 1e9 { return }
+        wantedAskedAt = .now()
+        var arrived: [ContentHash: [UInt8]] = [:]
+        for h in wantedFiles {
+            do { if let bytes = try BoardFiles.take(h, url: url, connection: c) { arrived[h] = bytes } } catch { note("\(error)") }
+        }
+        guard !arrived.isEmpty else { return }
+        do {
+            let filled = try document.fillFiles(arrived)
+            wantedFiles.subtract(arrived.keys)
+            if !filled.isEmpty { onFiles?(filled) }
+        } catch {
+            note("files from the board not stored: \(error)")
+        }
+    }
+
+    /// Takes the files `c` names that this replica does not hold from the board before it is committed; those
+    /// the board does not hold (yet) are held empty, so the batch still applies (their items show nothing until
+    /// the bytes arrive). Returns the files that arrived.
+    private func takeFiles(for c: BoardCommit) -> [ContentHash: [UInt8]] {
+        let missing = BoardFiles.named(by: c).filter { document.document.files[$0] == nil }
+        guard !missing.isEmpty else { return [:] }
+        var arrived: [ContentHash: [UInt8]] = [:]
+        for h in missing.sorted(by: { $0.hex < $1.hex }) {
+            var bytes: [UInt8]?
+            if let connection {
+                do { bytes = try BoardFiles.take(h, url: url, connection: connection) } catch { note("\(error)") }
+            }
+            if let bytes {
+                arrived[h] = bytes
+                filesOnBoard.insert(h)
+            } else {
+                wantedFiles.insert(h)
+            }
+            document.addFiles([h: bytes ?? []])
+        }
+        if arrived.count < missing.count { note("\(missing.count - arrived.count) files the board names are not on it yet; their items show once they arrive") }
+        return arrived
     }
 
     /// Stores what the last entries changed, in one transaction with the new log position: the edits the board
@@ -270,7 +327,9 @@ public final class BoardSync {
                                        look: e.look, everyPage: e.everyPage)
             }
         }
+        let arrived = takeFiles(for: c)
         do { try BoardTables.commit(c, to: document) } catch { throw Failure.document("\(error)") }
+        if !arrived.isEmpty { onFiles?(arrived) }
         if !touched.isEmpty || pagesTouched || !edits.isEmpty { onApplied?(c) }
     }
 
@@ -284,6 +343,9 @@ public final class BoardSync {
 
     /// Called after each batch of board entries is in the document, with what changed in the drawing.
     public var onApplied: ((BoardCommit) -> Void)?
+    /// Called with the bytes of files that came from the board (before the batch naming them, or later for
+    /// files that were not there yet): the window draws them.
+    public var onFiles: (([ContentHash: [UInt8]]) -> Void)?
     /// Each message the board acknowledged, with its sequence (tests check that none is lost).
     var onAcknowledged: ((_ sequence: UInt64, _ bytes: [UInt8]) -> Void)?
 
@@ -341,6 +403,7 @@ public final class BoardSync {
             let messages: [(id: String, bytes: [UInt8])]
             do { messages = try OperationCodec.messages(op) } catch { note("not published: \(error)"); continue }
             do {
+                try putFiles(BoardFiles.named(by: op.change), c)
                 for m in messages {
                     let ack = try c.publish(url.logSubject, m.bytes, messageID: m.id)
                     awaiting = max(awaiting, ack.sequence)
@@ -354,6 +417,22 @@ public final class BoardSync {
             }
         }
         return sent
+    }
+
+    /// Puts the files an entry names on the board before the entry goes out (a file the board holds is not sent
+    /// again). A file this replica does not hold either (one still awaited) or one too large is left out with a
+    /// note: the entry still goes out, and its item shows nothing elsewhere until someone puts the file there.
+    private func putFiles(_ hashes: [ContentHash], _ c: NatsConnection) throws {
+        for h in hashes where !filesOnBoard.contains(h) {
+            guard let bytes = document.document.files[h], !bytes.isEmpty else { continue }
+            do {
+                if try !BoardFiles.isOnBoard(h, url: url, connection: c) { try BoardFiles.put(h, bytes, url: url, connection: c) }
+                filesOnBoard.insert(h)
+            } catch let r as BoardSnapshot.Refused {
+                note("\(r)")
+                filesOnBoard.insert(h)
+            }
+        }
     }
 
     /// Writes the board's snapshot when this replica's own entries carried the log `url.snapshotEvery` entries

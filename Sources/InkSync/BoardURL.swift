@@ -1,4 +1,5 @@
 import Foundation
+import InkCore
 
 /// `nats://[user:password@]host:port[,host:port…]/BOARD[?replicas=N&snapshots=N&keep=log|snapshot]`: where a
 /// board lives, who we are there, and how this client keeps the board's snapshots (`BoardSnapshot`). Several
@@ -87,6 +88,9 @@ public struct BoardURL: Hashable, Sendable, CustomStringConvertible {
     public var snapshotSubjects: String { "oekaki.board.\(board).snapshot.>" }
     public var snapshotHeadSubject: String { "oekaki.board.\(board).snapshot.head" }
     public func snapshotPartSubject(_ k: Int) -> String { "oekaki.board.\(board).snapshot.part.\(k)" }
+    /// The files entries name (images, PDFs), by hash, in the snapshots' stream: a head naming the parts, and the parts.
+    public func fileHeadSubject(_ hash: ContentHash) -> String { "oekaki.board.\(board).snapshot.file.\(hash.hex).head" }
+    public func filePartSubject(_ hash: ContentHash, _ k: Int) -> String { "oekaki.board.\(board).snapshot.file.\(hash.hex).part.\(k)" }
 
     private static func percentDecoded(_ s: Substring) -> String? {
         var bytes: [UInt8] = []

@@ -72,6 +72,9 @@ public struct Background: Hashable, Sendable {
 
     public static let plain = Background()
 
+    /// The embedded files the page shows: its PDF and its picture.
+    public var files: [ContentHash] { (pdf.map { [$0.file] } ?? []) + (picture.map { [$0] } ?? []) }
+
     /// Nothing printed on the paper: no lines or dots and no picture (a PDF page is drawn apart).
     public var isPlainPaper: Bool { style == .plain && picture == nil }
 

@@ -30,11 +30,12 @@ public struct Document: Sendable {
     public func index(of id: PageID) -> Int? { pages.firstIndex { $0.id == id } }
     public func page(_ id: PageID) -> Page? { index(of: id).map { pages[$0] } }
 
-    /// Embeds `bytes` (once per distinct content) and returns their name.
+    /// Embeds `bytes` (once per distinct content) and returns their name. Bytes of a file a shared board named
+    /// before they arrived (held empty meanwhile) take its place.
     @discardableResult
     public mutating func addFile(_ bytes: [UInt8]) -> ContentHash {
         let h = ContentHash(of: bytes)
-        if files[h] == nil { files[h] = bytes }
+        if files[h]?.isEmpty != false { files[h] = bytes }
         return h
     }
 
@@ -42,8 +43,7 @@ public struct Document: Sendable {
     public func referencedFiles(including extra: [Stroke] = []) -> Set<ContentHash> {
         var out = Set<ContentHash>()
         for p in pages {
-            if let pdf = p.background.pdf { out.insert(pdf.file) }
-            if let picture = p.background.picture { out.insert(picture) }
+            out.formUnion(p.background.files)
             for s in p.strokes { if let i = s.content.image { out.formUnion(i.files) } }
         }
         for s in extra { if let i = s.content.image { out.formUnion(i.files) } }

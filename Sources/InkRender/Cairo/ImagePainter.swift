@@ -31,7 +31,9 @@ public final class ImagePainter: @unchecked Sendable {
     /// Makes images drawable by hash: a document's embedded files.
     public func provide(_ newFiles: [ContentHash: [UInt8]]) {
         lock.lock(); defer { lock.unlock() }
-        for (h, b) in newFiles where files[h] == nil { files[h] = b }
+        // Empty: a file a shared board named whose bytes have not arrived (nothing to draw yet, and no failure
+        // to remember); its bytes come later.
+        for (h, b) in newFiles where !b.isEmpty && files[h] == nil { files[h] = b }
     }
 
     public func provide(hash: ContentHash, bytes: [UInt8]) { provide([hash: bytes]) }

@@ -198,6 +198,24 @@ public final class DocumentFile {
         for (h, b) in files where document.files[h] == nil { document.files[h] = b }
     }
 
+    /// Bytes of files a shared board named before they arrived (the document holds them empty meanwhile), each
+    /// checked against its name, written in place of the empty ones in one transaction. Returns those that
+    /// filled a gap.
+    public func fillFiles(_ files: [ContentHash: [UInt8]]) throws -> [ContentHash: [UInt8]] {
+        guard let db = db else { throw isReadOnly ? StoreError.readOnly(path: path) : StoreError.closed }
+        let filled = files.filter { h, b in !b.isEmpty && document.files[h]?.isEmpty == true && ContentHash(of: b) == h }
+        guard !filled.isEmpty else { return [:] }
+        do {
+            try db.transaction {
+                for (h, b) in filled {
+                    try db.statement("UPDATE files SET bytes = ? WHERE hash = ? AND length(bytes) = 0").bind(1, b).bind(2, h.hex).run()
+                }
+            }
+        } catch { throw Self.map(error, path: path) }
+        for (h, b) in filled { document.files[h] = b }
+        return filled
+    }
+
     /// Commits the changes in one transaction each, in order. On failure nothing of the failed change is
     /// written, `drawing`/`history` stay at the last committed state, and the caller may retry the rest.
     public func commit(_ changes: [Change]) throws {

@@ -179,6 +179,8 @@ final class SQLiteStatement {
     }
     @discardableResult
     func bind(_ i: Int32, _ v: [UInt8]) throws -> SQLiteStatement {
+        // An empty array may have no address, which SQLite would take for NULL.
+        if v.isEmpty { try owner.check(sqlite3_bind_zeroblob(stmt, i, 0)); return self }
         let rc = v.withUnsafeBytes { buf in
             sqlite3_bind_blob(stmt, i, buf.baseAddress, Int32(buf.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
         }

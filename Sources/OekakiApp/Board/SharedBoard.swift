@@ -21,6 +21,8 @@ final class SharedBoard {
     private let autosave: Autosave
     /// GTK thread: strokes changed by other people, to show.
     var onApplied: ((BoardCommit) -> Void)?
+    /// GTK thread: pictures and PDFs other people's items and pages show came from the board.
+    var onFiles: (([ContentHash: [UInt8]]) -> Void)?
     /// GTK thread: connection state for the title bar.
     var onState: ((State) -> Void)?
     /// GTK thread: this user's strokes in progress (sent to the others as they grow).
@@ -117,6 +119,10 @@ final class SharedBoard {
                         self.onLive?(self.others.shown)
                         self.onApplied?(batch.value)
                     }
+                }
+                s.onFiles = { [weak self] files in
+                    let arrived = MainLoopHandoff(value: files)
+                    onMainLoop { self?.onFiles?(arrived.value) }
                 }
                 let client = s.replica.client
                 onMainLoop { [weak self] in self?.client = client }

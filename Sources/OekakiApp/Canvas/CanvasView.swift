@@ -186,7 +186,7 @@ final class CanvasView: CanvasNavigation {
     /// Only the live ink changed (a pen, finger or mouse moving while it draws, someone's ink in progress on the
     /// board) and it is drawn apart, now and in the canvas's last frame: the canvas keeps its picture.
     private func onlyLiveInkChanged(_ u: SessionUpdate) -> Bool {
-        u.edit.changes.isEmpty && !u.edit.pagesChanged && !u.drawingChanged && !u.layersChanged && u.repaint.isEmpty
+        u.edit.changes.isEmpty && !u.edit.pagesChanged && !u.drawingChanged && !u.layersChanged && !u.filesArrived && u.repaint.isEmpty
             && !u.gestureChanged && !u.scrollToCurrentPage && u.relaidFrom == nil && !u.pointersCancelled
             && !u.selectionChanged && !u.toolChanged && !u.pageChanged && liveInkApart && !canvasDrewLiveInk
     }
@@ -235,7 +235,7 @@ final class CanvasView: CanvasNavigation {
         }
         // Erasers change the drawing as they move, before any change is recorded.
         if update.edit.changes.isEmpty, update.drawingChanged { repaint(update.edit.dirty) }
-        if update.layersChanged { repaintReach() }
+        if update.layersChanged || update.filesArrived { repaintReach() }
         for r in update.repaint { repaint(r) }
         if update.gestureChanged { followDrag() }
         if let c = cache { updateLive(c) }

@@ -556,6 +556,7 @@ final class DocumentSession {
         editor.ids = BoardReplica.editorLane
         let b = SharedBoard(url: url, autosave: autosave)
         b.onApplied = { [weak self] c in self?.follow(c.edits) }
+        b.onFiles = { [weak self] files in self?.filesArrived(files) }
         b.onState = { [weak self] state in self?.boardState = state; self?.onBoard?() }
         b.liveSource = { [weak self] in self?.editor.liveStrokes ?? [] }
         b.laserSource = { [weak self] in self?.editor.laser.trails ?? [] }
@@ -581,6 +582,16 @@ final class DocumentSession {
         u.drawingChanged = true
         u.layersChanged = edits.contains { $0.changesLayers }
         u.historyChanged = true
+        publish(u)
+    }
+
+    /// Pictures and PDFs that items and pages from the board show, arrived: drawn from now on.
+    private func filesArrived(_ files: [ContentHash: [UInt8]]) {
+        for bytes in files.values { editor.addFile(bytes) }
+        ImagePainter.shared.provide(files)
+        var u = SessionUpdate()
+        u.drawingChanged = true
+        u.filesArrived = true
         publish(u)
     }
 

@@ -40,6 +40,8 @@ struct SessionUpdate {
     /// Layers were added, deleted, moved, shown, hidden or renamed, or items moved between them (here or by others
     /// on a board), or another layer became current: whole pages look different and the layers menu refreshes.
     var layersChanged = false
+    /// Pictures or PDFs that items or pages show arrived (from a shared board): whole pages look different.
+    var filesArrived = false
 
     init(_ edit: Update = Update()) {
         self.edit = edit
@@ -54,6 +56,7 @@ struct SessionUpdate {
         edit.merge(o.edit)
         drawingChanged = drawingChanged || o.drawingChanged
         layersChanged = layersChanged || o.layersChanged
+        filesArrived = filesArrived || o.filesArrived
         // The oldest layout is the one the view still shows.
         if relaidFrom == nil { relaidFrom = o.relaidFrom }
         scrollToCurrentPage = scrollToCurrentPage || o.scrollToCurrentPage
