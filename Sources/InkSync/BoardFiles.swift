@@ -43,9 +43,13 @@ enum BoardFiles {
         return out
     }
 
+    /// Milliseconds a request about files waits for the server: a user without permission for the snapshots' stream
+    /// is never answered, and pays this once a session (`BoardSync` then stops asking).
+    static let waitMs: Int64 = 1500
+
     /// Whether the board holds the file (its head is there).
     static func isOnBoard(_ hash: ContentHash, url: BoardURL, connection c: NatsConnection) throws -> Bool {
-        guard try c.streamBounds(url.snapshotStream) != nil else { return false }
+        guard try c.streamBounds(url.snapshotStream, waitMs: waitMs) != nil else { return false }
         return try c.lastMessage(stream: url.snapshotStream, subject: url.fileHeadSubject(hash)) != nil
     }
 
@@ -62,7 +66,7 @@ enum BoardFiles {
 
     /// The file's bytes from the board, checked against its name; nil when the board does not hold it.
     static func take(_ hash: ContentHash, url: BoardURL, connection c: NatsConnection) throws -> [UInt8]? {
-        guard try c.streamBounds(url.snapshotStream) != nil,
+        guard try c.streamBounds(url.snapshotStream, waitMs: waitMs) != nil,
               let head = try c.lastMessage(stream: url.snapshotStream, subject: url.fileHeadSubject(hash)) else { return nil }
         let (size, parts) = try Self.head(head)
         var data: [UInt8] = []

@@ -40,6 +40,9 @@ public final class BoardSync {
     private var wantedAskedAt: DispatchTime?
     /// Seconds between two askings for files not there yet (tests shorten it).
     var wantedFilesEvery: Double = 30
+    /// The server refused this user the snapshots' stream, where files are kept: no file is put or asked for
+    /// again this session (each refused request costs a timeout).
+    private var filesRefused = false
 
     public enum Failure: Error, CustomStringConvertible {
         case unreachable(String), credentials(String), permission(String), document(String), other(String)
@@ -249,12 +252,12 @@ public final class BoardSync {
     /// seconds, and only when entries arrive: nothing at rest). Those that arrived take their empty places, and
     /// the window gets them.
     private func askForWantedFiles(_ c: NatsConnection) {
-        guard !wantedFiles.isEmpty else { return }
+        guard !wantedFiles.isEmpty, !filesRefused else { return }
         if let at = wantedAskedAt, Double(DispatchTime.now().uptimeNanoseconds - at.uptimeNanoseconds) < wantedFilesEvery * 1e9 { return }
         wantedAskedAt = .now()
         var arrived: [ContentHash: [UInt8]] = [:]
-        for h in wantedFiles {
-            do { if let bytes = try BoardFiles.take(h, url: url, connection: c) { arrived[h] = bytes } } catch { note("\(error)") }
+        for h in wantedFiles where !filesRefused {
+            do { if let bytes = try BoardFiles.take(h, url: url, connection: c) { arrived[h] = bytes } } catch { fileRequestFailed(error) }
         }
         guard !arrived.isEmpty else { return }
         do {
@@ -266,6 +269,11 @@ public final class BoardSync {
         }
     }
 
+    private func fileRequestFailed(_ error: Error) {
+        note("\(error)")
+        if let f = error as? NatsConnection.Failure, f.kind == .permission { filesRefused = true }
+    }
+
     /// Takes the files `c` names that this replica does not hold from the board before it is committed; those
     /// the board does not hold (yet) are held empty, so the batch still applies (their items show nothing until
     /// the bytes arrive). Returns the files that arrived.
@@ -275,8 +283,8 @@ public final class BoardSync {
         var arrived: [ContentHash: [UInt8]] = [:]
         for h in missing.sorted(by: { $0.hex < $1.hex }) {
             var bytes: [UInt8]?
-            if let connection {
-                do { bytes = try BoardFiles.take(h, url: url, connection: connection) } catch { note("\(error)") }
+            if let connection, !filesRefused {
+                do { bytes = try BoardFiles.take(h, url: url, connection: connection) } catch { fileRequestFailed(error) }
             }
             if let bytes {
                 arrived[h] = bytes
@@ -420,10 +428,11 @@ public final class BoardSync {
     }
 
     /// Puts the files an entry names on the board before the entry goes out (a file the board holds is not sent
-    /// again). A file this replica does not hold either (one still awaited) or one too large is left out with a
-    /// note: the entry still goes out, and its item shows nothing elsewhere until someone puts the file there.
+    /// again). A file this replica does not hold either (one still awaited), one too large, or one a user without
+    /// permission for the snapshots' stream cannot put is left out with a note: the entry still goes out, and its
+    /// item shows nothing elsewhere until someone puts the file there.
     private func putFiles(_ hashes: [ContentHash], _ c: NatsConnection) throws {
-        for h in hashes where !filesOnBoard.contains(h) {
+        for h in hashes where !filesOnBoard.contains(h) && !filesRefused {
             guard let bytes = document.document.files[h], !bytes.isEmpty else { continue }
             do {
                 if try !BoardFiles.isOnBoard(h, url: url, connection: c) { try BoardFiles.put(h, bytes, url: url, connection: c) }
@@ -431,6 +440,11 @@ public final class BoardSync {
             } catch let r as BoardSnapshot.Refused {
                 note("\(r)")
                 filesOnBoard.insert(h)
+            } catch let f as NatsConnection.Failure where f.kind == .permission || f.kind == .tooLarge {
+                // A user without the snapshots' subjects (SHARING.md) still publishes; the file stays here.
+                note("file \(h.hex.prefix(12))… not put on the board: \(f.description)")
+                filesOnBoard.insert(h)
+                if f.kind == .permission { filesRefused = true }
             }
         }
     }

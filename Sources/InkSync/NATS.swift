@@ -213,10 +213,15 @@ final class NatsConnection {
     func streamLastSequence(_ stream: String) throws -> UInt64? { try streamBounds(stream)?.last }
 
     /// The first and last sequence a stream holds (first is last + 1 when it is empty), nil if it does not exist.
-    func streamBounds(_ stream: String) throws -> (first: UInt64, last: UInt64)? {
+    /// `waitMs`: how long to wait for the answer, when not the connection's usual wait (a request the user has no
+    /// permission for is never answered: it times out).
+    func streamBounds(_ stream: String, waitMs: Int64? = nil) throws -> (first: UInt64, last: UInt64)? {
         var si: UnsafeMutablePointer<jsStreamInfo>?
         var code = jsErrCode(0)
-        let s = js_GetStreamInfo(&si, js, stream, nil, &code)
+        var options = jsOptions()
+        jsOptions_Init(&options)
+        if let waitMs { options.Wait = waitMs }
+        let s = waitMs == nil ? js_GetStreamInfo(&si, js, stream, nil, &code) : js_GetStreamInfo(&si, js, stream, &options, &code)
         defer { if let si { jsStreamInfo_Destroy(si) } }
         if s == NATS_NOT_FOUND { return nil }
         try check(s, "cannot read board \(stream)")

@@ -146,6 +146,35 @@ final class BoardFilesTests: XCTestCase {
         XCTAssertEqual(b.editor.document.pages[0].strokes.count, 5)
     }
 
+    /// A user whose permissions leave out the snapshots' stream (SHARING.md: optional) still shares an image's
+    /// entry; the file stays with them, and the others hold it empty.
+    func testAUserWithoutTheSnapshotStreamStillPublishes() throws {
+        server.stop()
+        server = try NatsServer(extra: """
+        log_only = {
+          publish: { allow: [ "oekaki.board.class.log", "oekaki.board.class.live", "oekaki.board.class.presence",
+                              "$JS.API.STREAM.INFO.OEKAKI_class", "$JS.API.STREAM.CREATE.OEKAKI_class",
+                              "$JS.API.CONSUMER.CREATE.OEKAKI_class", "$JS.API.CONSUMER.CREATE.OEKAKI_class.>",
+                              "$JS.API.CONSUMER.DELETE.OEKAKI_class.>" ] }
+          subscribe: { allow: [ "oekaki.board.class.>", "_INBOX.>" ] }
+        }
+        accounts { CLASS { jetstream: enabled, users: [ { user: eve, password: eve-secret, permissions: $log_only } ] } }
+        """)
+        try server.start()
+        let host = "127.0.0.1:\(server.port)"
+        let eve = try User(tmp.appendingPathComponent("eve.oekaki").path, "nats://eve:eve-secret@\(host)/class")
+        let bob = try User(tmp.appendingPathComponent("bob.oekaki").path, "nats://eve:eve-secret@\(host)/class")
+        let started = Date()
+        try eve.insert(Self.png, width: 2, height: 1)
+        try eve.u.line(y: 100)
+        try eve.sync.syncOnce()
+        try bob.sync.syncOnce()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 6, "one short wait each for the refused requests, not one per file or per sync")
+        XCTAssertEqual(bob.editor.document.pages[0].strokes.count, 2, "the image's entry and the line arrived")
+        XCTAssertEqual(bob.sync.document.document.files[ContentHash(of: Self.png)], [])
+        XCTAssertTrue(eve.notes.contains { $0.contains("not put on the board") }, "\(eve.notes)")
+    }
+
     func testFileHeadsAreStrict() throws {
         XCTAssertEqual(try BoardFiles.head(Array("oekaki-board-file 1\nbytes 300000\nparts 2\n".utf8)).parts, 2)
         for bad in ["oekaki-board-file 1\nbytes 300000\nparts 1\n", "oekaki-board-file 2\nbytes 3\nparts 1\n",
