@@ -8,7 +8,7 @@ DEPS := libgtk-4-dev libepoxy-dev libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.
         gettext desktop-file-utils appstream shared-mime-info xdg-utils libglib2.0-bin fonts-ipafont-gothic \
         dpkg-dev lintian bash-completion gsettings-desktop-schemas libnats-dev nats-server \
         libgtk-4-bin chromium chromium-driver python3-venv \
-        python3-gi gir1.2-gtk-4.0
+        python3-gi gir1.2-gtk-4.0 xclip
 # The touch tests drive headless Chromium with Selenium (PyPI), kept in a virtual environment under .build.
 TOUCH_VENV := .build/touch-venv
 FUZZ_SECONDS ?= 60

@@ -127,6 +127,17 @@ final class BoardFilesTests: XCTestCase {
         // B's file opens (its item's file is held, empty) and B's board goes on.
         let reopened = try DocumentFile.open(path: b.sync.document.path, readOnly: true)
         XCTAssertEqual(reopened.document.files[hash], [])
+        // Exported meanwhile, the item is left out rather than written as a picture of nothing.
+        let xopp = tmp.appendingPathComponent("b.xopp").path
+        try XoppExport.write(reopened.document, to: xopp)
+        let gunzip = Process(), out = Pipe()
+        gunzip.executableURL = URL(fileURLWithPath: "/bin/gzip"); gunzip.arguments = ["-dc", xopp]; gunzip.standardOutput = out
+        try gunzip.run()
+        let xml = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        gunzip.waitUntilExit()
+        XCTAssertEqual(gunzip.terminationStatus, 0)
+        XCTAssertFalse(xml.contains("<image"), xml)
+        XCTAssertEqual(xml.components(separatedBy: "<stroke ").count, 3, "the two lines")
         reopened.close()
 
         // Someone puts damaged bytes under its name: refused. Then the right bytes: the next entries bring them.

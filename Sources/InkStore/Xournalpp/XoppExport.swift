@@ -130,11 +130,12 @@ public enum XoppExport {
     /// which Xournal++ 1.1 reads the source by) and the PDF LaTeX made, so Xournal++ draws it as before and can
     /// edit it; a formula that came as a picture (Xournal++ before 1.1) goes back as that picture.
     private static func writeImage(_ box: ImageBox, of item: Stroke, frame: Rect, files: [ContentHash: [UInt8]], to x: inout XMLBytes) {
-        guard let picture = files[box.file], let corners = item.shownCorners, let r = Rect(bounding: corners) else { return }
+        // Empty: a shared board's file that has not arrived; nothing to write.
+        guard let picture = files[box.file], !picture.isEmpty, let corners = item.shownCorners, let r = Rect(bounding: corners) else { return }
         let place = "left=\"\(exact(r.minX - frame.minX))\" top=\"\(exact(r.minY - frame.minY))\" right=\"\(exact(r.maxX - frame.minX))\" bottom=\"\(exact(r.maxY - frame.minY))\">"
         if let f = box.formula {
             x += "<teximage text=\"\(escaped(f.source, attribute: true))\" texlength=\"\(f.source.utf8.count)\" "; x += place
-            x.bytes.append(contentsOf: Data(f.pdf.flatMap { files[$0] } ?? picture).base64EncodedData())
+            x.bytes.append(contentsOf: Data(f.pdf.flatMap { files[$0] }.flatMap { $0.isEmpty ? nil : $0 } ?? picture).base64EncodedData())
             x += "</teximage>\n"
         } else {
             x += "<image "; x += place
@@ -177,7 +178,7 @@ public enum XoppExport {
     public static func write(_ document: Document, to path: String, jpegAsPNG: (([UInt8]) -> [UInt8]?)? = nil) throws {
         // The PDF the pages are on goes beside the .xopp (absolute path: Xournal++ resolves it from anywhere).
         var pdfPath: String?
-        if let hash = document.pages.lazy.compactMap({ $0.background.pdf?.file }).first, let bytes = document.files[hash] {
+        if let hash = document.pages.lazy.compactMap({ $0.background.pdf?.file }).first, let bytes = document.files[hash], !bytes.isEmpty {
             let side = URL(fileURLWithPath: path + ".bg.pdf").standardizedFileURL.path
             do { try Data(bytes).write(to: URL(fileURLWithPath: side), options: .atomic) } catch {
                 throw StoreError.io(path: side, detail: "cannot write the PDF background: \(error.localizedDescription)")
@@ -188,7 +189,7 @@ public enum XoppExport {
         // by its content whatever the name). Pictures are PNG here when `jpegAsPNG` can make them.
         var pictureNames: [ContentHash: String] = [:]
         for page in document.pages where page.size != nil {
-            guard let h = page.background.picture, pictureNames[h] == nil, let original = document.files[h] else { continue }
+            guard let h = page.background.picture, pictureNames[h] == nil, let original = document.files[h], !original.isEmpty else { continue }
             let name = "bg_\(pictureNames.count + 1).png"
             let bytes = original.starts(with: ImageHeader.jpegSignature) ? jpegAsPNG?(original) ?? original : original
             let side = path + "." + name
