@@ -70,6 +70,30 @@ final class PenWindowTests: WindowTestCase {
         XCTAssertEqual(shot.darkPixels(in: (x: 280..<321, y: 430..<471)), 0, "no ring left where it was")
     }
 
+    /// The laser's glow has a patch of its own over everything: while it is drawn and while it fades, only that
+    /// patch has frames (on a big drawing a canvas frame per event was most of the work), and it glows where it is
+    /// drawn and then fades away by itself.
+    func testTheLaserGlowsAndFadesWithoutRepaintingTheCanvas() throws {
+        let (during, shot) = try sweep("laser", y: 400, pause: 20_000) {
+            xdotool(["key", "k"])
+            usleep(300_000)
+            xdotool(["mousedown", "1"])
+            usleep(200_000)
+        }
+        XCTAssertGreaterThanOrEqual(during.filter { $0.hasPrefix("laser frame ") }.count, 5, "the laser's own frames: \(during)")
+        XCTAssertEqual(during.filter { $0.hasPrefix("frame ") }.count, 0, "no canvas frame while the laser is drawn: \(during)")
+        XCTAssertLessThan(shot.brightness(450, 400), 200, "the laser glows where it is drawn")
+        XCTAssertGreaterThan(shot.brightness(450, 440), 240, "and only there")
+        let trace = home.appendingPathComponent("trace.txt")
+        let before = try String(contentsOf: trace, encoding: .utf8)
+        xdotool(["mouseup", "1"])
+        let faded = try waitFor(seconds: 5) { $0.brightness(450, 400) > 240 }
+        XCTAssertGreaterThan(faded.brightness(450, 400), 240, "the laser has faded away")
+        let fading = try String(contentsOf: trace, encoding: .utf8).dropFirst(before.count).split(separator: "\n")
+        XCTAssertGreaterThanOrEqual(fading.filter { $0.hasPrefix("laser frame ") }.count, 5, "the fade's own frames: \(fading)")
+        XCTAssertEqual(fading.filter { $0.hasPrefix("frame ") }.count, 0, "no canvas frame while it fades: \(fading)")
+    }
+
     /// Opens a new drawing with the trace on, puts the mouse at (300, `y`), runs `start` (a button down, a tool's
     /// key), moves to x = 600 in steps of 20 px `pause` µs apart: the trace lines written meanwhile, and the screen.
     private func sweep(_ name: String, y: Int, pause: useconds_t, start: () -> Void) throws -> (during: [Substring], shot: Screenshot) {

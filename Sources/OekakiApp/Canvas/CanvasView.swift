@@ -34,6 +34,9 @@ final class CanvasView: CanvasNavigation {
     let liveInk = CanvasPatch()
     /// The eraser's outline while the pointer hovers (or erases): moving it repaints its box, not the window.
     let eraserRing = CanvasPatch()
+    /// The laser's glowing, fading ink (this user's and others'), over everything else: it moves and fades every
+    /// frame while it shows, which then repaints its box, not the window.
+    let laserInk = CanvasPatch()
     /// The last canvas frame drew the live ink itself (something was drawn over it, or it multiplied the ink under it).
     private var canvasDrewLiveInk = false
     let session: DocumentSession
@@ -132,6 +135,7 @@ final class CanvasView: CanvasNavigation {
         setDrawFunction(widget) { [weak self] cr, w, h in self?.draw(cr, width: Int(w), height: Int(h)) }
         liveInk.draw = { [weak self] cr in self?.drawLiveInk(cr) }
         eraserRing.draw = { [weak self] cr in Trace.measure("eraser frame") { self?.drawEraserOutline(cr) } }
+        laserInk.draw = { [weak self] cr in Trace.measure("laser frame") { self?.drawLaser(cr) } }
         widget.onPropertyChange("scale-factor") { [weak self] in self?.redraw() }
         input = CanvasInput(area: widget, viewport: viewport, sink: session)
         input?.navigation = self
@@ -145,14 +149,15 @@ final class CanvasView: CanvasNavigation {
         widget.queueDraw()
         placeLiveInk()
         placeEraserRing()
+        placeLaser()
     }
 
-    /// Something is drawn over the ink in the canvas (search marks, a selection or lasso, guides, laser ink,
-    /// presenting's black bands): the live ink is then drawn in the canvas, under them, as finished ink is.
+    /// Something is drawn over the ink in the canvas (search marks, a selection or lasso, guides, presenting's
+    /// black bands): the live ink is then drawn in the canvas, under them, as finished ink is. (The laser is over
+    /// everything, in its own patch.)
     private var somethingOverTheInk: Bool {
         !searchHits.isEmpty || session.selectionPath.count > 1 || selectionFrame != nil || session.drag != nil || dragLayer != nil
-            || !session.teaching.guides.isEmpty || !session.laser.isEmpty || !session.teaching.othersLaser.isEmpty
-            || session.teaching.presenting
+            || !session.teaching.guides.isEmpty || session.teaching.presenting
     }
 
     /// The live ink goes in its own layer: nothing is drawn over it, and it does not multiply the ink under it (a
@@ -186,9 +191,7 @@ final class CanvasView: CanvasNavigation {
     /// Only the live ink changed (a pen, finger or mouse moving while it draws, someone's ink in progress on the
     /// board) and it is drawn apart, now and in the canvas's last frame: the canvas keeps its picture.
     private func onlyLiveInkChanged(_ u: SessionUpdate) -> Bool {
-        u.edit.changes.isEmpty && !u.edit.pagesChanged && !u.drawingChanged && !u.layersChanged && !u.filesArrived && u.repaint.isEmpty
-            && !u.gestureChanged && !u.scrollToCurrentPage && u.relaidFrom == nil && !u.pointersCancelled
-            && !u.selectionChanged && !u.toolChanged && !u.pageChanged && liveInkApart && !canvasDrewLiveInk
+        u.keepsTheCanvas && liveInkApart && !canvasDrewLiveInk
     }
 
     /// Keys go to the canvas (Space, the tool keys) once typing or a dialog is done.
@@ -240,7 +243,14 @@ final class CanvasView: CanvasNavigation {
         if update.gestureChanged { followDrag() }
         if let c = cache { updateLive(c) }
         if update.scrollToCurrentPage { scrollToTop(of: session.currentPage) }
-        if onlyLiveInkChanged(update) { placeLiveInk() } else { redraw() }
+        if update.laserChanged, update.keepsTheCanvas {
+            // Laser events and the fade's ticks: only the laser's patch (the ink in progress is other events').
+            placeLaser()
+        } else if onlyLiveInkChanged(update) {
+            placeLiveInk()
+        } else {
+            redraw()
+        }
     }
 
     /// Another document: 100 %, its current page's corner at the top left, nothing cached.

@@ -76,8 +76,10 @@ extension DocumentSession: InputSink {
                                  style: event.phase == .began && picked != chosen ? styles[picked] ?? style : style,
                                  recognize: recognizesShapes)
         }
+        let lasered = laser.isLive(event.pointer)
         var out = SessionUpdate(handle(event))
         out.drawingChanged = erasing || isErasing
+        out.laserChanged = lasered || laser.isLive(event.pointer)
         if picked.isSelection, event.phase == .ended || event.phase == .cancelled {
             // The editor finished the loop or box: the selection changed.
             selectionPath = []

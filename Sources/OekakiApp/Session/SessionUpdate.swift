@@ -42,6 +42,23 @@ struct SessionUpdate {
     var layersChanged = false
     /// Pictures or PDFs that items or pages show arrived (from a shared board): whole pages look different.
     var filesArrived = false
+    /// The laser's ink (this user's or others') moved, grew or faded.
+    var laserChanged = false
+
+    /// Only the laser's ink changed.
+    static var laser: SessionUpdate {
+        var u = SessionUpdate()
+        u.laserChanged = true
+        return u
+    }
+
+    /// Nothing but what is drawn in the canvas's patches changed: the ink being drawn, the laser. The canvas's last
+    /// picture still holds.
+    var keepsTheCanvas: Bool {
+        edit.changes.isEmpty && !edit.pagesChanged && !drawingChanged && !layersChanged && !filesArrived && repaint.isEmpty
+            && !gestureChanged && !scrollToCurrentPage && relaidFrom == nil && !pointersCancelled
+            && !selectionChanged && !toolChanged && !pageChanged && !documentReplaced
+    }
 
     init(_ edit: Update = Update()) {
         self.edit = edit
@@ -57,6 +74,7 @@ struct SessionUpdate {
         drawingChanged = drawingChanged || o.drawingChanged
         layersChanged = layersChanged || o.layersChanged
         filesArrived = filesArrived || o.filesArrived
+        laserChanged = laserChanged || o.laserChanged
         // The oldest layout is the one the view still shows.
         if relaidFrom == nil { relaidFrom = o.relaidFrom }
         scrollToCurrentPage = scrollToCurrentPage || o.scrollToCurrentPage

@@ -3,8 +3,9 @@ import InkSync
 import InkRender
 
 /// What the canvas draws for the teaching tools, over the ink each frame: presentation mode's black around the
-/// page, the laser's glow, and the ruler, set square and compass. Nothing here is in the screen cache: they move
-/// every frame while they move, and cost nothing while nothing shows.
+/// page, and the ruler, set square and compass; and the laser's glow, in a patch of its own over everything.
+/// Nothing here is in the screen cache: they move every frame while they move, and cost nothing while nothing
+/// shows.
 extension CanvasView {
     func drawTeaching(_ cr: CairoContext) {
         session.teaching.viewSize = size
@@ -20,29 +21,49 @@ extension CanvasView {
             cr.setSource(red: 0, green: 0, blue: 0)
             cr.fill()
         }
-        let laser = session.laser
-        if !laser.isEmpty {
-            let document = session.document, layout = session.layout, t = transform
-            LaserPainter.draw(cr, laser.trails, now: session.teaching.eventNow ?? 0, zoom: t.zoom) { stroke in
-                guard let i = document.index(of: stroke.page) else { return nil }
-                let origin = layout.origin(ofPage: i)
-                return { t.viewPoint(fromPage: $0 + origin) }
-            }
-        }
-        if !session.teaching.othersLaser.isEmpty {
-            // Other people's laser ink lies on the page they point at (an older sender's, which names none, on this
-            // user's current page).
-            let document = session.document, layout = session.layout, origin = currentOrigin, t = transform
-            LaserPainter.draw(cr, session.teaching.othersLaser, now: TeachingState.monotonicMs, zoom: t.zoom) { stroke in
-                if stroke.page == LiveStrokes.anyPage { return { t.viewPoint(fromPage: $0 + origin) } }
-                guard let i = document.index(of: stroke.page) else { return nil }
-                let o = layout.origin(ofPage: i)
-                return { t.viewPoint(fromPage: $0 + o) }
-            }
-        }
         if !session.teaching.guides.isEmpty {
             GuidePainter(handles: session.handles(transform), turning: session.teaching.turning).draw(cr)
         }
+    }
+
+    /// Where a laser trail's page points lie in the view; nil when its page is not shown. Others' ink that names no
+    /// page lies on this user's current page (an older sender's).
+    private var laserPlacement: (Stroke) -> ((Point) -> Point)? {
+        let document = session.document, layout = session.layout, origin = currentOrigin, t = transform
+        return { stroke in
+            if stroke.page == LiveStrokes.anyPage { return { t.viewPoint(fromPage: $0 + origin) } }
+            guard let i = document.index(of: stroke.page) else { return nil }
+            let o = layout.origin(ofPage: i)
+            return { t.viewPoint(fromPage: $0 + o) }
+        }
+    }
+
+    /// The laser's ink, this user's (fading on the input events' clock) and others' (on this machine's).
+    private var laserTrails: [(trails: [LaserPointer.Trail], now: Double)] {
+        [(session.laser.trails, session.teaching.eventNow ?? 0), (session.teaching.othersLaser, TeachingState.monotonicMs)]
+            .filter { !$0.trails.isEmpty }
+    }
+
+    /// Puts the laser's patch over where its ink glows (view pixels, the glow included), or hides it.
+    func placeLaser() {
+        let place = laserPlacement
+        var box: Rect?
+        for (trails, now) in laserTrails {
+            for trail in trails where trail.opacity(at: now) > 0 {
+                guard let map = place(trail.stroke) else { continue }
+                let reach = LaserPainter.reach(of: trail.stroke, zoom: transform.zoom)
+                for p in trail.stroke.points {
+                    let r = Rect(around: map(p.point), radius: reach)
+                    box = box.map { $0.union(r) } ?? r
+                }
+            }
+        }
+        laserInk.show(box, on: size)
+    }
+
+    func drawLaser(_ cr: CairoContext) {
+        let place = laserPlacement
+        for (trails, now) in laserTrails { LaserPainter.draw(cr, trails, now: now, zoom: transform.zoom, place: place) }
     }
 
     /// Presentation mode: the current page fitted to the view, centred, on whole device pixels.

@@ -175,6 +175,7 @@ extension DocumentSession {
             guard let self else { return false }
             var u = SessionUpdate(self.expireLaser(at: self.teaching.eventNow ?? .infinity))
             u.drawingChanged = false
+            u.laserChanged = true
             self.publish(u)
             self.teaching.laserTicking = self.laser.isFading
             return self.teaching.laserTicking
@@ -189,14 +190,14 @@ extension DocumentSession {
     func showOthersLaser(_ trails: [LaserPointer.Trail]) {
         guard trails != teaching.othersLaser else { return }
         teaching.othersLaser = trails
-        publish(SessionUpdate())
+        publish(.laser)
         guard trails.contains(where: { $0.liftedAt != nil }), !teaching.othersLaserTicking else { return }
         teaching.othersLaserTicking = true
         every(milliseconds: 33) { [weak self] in
             guard let self else { return false }
             let now = TeachingState.monotonicMs
             self.teaching.othersLaser.removeAll { $0.opacity(at: now) <= 0 }
-            self.publish(SessionUpdate())
+            self.publish(.laser)
             self.teaching.othersLaserTicking = self.teaching.othersLaser.contains { $0.liftedAt != nil }
             return self.teaching.othersLaserTicking
         }

@@ -211,6 +211,13 @@ struct GuidePainter {
 
 /// The laser pointer's ink: a wide soft red glow, a brighter middle and a light core, all fading together.
 enum LaserPainter {
+    /// The outer glow's width, in core widths.
+    private static let glow = 5.0
+    /// The bright core's width in view pixels (never thinner than 2).
+    private static func coreWidth(of s: Stroke, zoom: Double) -> Double { max(s.style.width * zoom, 2) }
+    /// How far from its points a trail's glow reaches, in view pixels (a pixel more for the antialiasing).
+    static func reach(of s: Stroke, zoom: Double) -> Double { coreWidth(of: s, zoom: zoom) * glow / 2 + 1 }
+
     /// `place` maps a trail's page coordinates to widget pixels (nil: its page is not shown).
     static func draw(_ cr: CairoContext, _ trails: [LaserPointer.Trail], now: Double, zoom: Double, place: (Stroke) -> ((Point) -> Point)?) {
         cr.save()
@@ -219,8 +226,8 @@ enum LaserPainter {
             let o = t.opacity(at: now)
             guard o > 0, let map = place(t.stroke), let first = t.stroke.points.first else { continue }
             let c = t.stroke.style.color
-            let w = max(t.stroke.style.width * zoom, 2)
-            for (width, alpha, white) in [(w * 5, 0.18, 0.0), (w * 2.2, 0.45, 0.0), (w * 0.9, 1.0, 0.3)] {
+            let w = coreWidth(of: t.stroke, zoom: zoom)
+            for (width, alpha, white) in [(w * glow, 0.18, 0.0), (w * 2.2, 0.45, 0.0), (w * 0.9, 1.0, 0.3)] {
                 let p0 = map(first.point)
                 cr.move(to: p0.x, p0.y)
                 if t.stroke.points.count == 1 { cr.line(to: p0.x + 0.01, p0.y) }

@@ -66,7 +66,7 @@ final class MainWindow {
         let banners = Widgets.box(horizontal: false)
         banners.alignTop()
         Widgets.append(banners, recoveryBanner.widget, banner.widget)
-        let overlay = Widgets.overlay(canvas.widget, layers: [canvas.liveInk.widget, canvas.eraserRing.widget, textField.widget, banners, presentation.bar, pdfText.widget, searchBar.widget])
+        let overlay = Widgets.overlay(canvas.widget, layers: [canvas.liveInk.widget, canvas.eraserRing.widget, canvas.laserInk.widget, textField.widget, banners, presentation.bar, pdfText.widget, searchBar.widget])
         let content = Widgets.box(horizontal: false)
         let main = Widgets.box()
         overlay.setHExpand(true)
