@@ -228,7 +228,10 @@ public struct BoardReplica: Sendable {
             pagesTouched = true; pagesPending = true
         case .layers(let steps):
             // Layers go out as layer entries (`BoardLayers.swift`), the items they take away or bring back as strokes.
+            // Others' items on a layer taken away here go to the top layer (`Page.strays`); the board hears of it.
+            let strays = steps.flatMap { st in self.page(st.page)?.strays(of: st) ?? [] }
             document.apply(edit)
+            for s in strays { touched.insert(s.id); pendingStrokes[s.id] = s.page }
             for s in edit.removed { hidden[s.id] = s; touched.insert(s.id); pendingStrokes[s.id] = s.page }
             for s in edit.added { hidden[s.id] = nil; touched.insert(s.id); pendingStrokes[s.id] = s.page }
             performLayers(steps)

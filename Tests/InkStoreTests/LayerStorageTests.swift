@@ -164,4 +164,30 @@ final class LayerStorageTests: TempDirTestCase {
         try stream.forEachStroke { all.append($0.id) }
         XCTAssertEqual(all, seen)
     }
+
+    /// On a shared board someone else can draw on a layer this user added. Undoing that add takes the layer away,
+    /// but not their ink, which no edit here names: it goes to the top layer (as ink whose layer is gone does),
+    /// in memory and in the file, which opens again. The ink was lost here, and the file kept it on a layer that
+    /// no longer existed, so it no longer opened ("stroke … is on layer …, which page … does not show").
+    func testUndoingALayerSomeoneElseDrewOnKeepsTheirInkAndTheFileOpens() throws {
+        let e = Editor(document: Document(pages: [Page(format: .fixed(PagePreset.a4.size))]))
+        let doc = try DocumentFile.create(path: path("shared.oekaki"), document: e.document)
+        try commit(draw(e, at: 10), doc, e, "ink on Layer 1")
+        try commit(e.addLayer(named: "Notes"), doc, e, "add a layer")
+        let page = e.page.id, notes = try XCTUnwrap(e.page.layers.last?.id)
+        // Their stroke on Notes, as a board brings it: followed by the file and the editor, in no history.
+        var theirs = Stroke(id: 1 << 40, style: StrokeStyle(tool: .pen, color: .black, width: 2), page: page, layer: notes)
+        theirs.setPoints([InkPoint(x: 50, y: 200), InkPoint(x: 150, y: 220)])
+        try doc.follow([.add([theirs])])
+        _ = e.follow([.add([theirs])])
+        XCTAssertEqual(shape(doc.document), shape(e.document))
+
+        try commit(e.undo(), doc, e, "undo the add of Notes")
+        XCTAssertEqual(e.page.layers.count, 1)
+        XCTAssertTrue(e.page.layers[0].drawing.strokes.contains { $0.id == theirs.id && $0.layer == page }, "their ink on the layer left")
+        try commit(e.redo(), doc, e, "redo it: Notes comes back empty, their ink stays")
+        XCTAssertEqual(e.page.layers.last?.drawing.strokes.count, 0)
+        XCTAssertEqual(e.page.strokes.filter { $0.id == theirs.id }.count, 1)
+        doc.close()
+    }
 }

@@ -42,39 +42,72 @@ final class LayerConvergenceTests: XCTestCase {
         }
     }
 
+    /// A board's log for the scripted tests: whole outboxes published, the whole log read, through the codec.
+    final class Board {
+        var log: [BoardOperation] = []
+        func publish(_ s: Sim) throws {
+            s.replica.settle()
+            for op in s.replica.operations(s.replica.outbox()) { log.append(try OperationCodec.decode(try OperationCodec.encode(op))) }
+        }
+        func receive(_ s: Sim) {
+            while s.read < log.count { s.replica.receive(log[s.read], sequence: UInt64(s.read + 1)); s.read += 1 }
+            s.follow()
+        }
+        /// Everyone reads and publishes until nothing more goes out.
+        func settle(_ sims: [Sim]) throws {
+            for _ in 0..<3 { for s in sims { receive(s); try publish(s) } }
+            for s in sims { receive(s) }
+        }
+    }
+
     /// A rename on one replica and a hide on another, made at once: both stay (each part of a layer's look is its
     /// own last writer), on both replicas, whichever order the log holds them in.
     func testARenameAndAHideMadeAtOnceBothStay() throws {
         for renameFirst in [false, true] {
-            var log: [BoardOperation] = []
+            let board = Board()
             let a = Sim(client: 700), b = Sim(client: 701)
-            func publish(_ s: Sim) throws {
-                s.replica.settle()
-                for op in s.replica.operations(s.replica.outbox()) { log.append(try OperationCodec.decode(try OperationCodec.encode(op))) }
-            }
-            func receive(_ s: Sim) {
-                while s.read < log.count { s.replica.receive(log[s.read], sequence: UInt64(s.read + 1)); s.read += 1 }
-                s.follow()
-            }
             a.run(a.editor.addLayer(named: "Answers"))
-            try publish(a); receive(a); receive(b)
+            try board.publish(a); board.receive(a); board.receive(b)
             XCTAssertEqual(b.layout[0].last, "Answers: ")
             a.run(try a.editor.renameLayer(.name("Answers"), to: "Key"))
             b.run(try b.editor.setLayerVisible(.name("Answers"), false))
-            if renameFirst { try publish(a); try publish(b) } else { try publish(b); try publish(a) }
-            for _ in 0..<3 { for s in [a, b] { receive(s); try publish(s) } }
+            if renameFirst { try board.publish(a); try board.publish(b) } else { try board.publish(b); try board.publish(a) }
+            try board.settle([a, b])
             for s in [a, b] {
-                receive(s)
                 XCTAssertEqual(s.replica.outbox(), [], "client \(s.replica.client) has more to send")
                 XCTAssertEqual(s.layout[0].last, "Key hidden: ", "client \(s.replica.client), rename published first: \(renameFirst)")
             }
         }
     }
 
+    /// Someone draws on a layer I added, and I undo adding it: the layer goes, their ink stays, on the top layer,
+    /// everywhere (as ink whose layer is gone). It was lost here (and the file kept it on a layer that no longer
+    /// existed, so the file no longer opened), then erased everywhere. Found by seed 9217.
+    func testUndoingALayerSomeoneDrewOnKeepsTheirInkEverywhere() throws {
+        let board = Board()
+        let a = Sim(client: 710), b = Sim(client: 711)
+        a.run(a.editor.addLayer(named: "Notes"))
+        try board.publish(a); board.receive(a); board.receive(b)
+        b.editor.selectLayer(1)
+        for (k, phase) in [InputEvent.Phase.began, .moved, .ended].enumerated() {
+            b.run(b.editor.handle(InputEvent(pointer: 1, phase: phase, point: InkPoint(x: 50 + 40 * Double(k), y: 100))))
+        }
+        try board.publish(b); board.receive(a)
+        XCTAssertEqual(a.layout[0], ["Layer 1: ", "Notes: 1000/2000"])
+
+        a.run(a.editor.undo())
+        try board.settle([a, b])
+        for s in [a, b] {
+            XCTAssertEqual(s.replica.outbox(), [], "client \(s.replica.client) has more to send")
+            XCTAssertEqual(s.layout[0], ["Layer 1: 1000/2000"], "client \(s.replica.client)")
+            XCTAssertEqual(DrawingSummary(s.replica.document), s.seen, "client \(s.replica.client): the replica's document is its editor's")
+        }
+    }
+
     func testRandomConcurrentLayerEditsConverge() throws {
         // 264: a layer restored here by the board kept a key that tied with one given here since (1,000 seeds run
-        // once: all converge).
-        for seed in SimulationSeeds.or(Array(1...60) + [264]) { try simulate(seed: seed, users: 2 + Int(seed % 2), steps: 200) }
+        // once: all converge). 9217: the undo of adding a layer took others' ink on it with it.
+        for seed in SimulationSeeds.or(Array(1...60) + [264, 9217]) { try simulate(seed: seed, users: 2 + Int(seed % 2), steps: 200) }
     }
 
     private func simulate(seed: UInt64, users count: Int, steps: Int) throws {

@@ -106,6 +106,19 @@ extension Page {
         for (i, list) in byLayer.sorted(by: { $0.key < $1.key }) { layers[i].drawing.insert(contentsOf: list) }
     }
 
+    /// The place of the layer a delete step takes away: at the step's place, or wherever it is now.
+    private func index(deletedBy l: Layer, at: Int) -> Int? {
+        at >= 0 && at < layers.count && layers[at].id == l.id ? at : layerIndex(of: l.id)
+    }
+
+    /// The items a delete step finds on its layer but does not name: someone else's, put there by a shared board
+    /// after the edit was made (an undo of adding a layer they drew on). They are not the edit's to take, so
+    /// `apply` moves them to the top layer, as ink whose layer is gone goes there.
+    public func strays(of step: LayerStep) -> [Stroke] {
+        guard case .delete(_, let l, let at) = step, layers.count > 1, let i = index(deletedBy: l, at: at) else { return [] }
+        return layers[i].drawing.strokes.filter { l.drawing.stroke($0.id) == nil }
+    }
+
     /// Applies one layer step to this page. Total: a step naming a missing layer or a place out of range changes
     /// nothing, and the last layer is never taken away.
     public mutating func apply(_ step: LayerStep) {
@@ -116,8 +129,13 @@ extension Page {
             layers.insert(l, at: Swift.min(Swift.max(at, 0), layers.count))
             syncDrawings()
         case .delete(_, let l, let at):
-            guard layers.count > 1 else { return }
-            if at >= 0, at < layers.count, layers[at].id == l.id { layers.remove(at: at) } else if let i = layerIndex(of: l.id) { layers.remove(at: i) }
+            guard layers.count > 1, let i = index(deletedBy: l, at: at) else { return }
+            let strays = strays(of: step)
+            layers.remove(at: i)
+            if !strays.isEmpty {
+                let top = layers.count - 1
+                layers[top].drawing.insert(contentsOf: strays.map { var s = $0; s.layer = layers[top].id; return s })
+            }
         case .move(_, let from, let to):
             guard layers.indices.contains(from), layers.indices.contains(to), from != to else { return }
             layers.insert(layers.remove(at: from), at: to)

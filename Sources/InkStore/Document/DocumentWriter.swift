@@ -74,6 +74,27 @@ struct DocumentWriter {
         return try q.step() ? Int(q.int(0)) : 0
     }
 
+    /// Items still present on a layer just deleted that its step does not name (the edit's own were marked gone
+    /// before) go to the page's top layer, as `Page.apply` moves them.
+    private func moveStrays(from l: Layer, page: PageID) throws {
+        // A page's first layer has the page's id and its items no `stroke_layers` row.
+        let q = l.id == page
+            ? try db.statement("SELECT id FROM strokes WHERE page = ?1 AND present = 1 AND NOT EXISTS (SELECT 1 FROM stroke_layers WHERE stroke = strokes.id)")
+            : try db.statement("SELECT s.id FROM strokes s JOIN stroke_layers sl ON sl.stroke = s.id WHERE s.page = ?1 AND s.present = 1 AND sl.layer = ?2")
+        try q.bind(1, Int64(bitPattern: page))
+        if l.id != page { try q.bind(2, Int64(bitPattern: l.id)) }
+        var strays: [StrokeID] = []
+        while try q.step() { strays.append(StrokeID(bitPattern: q.int(0))) }
+        q.reset()
+        guard !strays.isEmpty else { return }
+        let top = try db.statement("SELECT id FROM layers WHERE page = ? AND position IS NOT NULL ORDER BY position DESC LIMIT 1")
+        try top.bind(1, Int64(bitPattern: page))
+        guard try top.step() else { top.reset(); return }
+        let to = LayerID(bitPattern: top.int(0))
+        top.reset()
+        for id in strays where l.drawing.stroke(id) == nil { try setLayer(id, to, page: page) }
+    }
+
     /// Applies one layer step to the stored layers as `Page.apply` does to the page (clamped, never the last layer).
     private func apply(_ st: LayerStep) throws {
         let page = Int64(bitPattern: st.page)
@@ -92,6 +113,7 @@ struct DocumentWriter {
             q.reset()
             try db.statement("UPDATE layers SET position = NULL WHERE id = ?").bind(1, Int64(bitPattern: l.id)).run()
             try db.statement("UPDATE layers SET position = position - 1 WHERE page = ? AND position > ?").bind(1, page).bind(2, position).run()
+            try moveStrays(from: l, page: st.page)
         case .move(_, let from, let to):
             let n = try liveLayers(st.page)
             guard from != to, (0..<n).contains(from), (0..<n).contains(to) else { return }
