@@ -190,4 +190,23 @@ final class LayerStorageTests: TempDirTestCase {
         XCTAssertEqual(e.page.strokes.filter { $0.id == theirs.id }.count, 1)
         doc.close()
     }
+
+    /// A file an earlier build left with ink on a deleted layer (the undo above) opens, that ink on the top layer.
+    func testInkLeftOnADeletedLayerOpensOnTheTopLayer() throws {
+        let e = Editor(document: Document(pages: [Page(format: .fixed(PagePreset.a4.size))]))
+        let doc = try DocumentFile.create(path: path("left.oekaki"), document: e.document)
+        try commit(e.addLayer(named: "Notes"), doc, e, "add a layer")
+        try commit(e.addLayer(named: "Answers"), doc, e, "add another")
+        e.selectLayer(1)
+        try commit(draw(e, at: 40), doc, e, "ink on Notes")
+        let notes = e.page.layers[1].id, ink = try XCTUnwrap(e.page.layers[1].drawing.strokes.first?.id)
+        doc.close()
+        let db = try SQLiteDatabase(path: path("left.oekaki"), mode: .readWrite(create: false))
+        try db.execute("UPDATE layers SET position = NULL WHERE id = \(notes); UPDATE layers SET position = 1 WHERE position = 2")
+        db.close()
+        let back = try DocumentFile.open(path: path("left.oekaki"), readOnly: true)
+        defer { back.close() }
+        XCTAssertEqual(back.document.pages[0].layers.map(\.name), ["Layer 1", "Answers"])
+        XCTAssertEqual(back.document.pages[0].layers[1].drawing.strokes.map(\.id), [ink], "the ink on the top layer")
+    }
 }

@@ -83,13 +83,17 @@ struct DocumentReader {
         guard !rows.isEmpty else { throw bad("page \(id) has no layer") }
         var byLayer: [LayerID: [Stroke]] = [:]
         for s in items { byLayer[s.layer, default: []].append(s) }
-        var layers: [Layer] = []
-        for (k, r) in rows.enumerated() {
-            guard r.position == k else { throw bad("layer \(r.id) of page \(id) is at place \(r.position ?? -1), expected \(k)") }
-            layers.append(r.layer(Drawing(strokes: byLayer.removeValue(forKey: r.id) ?? [])))
+        for (k, r) in rows.enumerated() where r.position != k {
+            throw bad("layer \(r.id) of page \(id) is at place \(r.position ?? -1), expected \(k)")
         }
-        if let stray = byLayer.values.first?.first { throw bad("stroke \(stray.id) is on layer \(stray.layer), which page \(id) does not show") }
-        return Page(id: id, format: format, layers: layers)
+        // Items on a layer the page does not show (a deleted one: builds before 2026-12 left others' ink there when
+        // the add of a layer they drew on was undone) are shown on the top layer, as ink whose layer is gone is.
+        let shown = Set(rows.map(\.id)), top = rows[rows.count - 1].id
+        for (layer, list) in byLayer where !shown.contains(layer) {
+            byLayer[top, default: []] += list.map { var s = $0; s.layer = top; return s }
+            byLayer[layer] = nil
+        }
+        return Page(id: id, format: format, layers: rows.map { $0.layer(Drawing(strokes: byLayer[$0.id] ?? [])) })
     }
 
     private func readFiles() throws -> [ContentHash: [UInt8]] { try DocumentRows.files(db, path: path, version: version) }
