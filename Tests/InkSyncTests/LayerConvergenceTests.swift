@@ -1,5 +1,6 @@
 import XCTest
 import InkCore
+import InkStore
 @testable import InkSync
 
 /// Simulated replicas, each driven by an `Editor` as the app drives one (ids from shared number sources, the board's
@@ -13,13 +14,19 @@ final class LayerConvergenceTests: XCTestCase {
         let editor: Editor
         var read = 0
         var awaiting = -1
-        init(client: UInt64) {
-            replica = BoardReplica(client: client, document: Document())
+        /// The replica's file, as the app keeps it: the editor's changes committed, the board's edits followed.
+        let file: DocumentFile?
+        var fileErrors: [String] = []
+        init(client: UInt64, file path: String? = nil) {
+            var replica = BoardReplica(client: client, document: Document())
             replica.ids = BoardReplica.replicaLane
+            self.replica = replica
             editor = Editor(document: replica.document)
             editor.ids = BoardReplica.editorLane
+            file = path.flatMap { try? DocumentFile.create(path: $0, document: replica.document) }
         }
         func run(_ u: Update) {
+            do { try file?.commit(u.changes) } catch { fileErrors.append("\(error)") }
             for c in u.changes {
                 switch c {
                 case .did(let e), .redid(let e): replica.perform(e)
@@ -28,12 +35,17 @@ final class LayerConvergenceTests: XCTestCase {
             }
             follow()
         }
-        func follow() { _ = editor.follow(replica.takeFollowed()) }
+        func follow() {
+            let edits = replica.takeFollowed()
+            do { try file?.follow(edits) } catch { fileErrors.append("\(error)") }
+            _ = editor.follow(edits)
+        }
         var seen: DrawingSummary { DrawingSummary(editor.document) }
+        var layout: [[String]] { Self.layout(of: editor.document) }
         /// Pages, their layers (name, visibility, notebook flag) bottom first and each layer's items by where they
         /// start (the log carries points to 1/20 of a unit, so others hold them rounded), in drawing order.
-        var layout: [[String]] {
-            editor.document.pages.map { p in
+        static func layout(of document: Document) -> [[String]] {
+            document.pages.map { p in
                 p.layers.map { l in
                     let items = l.drawing.strokes.map { s in s.points.first.map { "\(Int(($0.x * 20).rounded()))/\(Int(($0.y * 20).rounded()))" } ?? "-" }
                     return "\(l.name)\(l.visible ? "" : " hidden")\(l.everyPage ? " every" : ""): \(items.joined(separator: " "))"
@@ -113,7 +125,10 @@ final class LayerConvergenceTests: XCTestCase {
     private func simulate(seed: UInt64, users count: Int, steps: Int) throws {
         var rng = SeededRandom(seed: seed)
         var log: [BoardOperation] = []
-        let sims = (0..<count).map { Sim(client: 500 + UInt64($0)) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("layer-sim-\(seed)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sims = (0..<count).map { Sim(client: 500 + UInt64($0), file: folder.appendingPathComponent("\($0).oekaki").path) }
         func receive(_ s: Sim, upTo end: Int) {
             // As the engine reads the log: in batches, my own strokes placed at the end of each (odd seeds: one by one).
             if seed % 2 == 0 { s.replica.startBatch() }
@@ -165,6 +180,17 @@ final class LayerConvergenceTests: XCTestCase {
         for s in sims {
             XCTAssertEqual(s.replica.outbox(), [], "seed \(seed): client \(s.replica.client) has more to send")
             XCTAssertEqual(DrawingSummary(s.replica.document), s.seen, "seed \(seed): the replica's document is its editor's")
+        }
+        // Each replica's file opens again holding what its window shows.
+        for s in sims {
+            XCTAssertEqual(s.fileErrors, [], "seed \(seed): client \(s.replica.client)'s file")
+            guard let file = s.file else { XCTFail("seed \(seed): no file"); continue }
+            file.close()
+            do {
+                let back = try DocumentFile.open(path: file.path, readOnly: true)
+                XCTAssertEqual(Sim.layout(of: back.document), s.layout, "seed \(seed): client \(s.replica.client)'s file, reopened")
+                back.close()
+            } catch { XCTFail("seed \(seed): client \(s.replica.client)'s file does not open: \(error)") }
         }
         for s in sims.dropFirst() {
             XCTAssertEqual(s.layout, sims[0].layout, "seed \(seed): client \(s.replica.client) differs from client \(sims[0].replica.client)")

@@ -87,11 +87,7 @@ struct DocumentWriter {
         while try q.step() { strays.append(StrokeID(bitPattern: q.int(0))) }
         q.reset()
         guard !strays.isEmpty else { return }
-        let top = try db.statement("SELECT id FROM layers WHERE page = ? AND position IS NOT NULL ORDER BY position DESC LIMIT 1")
-        try top.bind(1, Int64(bitPattern: page))
-        guard try top.step() else { top.reset(); return }
-        let to = LayerID(bitPattern: top.int(0))
-        top.reset()
+        guard let to = try liveLayers(of: page).last else { return }
         for id in strays where l.drawing.stroke(id) == nil { try setLayer(id, to, page: page) }
     }
 
@@ -134,8 +130,17 @@ struct DocumentWriter {
             if from.visible != to.visible {
                 try db.statement("UPDATE layers SET visible = ? WHERE id = ?").bind(1, Int64(to.visible ? 1 : 0)).bind(2, Int64(bitPattern: id)).run()
             }
-        case .moveItems(_, let ids, _, let to):
-            for id in ids { try setLayer(id, to, page: st.page) }
+        case .moveItems(_, let ids, let from, let to):
+            // As `Page.apply`: only between two shown layers, only the items shown on `from`.
+            let live = try liveLayers(of: st.page)
+            guard from != to, live.contains(from), live.contains(to) else { return }
+            let q = try db.statement("SELECT coalesce((SELECT layer FROM stroke_layers WHERE stroke = ?1), page) FROM strokes WHERE id = ?1 AND present = 1")
+            for id in ids {
+                try q.bind(1, Int64(bitPattern: id))
+                let on = try q.step() ? LayerID(bitPattern: q.int(0)) : nil
+                q.reset()
+                if on == from { try setLayer(id, to, page: st.page) }
+            }
         }
     }
 
@@ -269,9 +274,26 @@ struct DocumentWriter {
             for s in e.removed { try setPresent(s, false) }
             for st in steps { try apply(st) }
         }
+        var live: [PageID: [LayerID]] = [:]
         for s in e.added {
             if addedAreNew { try upsert(s, present: true) } else { try setPresent(s, true) }
+            // As `Page.insert` places it: an item naming a layer its page does not show (a board's ink on a layer
+            // deleted here) goes on the top layer, or the reopened file would show it elsewhere than the window.
+            let layers = try live[s.page] ?? liveLayers(of: s.page)
+            live[s.page] = layers
+            // A row brought back keeps the layer it had: the item may be back on another (its own layer restored).
+            if !layers.contains(s.layer), let top = layers.last { try setLayer(s.id, top, page: s.page) } else if !addedAreNew { try setLayer(s.id, s.layer, page: s.page) }
         }
+    }
+
+    /// A page's shown layers, bottom first.
+    private func liveLayers(of page: PageID) throws -> [LayerID] {
+        let q = try db.statement("SELECT id FROM layers WHERE page = ? AND position IS NOT NULL ORDER BY position")
+        try q.bind(1, Int64(bitPattern: page))
+        defer { q.reset() }
+        var out: [LayerID] = []
+        while try q.step() { out.append(LayerID(bitPattern: q.int(0))) }
+        return out
     }
 
     /// Puts an edit on top of a stack.
