@@ -108,8 +108,11 @@ extension BoardReplica {
                     if s.layer == old { steps.append(.moveItems(page: e.page, items: [e.local], from: old, to: to.local)) }
                 } else if var h = hidden[e.local], h.layer == old {
                     h.layer = to.local
-                    // Kept out only because its layer was deleted here: on a layer that is here, it shows again.
-                    if e.visible, page(e.page)?.layer(to.local) != nil { hidden[e.local] = nil; show(h) } else { hidden[e.local] = h }
+                    // Kept out only because its layer was deleted (not erased here, a change still to publish): it
+                    // shows again, on its new layer, or on the top layer when that is deleted here too (as ink
+                    // whose layer is gone does; `show` tells the board). Kept out, it stayed hidden here for good
+                    // once this replica brought the layer back, while the board showed it (seed 24186).
+                    if e.visible, pendingStrokes[e.local] == nil { hidden[e.local] = nil; show(withOrder(h, e.order)) } else { hidden[e.local] = h }
                 }
             }
             followLayers(steps)

@@ -42,6 +42,29 @@ final class LayerTests: XCTestCase {
         XCTAssertEqual(e.page.layers[0].drawing.strokes.count, 2)
     }
 
+    /// Applying layer steps to a page whose items moved since the steps were made (a shared board's doing): a
+    /// delete takes only the items it names (others go to the top layer), and an item a layer brings back leaves
+    /// the layer it was shown on meanwhile; no item is ever lost or shown twice.
+    func testLayerStepsKeepEveryItemOnExactlyOneLayer() throws {
+        let e = Editor()
+        let a = try XCTUnwrap(e.line(from: (10, 10), to: (100, 10)))
+        _ = e.addLayer(named: "Notes")
+        let notes = e.page.layers[1]
+        var page = e.page
+        // Someone else's item on Notes, then the undo of adding Notes (its step names no item).
+        var theirs = a
+        theirs.id = 900; theirs.layer = notes.id
+        page.insert(theirs)
+        XCTAssertEqual(page.strays(of: .delete(page: page.id, layer: notes, at: 1)).map(\.id), [900])
+        page.apply(.delete(page: page.id, layer: notes, at: 1))
+        XCTAssertEqual(page.layers.map { $0.drawing.strokes.map(\.id) }, [[a.id, 900]], "their item on the top layer")
+        // The layer comes back holding `a` (a delete of it undone): `a` leaves Layer 1.
+        var back = notes
+        back.drawing.insert(a)
+        page.apply(.add(page: page.id, layer: back, at: 1))
+        XCTAssertEqual(page.layers.map { $0.drawing.strokes.map(\.id) }, [[900], [a.id]])
+    }
+
     func testEveryLayerOperationIsOneEditWithAnExactInverse() throws {
         let e = Editor()
         let a = try XCTUnwrap(e.line(from: (10, 10), to: (100, 10)))

@@ -125,6 +125,9 @@ extension Page {
         switch step {
         case .add(_, var l, let at):
             guard layerIndex(of: l.id) == nil else { return }
+            // An item of the layer shown on another one meanwhile (a shared board moved it there while the layer
+            // was deleted here) comes back with the layer: an item is on one layer only.
+            for s in l.drawing.strokes { if let i = layerIndex(ofItem: s.id) { layers[i].drawing.remove(s.id) } }
             l.drawing.pageSize = pageSize
             layers.insert(l, at: Swift.min(Swift.max(at, 0), layers.count))
             syncDrawings()
