@@ -201,7 +201,11 @@ public struct BoardReplica: Sendable {
                 // Back in the drawing at the board's place if the board knows it.
                 if let g = ledger.globalID(local: s.id), let e = ledger[g], e.order != s.order { place(s.id, page: page, order: e.order) }
             }
-            adoptCopies(removed: gone, added: edit.added)
+            // A copy the board erased meanwhile (kept hidden here) still hands its id back: an undone restyle of a
+            // stroke someone erased since brings that stroke back with its id, not as a new stroke under an id the
+            // board already has (its add was ignored, and the replica never settled: seed 15816).
+            let goneOrHidden = gone + edit.removed.filter { d.stroke($0.id) == nil }.compactMap { hidden[$0.id] }
+            adoptCopies(removed: goneOrHidden, added: edit.added)
         case .transform(let t):
             applyLocal(edit, page: t.page)
             touched.formUnion(t.ids)
