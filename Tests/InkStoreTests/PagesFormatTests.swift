@@ -78,6 +78,37 @@ final class PagesFormatTests: TempDirTestCase {
         XCTAssertEqual(e2.document.pages.map(\.background.style), [.lined, .lined, .graph, .lined])
     }
 
+    /// On a shared board: I erase a stroke on page 2, someone deletes page 2, I undo the erase. The window (as
+    /// `Document.apply`) has no page to show it on; the file keeps it, not shown, with its page. It showed it on the
+    /// deleted page, and the file no longer opened ("stroke … is shown on deleted page …"); such a file from an
+    /// earlier build opens too.
+    func testAnEraseUndoneOnAPageDeletedSinceKeepsTheFileOpen() throws {
+        let e = Editor(document: Document(pages: [Page(format: .fixed(PagePreset.a4.size)), Page(id: 2, format: .fixed(PagePreset.a4.size))]))
+        let doc = try DocumentFile.create(path: path("erase.oekaki"), document: e.document)
+        _ = e.goToPage(1)
+        try doc.commit(draw(e, at: 50).changes)
+        let s = try XCTUnwrap(e.page.strokes.first)
+        try doc.commit([.did(.remove([s]))])
+        // The board deletes page 2 (followed, outside the history), then my undo brings the stroke back.
+        try doc.follow([.deletePage(try XCTUnwrap(doc.document.pages.last), at: 1)])
+        try doc.commit([.undid(.remove([s]))])
+        XCTAssertEqual(doc.document.pages.count, 1)
+        doc.close()
+        let back = try DocumentFile.open(path: path("erase.oekaki"), readOnly: true)
+        XCTAssertEqual(back.document.pages.map(\.id), [e.document.pages[0].id])
+        XCTAssertTrue(back.document.pages[0].strokes.isEmpty)
+        back.close()
+
+        // A file an earlier build wrote that way opens, the stroke kept with its deleted page.
+        let db = try SQLiteDatabase(path: path("erase.oekaki"), mode: .readWrite(create: false))
+        try db.execute("UPDATE strokes SET present = 1 WHERE id = \(s.id)")
+        XCTAssertEqual(db.changes, 1)
+        db.close()
+        let old = try DocumentFile.open(path: path("erase.oekaki"), readOnly: true)
+        XCTAssertTrue(old.document.pages[0].strokes.isEmpty)
+        old.close()
+    }
+
     func testDeletingTheOnlyPageKeepsAnEmptyPageInTheFile() throws {
         let e = Editor()
         let doc = try DocumentFile.create(path: path("one.oekaki"), document: e.document)

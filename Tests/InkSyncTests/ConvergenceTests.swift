@@ -1,5 +1,6 @@
 import XCTest
 import InkCore
+import InkStore
 @testable import InkSync
 
 /// N simulated replicas edit concurrently, publish their outboxes to one simulated log at random moments, receive
@@ -15,6 +16,33 @@ final class ConvergenceTests: XCTestCase {
         var undo: [Edit] = []
         var read = 0
         var awaiting = -1
+        /// The replica's file, kept as the app keeps it: local edits committed, the board's edits followed.
+        var file: DocumentFile?
+        var fileErrors: [String] = []
+
+        /// Commits `change` to the file, applies its edit to the replica, and has the file follow what the
+        /// replica followed meanwhile (the app's order: the save queue commits, then the board link).
+        mutating func apply(_ change: Change) {
+            do { try file?.commit([change]) } catch { fileErrors.append("\(change): \(error)") }
+            switch change {
+            case .did(let e), .redid(let e): replica.perform(e)
+            case .undid(let e): replica.perform(e.inverse)
+            }
+            followBoard()
+        }
+        mutating func followBoard() {
+            let edits = replica.takeFollowed()
+            guard !edits.isEmpty else { return }
+            do { try file?.follow(edits) } catch { fileErrors.append("follow: \(error)") }
+        }
+    }
+
+    /// What a document shows, for comparing a file with its replica: pages (id, format) and their strokes in
+    /// drawing order (id, order, layer, look).
+    static func shown(_ d: Document) -> [String] {
+        d.pages.flatMap { p in
+            ["page \(p.id) \(p.format)"] + p.strokes.map { "  \($0.id) \($0.order) \($0.layer) \($0.style.color) \($0.style.width) \($0.transform)" }
+        }
     }
 
     func testRandomConcurrentStrokeEditsConverge() throws {
@@ -229,7 +257,13 @@ final class ConvergenceTests: XCTestCase {
     func runSimulation(seed: UInt64, users count: Int, steps: Int, pagesAndSelections: Bool) throws -> [String: Int] {
         var rng = SeededRandom(seed: seed)
         var log: [BoardOperation] = []
-        var users = (0..<count).map { User(replica: BoardReplica(client: 1000 + UInt64($0), document: Document())) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sim-\(seed)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var users = (0..<count).map { k -> User in
+            let replica = BoardReplica(client: 1000 + UInt64(k), document: Document())
+            return User(replica: replica, file: try? DocumentFile.create(path: folder.appendingPathComponent("\(k).oekaki").path, document: replica.document))
+        }
         var kinds = [String: Int]()
 
         func receive(_ u: inout User, upTo end: Int) {
@@ -237,6 +271,7 @@ final class ConvergenceTests: XCTestCase {
             if seed % 2 == 0 { u.replica.startBatch() }
             while u.read < end { u.replica.receive(log[u.read], sequence: UInt64(u.read + 1)); u.read += 1 }
             u.replica.endBatch()
+            u.followBoard()
         }
         func publish(_ u: inout User, rng: inout SeededRandom) {
             // Like the engine: nothing new goes out while an earlier batch has not come back from the log.
@@ -261,7 +296,7 @@ final class ConvergenceTests: XCTestCase {
         }
         func pick<T>(_ a: [T], _ rng: inout SeededRandom) -> T { a[Int(rng.next() % UInt64(a.count))] }
         func perform(_ e: Edit, _ u: inout User, _ kind: String) {
-            u.replica.perform(e); u.undo.append(e); kinds[kind, default: 0] += 1
+            u.apply(.did(e)); u.undo.append(e); kinds[kind, default: 0] += 1
         }
 
         for _ in 0..<steps {
@@ -289,7 +324,7 @@ final class ConvergenceTests: XCTestCase {
             case 50..<51 where !visible.isEmpty:
                 perform(.clear(visible), &u, "clear")
             case 51..<61:
-                if let e = u.undo.popLast() { u.replica.perform(e.inverse); kinds["undo", default: 0] += 1 }
+                if let e = u.undo.popLast() { u.apply(.undid(e)); kinds["undo", default: 0] += 1 }
             case 61..<80:
                 publish(&u, rng: &rng)
             case 80..<100:
@@ -368,6 +403,15 @@ final class ConvergenceTests: XCTestCase {
         for (i, u) in users.enumerated() {
             XCTAssertEqual(u.replica.outbox(), [], "seed \(seed): user \(i) still has changes to send")
             XCTAssertEqual(Self.board(u.replica), expected, "seed \(seed): user \(i) differs from the log (\(kinds))")
+            // Its file opens again holding what the replica shows.
+            XCTAssertEqual(u.fileErrors, [], "seed \(seed): user \(i)'s file")
+            guard let file = u.file else { XCTFail("seed \(seed): no file"); continue }
+            file.close()
+            do {
+                let back = try DocumentFile.open(path: file.path, readOnly: true)
+                XCTAssertEqual(Self.shown(back.document), Self.shown(u.replica.document), "seed \(seed): user \(i)'s file, reopened")
+                back.close()
+            } catch { XCTFail("seed \(seed): user \(i)'s file does not open: \(error)") }
         }
         if ProcessInfo.processInfo.environment["SIM_DEBUG"] != nil { print("seed \(seed): \(kinds) pages \(fresh.document.pages.count) strokes \(fresh.document.strokeCount) log \(log.count)") }
         return kinds

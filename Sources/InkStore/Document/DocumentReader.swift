@@ -42,10 +42,9 @@ struct DocumentReader {
             let s = try row.stroke(path: path)
             total += s.points.count
             guard total <= 100_000_000 else { throw bad("more than 100,000,000 points") }
-            if row.present {
-                guard let i = place[row.page] else { throw bad("stroke \(row.id) is shown on deleted page \(row.page)") }
-                present[i].append(s)
-            }
+            // One shown on a deleted page (builds before 2026-12 could write that on a shared board) stays with
+            // that page, as the page's other items do.
+            if row.present, let i = place[row.page] { present[i].append(s) }
             all[s.id] = s
         }
         let layerRows = try DocumentRows.layers(db, path: path, version: version)

@@ -62,19 +62,17 @@ enum DocumentRows {
         return nil
     }
 
-    /// Every stroke is on a page the file has, and every shown stroke on a page in the document: what
-    /// `DocumentReader` checks row by row, in one pass over the page index for readers that do not read every row.
+    /// Every stroke is on a page the file has: what `DocumentReader` checks row by row, in one pass over the page
+    /// index for readers that do not read every row. (One shown on a deleted page stays with that page.)
     static func checkStrokePages(_ db: SQLiteDatabase, path: String, version: Int) throws {
         guard version >= Schema.pagesVersion else { return }
         let q = try db.statement("""
             SELECT s.id, s.page, p.id IS NULL FROM strokes s LEFT JOIN pages p ON p.id = s.page
-            WHERE p.id IS NULL OR (s.present = 1 AND p.position IS NULL) ORDER BY s.id LIMIT 1
+            WHERE p.id IS NULL ORDER BY s.id LIMIT 1
             """)
         defer { q.reset() }
         guard try q.step() else { return }
-        let detail = q.int(2) != 0 ? "stroke \(q.int(0)) is on page \(q.int(1)), which the file does not have"
-            : "stroke \(q.int(0)) is shown on deleted page \(q.int(1))"
-        throw StoreError.corrupt(path: path, detail: detail)
+        throw StoreError.corrupt(path: path, detail: "stroke \(q.int(0)) is on page \(q.int(1)), which the file does not have")
     }
 
     /// One page row: its id, its place (nil while deleted) and its format.

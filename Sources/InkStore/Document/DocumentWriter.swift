@@ -160,6 +160,14 @@ struct DocumentWriter {
         return try q.step() ? Int(q.int(0)) : 0
     }
 
+    /// Whether a page is in the document (not deleted).
+    private func isPlaced(_ page: PageID) throws -> Bool {
+        let q = try db.statement("SELECT 1 FROM pages WHERE id = ? AND position IS NOT NULL")
+        try q.bind(1, Int64(bitPattern: page))
+        defer { q.reset() }
+        return try q.step()
+    }
+
     /// Takes a page out of the document (its row stays, without a place, while an edit may bring it back).
     private func unplacePage(_ p: Page) throws {
         let q = try db.statement("SELECT position FROM pages WHERE id = ? AND position IS NOT NULL")
@@ -275,8 +283,14 @@ struct DocumentWriter {
             for st in steps { try apply(st) }
         }
         var live: [PageID: [LayerID]] = [:]
+        var pageShown: [PageID: Bool] = [:]
         for s in e.added {
-            if addedAreNew { try upsert(s, present: true) } else { try setPresent(s, true) }
+            // As `Document.apply` ignores it: an item brought back onto a page deleted since (an undo of an erase
+            // there, on a board) is kept, not shown, or the file would show it on a page it does not show.
+            let shown = try pageShown[s.page] ?? isPlaced(s.page)
+            pageShown[s.page] = shown
+            if addedAreNew { try upsert(s, present: shown) } else { try setPresent(s, shown) }
+            guard shown else { continue }
             // As `Page.insert` places it: an item naming a layer its page does not show (a board's ink on a layer
             // deleted here) goes on the top layer, or the reopened file would show it elsewhere than the window.
             let layers = try live[s.page] ?? liveLayers(of: s.page)
