@@ -67,13 +67,6 @@ struct DocumentWriter {
             """).bind(1, Int64(bitPattern: page)).bind(2, Layer.defaultName).run()
     }
 
-    private func liveLayers(_ page: PageID) throws -> Int {
-        let q = try db.statement("SELECT count(*) FROM layers WHERE page = ? AND position IS NOT NULL")
-        try q.bind(1, Int64(bitPattern: page))
-        defer { q.reset() }
-        return try q.step() ? Int(q.int(0)) : 0
-    }
-
     /// Items still present on a layer just deleted that its step does not name (the edit's own were marked gone
     /// before) go to the page's top layer, as `Page.apply` moves them.
     private func moveStrays(from l: Layer, page: PageID) throws {
@@ -96,12 +89,12 @@ struct DocumentWriter {
         let page = Int64(bitPattern: st.page)
         switch st {
         case .add(_, let l, let at):
-            let n = try liveLayers(st.page)
+            let n = try liveLayers(of: st.page).count
             let place = min(max(at, 0), n)
             try db.statement("UPDATE layers SET position = position + 1 WHERE page = ? AND position >= ?").bind(1, page).bind(2, Int64(place)).run()
             try writeLayer(l, page: st.page, position: place)
         case .delete(_, let l, _):
-            guard try liveLayers(st.page) > 1 else { return }
+            guard try liveLayers(of: st.page).count > 1 else { return }
             let q = try db.statement("SELECT position FROM layers WHERE id = ? AND page = ? AND position IS NOT NULL")
             try q.bind(1, Int64(bitPattern: l.id)).bind(2, page)
             guard try q.step() else { q.reset(); return }
@@ -111,7 +104,7 @@ struct DocumentWriter {
             try db.statement("UPDATE layers SET position = position - 1 WHERE page = ? AND position > ?").bind(1, page).bind(2, position).run()
             try moveStrays(from: l, page: st.page)
         case .move(_, let from, let to):
-            let n = try liveLayers(st.page)
+            let n = try liveLayers(of: st.page).count
             guard from != to, (0..<n).contains(from), (0..<n).contains(to) else { return }
             try db.statement("""
                 UPDATE layers SET position = CASE
