@@ -120,8 +120,9 @@ final class LayerConvergenceTests: XCTestCase {
         // 264: a layer restored here by the board kept a key that tied with one given here since (1,000 seeds run
         // once: all converge). 9217: the undo of adding a layer took others' ink on it with it. 19504: a layer
         // brought back here with its items showed those the board had moved meanwhile twice. 24186: an item moved
-        // by the board onto a layer deleted here stayed hidden for good.
-        for seed in SimulationSeeds.or(Array(1...60) + [264, 9217, 19504, 24186]) { try simulate(seed: seed, users: 2 + Int(seed % 2), steps: 200) }
+        // by the board onto a layer deleted here stayed hidden for good. 5695: a replica's file kept an item on a
+        // layer it had left.
+        for seed in SimulationSeeds.or(Array(1...60) + [264, 9217, 19504, 24186, 5695]) { try simulate(seed: seed, users: 2 + Int(seed % 2), steps: 200) }
     }
 
     private func simulate(seed: UInt64, users count: Int, steps: Int) throws {

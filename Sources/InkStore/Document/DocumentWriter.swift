@@ -210,8 +210,9 @@ struct DocumentWriter {
         if let content { try q.bind(11, content) }
         if let line = LineLookCodec.encode(s.style) { try q.bind(12, line) }
         try q.run()
-        // A row only off its page's own layer (a one-layer page's ink costs nothing more).
-        if s.layer != s.page { try setLayer(s.id, s.layer, page: s.page) }
+        // A row only off its page's own layer; on it, a row an earlier version of the item left goes (a board's
+        // item written again on its page's first layer kept the layer it had, seed 5695 of the layer simulation).
+        try setLayer(s.id, s.layer, page: s.page)
     }
 
     /// Marks a stroke present or not; writes the row if the file does not have it yet.
