@@ -11,7 +11,7 @@ public final class CairoContext {
     let cr: OpaquePointer
     private let owned: Bool
     /// Device-space nudge that centres the rasterizer's samples (0 unless FAST antialiasing is on).
-    private var sampleBiasX = 0.0
+    private(set) var sampleBiasX = 0.0
     private let target: ImageSurface?
     /// Highlighters on a raster (`MultiplyFill`); off only to compare with cairo's own MULTIPLY.
     nonisolated(unsafe) static var multiplyFills = true

@@ -6,13 +6,16 @@ import InkCore
 /// in the box's font (a family with its weight and slant) at its size in page units, with the system's fonts for any script (fontconfig
 /// falls back per character, so Japanese shows in a Latin font's box too).
 ///
-/// Layout is the same at every zoom and on every surface (screen, bands, PNG, PDF): metrics are not hinted and
-/// glyph positions not rounded, so a box measured once wraps the same wherever it is drawn. On a PDF surface
-/// the glyphs go out as text (selectable, searchable).
+/// Glyphs are placed as Xournal++ places them, so its notes' text lands where Xournal++ draws it, pixel for pixel:
+/// the layout is made in page units (a point is a pixel of a 72 dpi page) with glyph positions rounded (every
+/// advance a whole point), never at the zoom it is drawn at, so a box measured once wraps the same at every zoom
+/// (zoomed in, the whole-point advances show as Xournal++ shows them). Metrics are hinted on rasters and not on a
+/// PDF, as in Xournal++'s PNG and PDF exports; the advances, and so the line breaks, are the same on both. On a
+/// PDF surface the glyphs go out as text (selectable, searchable).
 public enum TextPainter {
     /// The box's laid-out size in page units: its wrap width and the height of its lines (one line when empty).
     public static func measure(_ box: TextBox) -> Size {
-        withLayout(box, cairo: nil) { layout in
+        withLayout(box) { layout in
             var w: Int32 = 0, h: Int32 = 0
             pango_layout_get_size(layout, &w, &h)
             return Size(width: box.width, height: max(Double(h) / Double(PANGO_SCALE), 1))
@@ -29,7 +32,7 @@ public enum TextPainter {
     /// The lines Pango breaks the text into (what SVG writes as one `<tspan>` each).
     public static func lines(_ box: TextBox) -> [Line] {
         let bytes = Array(box.text.utf8)
-        return withLayout(box, cairo: nil) { layout in
+        return withLayout(box) { layout in
             var out: [Line] = []
             guard let iter = pango_layout_get_iter(layout) else { return out }
             defer { pango_layout_iter_free(iter) }
@@ -60,7 +63,7 @@ public enum TextPainter {
             offset += n
         }
         guard lo < hi else { return [] }
-        return withLayout(box, cairo: nil) { layout in
+        return withLayout(box) { layout in
             var byLine: [Int32: Rect] = [:]
             guard let iter = pango_layout_get_iter(layout) else { return [] }
             defer { pango_layout_iter_free(iter) }
@@ -90,12 +93,17 @@ public enum TextPainter {
         guard let box = s.content.text, let frame = s.drawnBox, box.color.a > 0, !box.text.isEmpty else { return }
         let cr = ctx.cairoPointer
         cairo_save(cr)
+        // Glyphs are not filled by the 4×4 rasterizer: without its nudge they land where Xournal++'s do.
+        var device = cairo_matrix_t()
+        cairo_get_matrix(cr, &device)
+        device.x0 -= ctx.sampleBiasX
+        cairo_set_matrix(cr, &device)
         var m = cairo_matrix_t(xx: s.transform.a, yx: s.transform.b, xy: s.transform.c, yy: s.transform.d, x0: s.transform.tx, y0: s.transform.ty)
         cairo_transform(cr, &m)
         let c = box.color.unit
         cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)
         cairo_move_to(cr, frame.minX, frame.minY)
-        withLayout(box, cairo: cr) { layout in pango_cairo_show_layout(cr, layout) }
+        withLayout(box, drawingOn: cr) { layout in pango_cairo_show_layout(cr, layout) }
         cairo_restore(cr)
     }
 
@@ -132,21 +140,23 @@ public enum TextPainter {
         return d
     }
 
-    /// A layout of `box` (for drawing on `cairo`, or for measuring when nil) with unhinted, unrounded metrics.
-    private static func withLayout<T>(_ box: TextBox, cairo: OpaquePointer?, _ body: (OpaquePointer) -> T) -> T {
-        let context: OpaquePointer
-        if let cairo {
-            context = pango_cairo_create_context(cairo)
-        } else {
-            context = pango_font_map_create_context(pango_cairo_font_map_get_default())
-        }
+    /// A layout of `box` in page units, the same for measuring and for drawing on any surface (`cairo`).
+    private static func withLayout<T>(_ box: TextBox, drawingOn cairo: OpaquePointer? = nil, _ body: (OpaquePointer) -> T) -> T {
+        let context = pango_font_map_create_context(pango_cairo_font_map_get_default())!
         defer { g_object_unref(UnsafeMutableRawPointer(context)) }
         let options = cairo_font_options_create()
         defer { cairo_font_options_destroy(options) }
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        // Xournal++'s layout: advances hinted and glyph positions rounded, in page units (a point is a pixel);
+        // on a PDF, as Xournal++'s PDF export lays it out, advances as the font gives them.
+        let pdf = cairo.map { cairo_surface_get_type(cairo_get_target($0)) == CAIRO_SURFACE_TYPE_PDF } ?? false
+        cairo_font_options_set_hint_metrics(options, pdf ? CAIRO_HINT_METRICS_OFF : CAIRO_HINT_METRICS_ON)
         pango_cairo_context_set_font_options(context, options)
-        pango_context_set_round_glyph_positions(context, 0)
+        if let cairo {
+            // The surface's own options under ours (an image surface's glyphs land on whole pixels, as
+            // Xournal++'s do), and no zoom: the layout is made in page units whatever the zoom.
+            pango_cairo_update_context(cairo, context)
+            pango_context_set_matrix(context, nil)
+        }
         let layout = pango_layout_new(context)!
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let font = description(box.font)
@@ -154,6 +164,8 @@ public enum TextPainter {
         pango_font_description_set_absolute_size(font, box.size * Double(PANGO_SCALE))
         pango_layout_set_font_description(layout, font)
         pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        // Lines a font's height apart, as Xournal++ spaces them (not by the tallest fallback glyph's extents).
+        pango_layout_set_line_spacing(layout, 1)
         pango_layout_set_width(layout, Int32(min(box.width, TextBox.widthRange.upperBound) * Double(PANGO_SCALE)))
         box.text.withCString { pango_layout_set_text(layout, $0, Int32(strlen($0))) }
         return body(layout)
