@@ -370,6 +370,11 @@ public final class CairoContext {
         guard image.width > 0, image.height > 0, rect.width > 0, rect.height > 0 else { return }
         cairo_save(cr)
         cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
+        // The rectangle is filled by the 4×4 rasterizer (nudged); the picture's pixels are sampled, not filled.
+        var device = cairo_matrix_t()
+        cairo_get_matrix(cr, &device)
+        device.x0 -= sampleBiasX
+        cairo_set_matrix(cr, &device)
         cairo_translate(cr, rect.minX, rect.minY)
         cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
         cairo_set_source_surface(cr, image.pointer, 0, 0)
