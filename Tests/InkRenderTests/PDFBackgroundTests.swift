@@ -89,6 +89,12 @@ final class PDFBackgroundTests: XCTestCase {
         cache.render(scene)
         XCTAssertColor(cache.pixel(x: Int(band.x), y: Int(band.y)), near: SamplePDF.bandColor, tolerance: 2)
 
+        // The sharp tile lands on whole pixels, unblurred: the band's edges are a clean step from paper to band.
+        for x in 36..<44 {
+            let p = cache.pixel(x: x, y: 55)
+            XCTAssertColor(p, near: x < 40 ? .white : SamplePDF.bandColor, tolerance: 2, "column \(x) across the band's left edge")
+        }
+
         // Zoom 2: the zoom-1 tile stands in at once (scaled), before any new render.
         let zoomed = try ScreenCache.renderFrame(scene, viewSize: view, transform: ViewTransform(zoom: 2))
         let c2 = try ScreenCache(viewSize: view, transform: ViewTransform(zoom: 2))

@@ -11,7 +11,11 @@ public final class CairoContext {
     let cr: OpaquePointer
     private let owned: Bool
     /// Device-space nudge that centres the rasterizer's samples (0 unless FAST antialiasing is on).
-    private(set) var sampleBiasX = 0.0
+    private var sampleBiasX = 0.0
+    /// Whether the current matrix holds that nudge (`setTransform` puts it in, `identity` takes it out), with the
+    /// state of each `save` to go back to.
+    private var biased = false
+    private var savedBiased: [Bool] = []
     private let target: ImageSurface?
     /// Highlighters on a raster (`MultiplyFill`); off only to compare with cairo's own MULTIPLY.
     nonisolated(unsafe) static var multiplyFills = true
@@ -43,15 +47,16 @@ public final class CairoContext {
 
     var status: cairo_status_t { cairo_status(cr) }
 
-    public func save() { cairo_save(cr) }
-    public func restore() { cairo_restore(cr) }
+    public func save() { cairo_save(cr); savedBiased.append(biased) }
+    public func restore() { cairo_restore(cr); if let b = savedBiased.popLast() { biased = b } }
 
     /// Page → device: device = page · scale + (dx, dy).
     func setTransform(scale: Double, dx: Double, dy: Double) {
         var m = cairo_matrix_t(xx: scale, yx: 0, xy: 0, yy: scale, x0: dx + sampleBiasX, y0: dy)
         cairo_set_matrix(cr, &m)
+        biased = sampleBiasX != 0
     }
-    func identity() { cairo_identity_matrix(cr) }
+    func identity() { cairo_identity_matrix(cr); biased = false }
 
     /// Multiplies the current matrix (keeps whatever origin the owner of a borrowed context set up).
     func concat(scale: Double, dx: Double = 0, dy: Double = 0) {
@@ -369,12 +374,8 @@ public final class CairoContext {
     func drawImage(_ image: ImageSurface, in rect: Rect) {
         guard image.width > 0, image.height > 0, rect.width > 0, rect.height > 0 else { return }
         cairo_save(cr)
+        withoutSampleBias()
         cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
-        // The rectangle is filled by the 4×4 rasterizer (nudged); the picture's pixels are sampled, not filled.
-        var device = cairo_matrix_t()
-        cairo_get_matrix(cr, &device)
-        device.x0 -= sampleBiasX
-        cairo_set_matrix(cr, &device)
         cairo_translate(cr, rect.minX, rect.minY)
         cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
         cairo_set_source_surface(cr, image.pointer, 0, 0)
@@ -397,10 +398,23 @@ extension CairoContext {
     /// The raw `cairo_t*`, for poppler to draw a PDF page into (`PDFBackground`).
     var cairoPointer: OpaquePointer { cr }
 
+    /// Takes the 4×4 rasterizer's nudge (`sampleBiasX`) out of the current matrix, where `setTransform` put it,
+    /// for what is not filled by that rasterizer: rectangles (covered exactly), glyphs, and the pixels of a raster
+    /// (sampled where they lie), so a raster placed on whole pixels lands on them. Callers save and restore
+    /// around it (cairo's own save and restore too: the nudge stays counted as in).
+    func withoutSampleBias() {
+        guard biased else { return }
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        m.x0 -= sampleBiasX
+        cairo_set_matrix(cr, &m)
+    }
+
     /// Paints `surface` stretched over page rect `r` under the current transform (a PDF page's raster).
     func paint(_ surface: ImageSurface, over r: Rect) {
         guard surface.width > 0, surface.height > 0, r.width > 0, r.height > 0 else { return }
         cairo_save(cr)
+        withoutSampleBias()
         cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
         cairo_clip(cr)
         cairo_translate(cr, r.minX, r.minY)

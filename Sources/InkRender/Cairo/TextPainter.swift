@@ -94,10 +94,7 @@ public enum TextPainter {
         let cr = ctx.cairoPointer
         cairo_save(cr)
         // Glyphs are not filled by the 4×4 rasterizer: without its nudge they land where Xournal++'s do.
-        var device = cairo_matrix_t()
-        cairo_get_matrix(cr, &device)
-        device.x0 -= ctx.sampleBiasX
-        cairo_set_matrix(cr, &device)
+        ctx.withoutSampleBias()
         var m = cairo_matrix_t(xx: s.transform.a, yx: s.transform.b, xy: s.transform.c, yy: s.transform.d, x0: s.transform.tx, y0: s.transform.ty)
         cairo_transform(cr, &m)
         let c = box.color.unit
