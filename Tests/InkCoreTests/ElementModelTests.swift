@@ -46,6 +46,22 @@ final class ElementModelTests: XCTestCase {
         XCTAssertFalse(corners.allSatisfy { s.bounds!.contains($0) }, "which its two points alone do not")
     }
 
+    /// A text box shows (and a selection frames) its box; what a render looks for reaches further, a third below
+    /// and half a line around, where lines laid out taller than the stored height land. An image needs no reach.
+    func testATextBoxReachesPastItsStoredHeightButShowsItsBox() {
+        let box = TextBox(text: "a\nb\nc", font: "Sans", size: 12, color: .black, width: 100)
+        let s = Stroke(id: 1, content: .text(box), frame: Rect(x: 10, y: 20, width: 100, height: 30))
+        XCTAssertEqual(s.shownBounds, Rect(x: 9, y: 19, width: 102, height: 32))
+        XCTAssertEqual(s.inkBounds, Rect(minX: 3, minY: 13, maxX: 117, maxY: 20 + 30 + 10 + 6 + 1))
+        let editor = Editor()
+        let image = Stroke(id: 2, content: .image(ImageBox(file: editor.addFile([9, 9, 9]), pixelWidth: 4, pixelHeight: 4)),
+                           frame: Rect(x: 10, y: 20, width: 100, height: 30))
+        XCTAssertEqual(image.inkBounds, image.shownBounds)
+        _ = editor.perform(.add([s]))
+        editor.selection = [1]
+        XCTAssertEqual(editor.selectionBounds, s.shownBounds, "the selection frames the box, not the reach")
+    }
+
     func testErasersNeverTouchTextOrImages() {
         let editor = Editor()
         let h = editor.addFile([9, 9, 9])

@@ -93,6 +93,40 @@ final class TextRenderTests: XCTestCase {
         XCTAssertGreaterThan(n, 50)
     }
 
+    /// A box whose lines run past its stored height (measured by an earlier build, estimated on import, laid out
+    /// with another machine's fonts) is still drawn whole: every band, every redrawn patch finds all of it.
+    func testTextLongerThanItsStoredBoxIsDrawnWhole() throws {
+        let box = TextBox(text: (1...12).map { "line \($0) of gjpqy" }.joined(separator: "\n"), font: "Sans", size: 12, color: blue, width: 300)
+        let h = TextPainter.measure(box).height
+        func item(height: Double) -> Stroke { Stroke(id: 1, content: .text(box), frame: Rect(x: 30, y: 20, width: 300, height: height)) }
+        // Lines 1.164 em apart, as earlier builds measured them (now 1.25 em at 12 pt).
+        let right = item(height: h), short = item(height: h * 1.164 / 1.25)
+        let size = Size(width: 400, height: 260)
+        func differing(_ a: ImageSurface, _ b: ImageSurface) -> Int {
+            var n = 0
+            for y in 0..<a.height { for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { n += 1 } }
+            return n
+        }
+        let whole = try Exporter.render(page([right], size: size), scale: 2)
+        XCTAssertEqual(differing(whole, try Exporter.render(page([short], size: size), scale: 2)), 0, "export: the last lines drawn")
+        XCTAssertGreaterThan(inked(whole, Rect(x: 60, y: 40 + h * 2 - 30, width: 200, height: 30)), 100, "the last line is there")
+        // The screen, in bands, and a patch below the stored box redrawn (an edit there).
+        func screen(_ s: Stroke) throws -> ScreenCache {
+            let c = try ScreenCache(viewSize: Size(width: 800, height: 520), transform: ViewTransform(zoom: 2, offset: Point(0, 0)))
+            c.render(page([s], size: size).flattened)
+            return c
+        }
+        let a = try screen(right), b = try screen(short)
+        var n = 0
+        for y in 0..<520 { for x in 0..<800 where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { n += 1 } }
+        XCTAssertEqual(n, 0, "screen: the last lines drawn")
+        let below = Rect(x: 0, y: 20 + h * 1.164 / 1.25 + 5, width: 400, height: 8)
+        b.invalidate(below, in: page([short], size: size).flattened)
+        n = 0
+        for y in 0..<520 { for x in 0..<800 where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { n += 1 } }
+        XCTAssertEqual(n, 0, "screen: a patch redrawn below the stored box keeps the last line")
+    }
+
     func testSVGWritesTextNamingTheFont() throws {
         let item = textItem("Fish & <chips>", font: "DejaVu Serif", transform: .translation(5, 6))
         let svg = String(decoding: try Exporter.data(page([item]), format: .svg), as: UTF8.self)

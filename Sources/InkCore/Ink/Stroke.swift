@@ -100,8 +100,21 @@ public struct Stroke: Hashable, Sendable, Identifiable {
 
     /// The area the ink can cover: point bounds grown by the largest possible radius.
     /// For a text box or image, the area of its shown box (all four corners: a rotated box reaches past the two
-    /// points).
+    /// points); a text box's lines may run past its stored height (measured by an earlier build, estimated on
+    /// import, laid out here with other fonts), so its area reaches a third further down and half a line further
+    /// every way, or a redrawn patch or band below it would leave its last line out.
     public var inkBounds: Rect? {
+        if let box = content.text, let b = drawnBox {
+            let m = box.size / 2
+            let reach = [Point(b.minX - m, b.minY - m), Point(b.maxX + m, b.minY - m),
+                         Point(b.maxX + m, b.maxY + b.height / 3 + m), Point(b.minX - m, b.maxY + b.height / 3 + m)]
+            return Rect(bounding: reach.map { transform.apply($0) })?.insetBy(-1)
+        }
+        return shownBounds
+    }
+
+    /// Where it shows: the ink's area, or a text box's or image's shown box (what a selection frames).
+    public var shownBounds: Rect? {
         if !content.isInk, let corners = shownCorners { return Rect(bounding: corners)?.insetBy(-1) }
         return bounds.map { $0.insetBy(-(style.width * StrokeShape.maxWidthFactor / 2 + 1)) }
     }

@@ -52,7 +52,7 @@ extension Editor {
     }
 
     /// Bounds of the selected ink, nil when nothing is selected.
-    public var selectionBounds: Rect? { Rect.union(of: selectedStrokes.lazy.compactMap(\.inkBounds)) }
+    public var selectionBounds: Rect? { Rect.union(of: selectedStrokes.lazy.compactMap(\.shownBounds)) }
 
     /// After an undo or redo applied `e`: selected strokes it replaced (restyled, brought to front or sent to
     /// back) stay selected as their replacements.

@@ -365,11 +365,12 @@ public enum XoppImport {
                     // Xournal++ does not wrap text: a box is as wide as the page leaves it (ours say their width).
                     let page = pages[pages.count - 1].size
                     let width = min(max(c.attrs["width"].flatMap(Double.init) ?? (page.width - x), 4 * size, TextBox.widthRange.lowerBound), TextBox.widthRange.upperBound)
-                    // Its height until a renderer measures it: Pango's line height is about 1.17 em.
+                    // Its height until a renderer measures it: lines are a font's height apart, about 1.17 em with
+                    // ascent and descent each rounded up to a whole point (Xournal++'s layout, `TextPainter`).
                     let lines = Double(text.reduce(1) { $1 == "\n" ? $0 + 1 : $0 })
                     let box = TextBox(text: text, font: font, size: size, color: rgba, width: width)
                     add(PendingStroke(style: StrokeStyle(color: rgba, width: 1), isPen: false, width: [], text: [],
-                                      item: .text(box), frame: Rect(x: x, y: y, width: width, height: lines * size * 1.17)))
+                                      item: .text(box), frame: Rect(x: x, y: y, width: width, height: lines * (size * 1.17 + 1.5))))
                 case "stroke":
                     guard let c = current else { continue }
                     current = nil
