@@ -102,9 +102,11 @@ extension Stroke {
     }
 
     /// The drawn box's corners where they are shown (top-left, top-right, bottom-right, bottom-left, under `transform`).
-    public var shownCorners: [Point]? {
-        guard let b = drawnBox else { return nil }
-        return [Point(b.minX, b.minY), Point(b.maxX, b.minY), Point(b.maxX, b.maxY), Point(b.minX, b.maxY)].map { transform.apply($0) }
+    public var shownCorners: [Point]? { drawnBox.map(shownCorners(of:)) }
+
+    /// The corners of `r` (page units, before `transform`) where they are shown, in the same order.
+    func shownCorners(of r: Rect) -> [Point] {
+        [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)].map { transform.apply($0) }
     }
 
     /// True when `p` (page units) is inside a text box's or image's shown box.

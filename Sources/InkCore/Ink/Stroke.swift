@@ -106,9 +106,8 @@ public struct Stroke: Hashable, Sendable, Identifiable {
     public var inkBounds: Rect? {
         if let box = content.text, let b = drawnBox {
             let m = box.size / 2
-            let reach = [Point(b.minX - m, b.minY - m), Point(b.maxX + m, b.minY - m),
-                         Point(b.maxX + m, b.maxY + b.height / 3 + m), Point(b.minX - m, b.maxY + b.height / 3 + m)]
-            return Rect(bounding: reach.map { transform.apply($0) })?.insetBy(-1)
+            let reach = Rect(minX: b.minX - m, minY: b.minY - m, maxX: b.maxX + m, maxY: b.maxY + b.height / 3 + m)
+            return Rect(bounding: shownCorners(of: reach))?.insetBy(-1)
         }
         return shownBounds
     }

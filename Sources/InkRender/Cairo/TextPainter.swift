@@ -143,17 +143,12 @@ public enum TextPainter {
         defer { g_object_unref(UnsafeMutableRawPointer(context)) }
         let options = cairo_font_options_create()
         defer { cairo_font_options_destroy(options) }
-        // Xournal++'s layout: advances hinted and glyph positions rounded, in page units (a point is a pixel);
-        // on a PDF, as Xournal++'s PDF export lays it out, advances as the font gives them.
+        // Xournal++'s layout: advances hinted and glyph positions rounded, in page units (a point is a pixel:
+        // the context has no zoom, whatever `cairo` is drawn at); on a PDF, as Xournal++'s PDF export lays it
+        // out, metrics as the font gives them.
         let pdf = cairo.map { cairo_surface_get_type(cairo_get_target($0)) == CAIRO_SURFACE_TYPE_PDF } ?? false
         cairo_font_options_set_hint_metrics(options, pdf ? CAIRO_HINT_METRICS_OFF : CAIRO_HINT_METRICS_ON)
         pango_cairo_context_set_font_options(context, options)
-        if let cairo {
-            // The surface's own options under ours (an image surface's glyphs land on whole pixels, as
-            // Xournal++'s do), and no zoom: the layout is made in page units whatever the zoom.
-            pango_cairo_update_context(cairo, context)
-            pango_context_set_matrix(context, nil)
-        }
         let layout = pango_layout_new(context)!
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let font = description(box.font)
