@@ -8,7 +8,8 @@ import InkSamples
 /// at 72 dpi, `oekaki export` renders our import of it, and the two images may differ only where antialiasing
 /// differs (no pixel by more than 96 of 255 in any channel, and at most 0.1 % of the pixels by more than 64).
 /// Covers a filled ellipse, every dash style at three widths, overlapping and filled highlighters, pressure ink
-/// with dashes, the corpus's `strokes.xopp` and `Setsquare_annotations.xopp` with their text (caps made round for
+/// with dashes, the corpus's `strokes.xopp`, `Setsquare_annotations.xopp` and `README-Eraser-and-padded-box.xopp`
+/// with their text (caps made round for
 /// Xournal++ 1.1), and text boxes, which must match exactly, zoomed too. Skipped where Xournal++, Xvfb or ImageMagick
 /// are missing, and the corpus files where `../shared` is.
 final class XoppLookFidelityTests: XCTestCase {
@@ -131,14 +132,15 @@ final class XoppLookFidelityTests: XCTestCase {
 
     func testFillsDashesAndHighlightersMatchXournalppPixelForPixel() throws {
         var docs = [("looks", try looks())]
-        for name in ["strokes.xopp", "Setsquare_annotations.xopp"] {
+        for name in ["strokes.xopp", "Setsquare_annotations.xopp", "README-Eraser-and-padded-box.xopp"] {
             if let u = try corpusCopy(name) { docs.append((name, u)) }
         }
         try compareWithXournalpp(docs)
     }
 
     /// Text as Xournal++ lays it out and draws it: its fonts, sizes, styles and colours, lines broken by the writer,
-    /// a tab, Japanese, boxes at fractional positions, at 72 dpi and zoomed to 137 dpi, and in the PDF export. Every
+    /// a tab, Japanese, boxes at fractional positions, lines running off the page (never wrapped, as Xournal++
+    /// never wraps), at 72 dpi and zoomed to 137 dpi, and in the PDF export. Every
     /// pixel is Xournal++'s (where glyphs were placed our own way, 2 % of this page's pixels differed by more than a
     /// quarter).
     func testTextLooksAsXournalppDrawsIt() throws {
@@ -152,6 +154,8 @@ final class XoppLookFidelityTests: XCTestCase {
             ##"<text font="Monospace" size="10" x="40.25" y="190.6" color="#000000ff">mono  spaced   x = f(y) + 2</text>"##,
             ##"<text font="Sans Italic" size="9.5" x="240.49" y="230" color="#613583ff">italic small, kerning: AV To Wa</text>"##,
             ##"<text font="Sans" size="26" x="20" y="270.3" color="#c01c28ff">Big heading Wg 見出し</text>"##,
+            ##"<text font="Sans" size="12" x="330" y="320" color="#000000ff">a line running past the page's edge, unwrapped"##,
+            ##"and\ta second one</text>"##,
         ])
         try compareWithXournalpp([("text", doc)], worstAllowed: 16, over64Allowed: 0)
         try compareWithXournalpp([("text-137dpi", doc)], dpi: 137, worstAllowed: 16, over64Allowed: 0)

@@ -13,7 +13,8 @@ import InkPDF
 /// - Strokes are drawn as written (`Trace.polyline`): straight segments, each as wide as Xournal++ draws it.
 ///   Files written by Oekaki mark shapes and polylines (`trace`, `shape` attributes); their other strokes are
 ///   smoothed pen input again.
-/// - Text keeps its font, size, colour and position (Xournal++ does not wrap; a box is as wide as the page leaves it).
+/// - Text keeps its font, size, colour and position (Xournal++ does not wrap; a box is as wide as the page leaves it,
+///   or as its longest line can be where that runs off the page).
 /// - What Oekaki cannot hold yet (images, TeX, image backgrounds) is counted in one note.
 /// - PDF backgrounds: the PDF is found by its recorded path, or beside the `.xopp` under the same name (or as
 ///   Xournal++'s attachment `NAME.xopp.FILE`), and embedded; when none exists (or it does not open)
@@ -362,9 +363,14 @@ public enum XoppImport {
                     guard let rgba = color(c.attrs["color"] ?? "#000000ff") else { throw ParseFailure(message: "text \(n) has an unreadable colour '\(c.attrs["color"] ?? "")'") }
                     var font = c.attrs["font"] ?? "Sans"
                     if font.isEmpty || font.utf8.count > TextBox.maxFontBytes { font = "Sans" }
-                    // Xournal++ does not wrap text: a box is as wide as the page leaves it (ours say their width).
+                    // Xournal++ does not wrap text: a box is as wide as the page leaves it, or as its longest line can
+                    // be where that runs off the page (1.1 em a character, 3 a tab: more than a font draws), so
+                    // nothing Xournal++ draws on one line wraps here (ours say their width).
                     let page = pages[pages.count - 1].size
-                    let width = min(max(c.attrs["width"].flatMap(Double.init) ?? (page.width - x), 4 * size, TextBox.widthRange.lowerBound), TextBox.widthRange.upperBound)
+                    let longest = text.split(separator: "\n", omittingEmptySubsequences: false)
+                        .map { line in line.reduce(0.0) { $0 + ($1 == "\t" ? 3 : 1.1) } }.max() ?? 0
+                    let unwrapped = max(page.width - x, longest * size)
+                    let width = min(max(c.attrs["width"].flatMap(Double.init) ?? unwrapped, 4 * size, TextBox.widthRange.lowerBound), TextBox.widthRange.upperBound)
                     // Its height until a renderer measures it: lines are a font's height apart, about 1.17 em with
                     // ascent and descent each rounded up to a whole point (Xournal++'s layout, `TextPainter`).
                     let lines = Double(text.reduce(1) { $1 == "\n" ? $0 + 1 : $0 })
