@@ -153,21 +153,17 @@ struct DocumentWriter {
         return try q.step() ? Int(q.int(0)) : 0
     }
 
-    /// Whether a page is in the document (not deleted).
-    private func isPlaced(_ page: PageID) throws -> Bool {
-        let q = try db.statement("SELECT 1 FROM pages WHERE id = ? AND position IS NOT NULL")
+    /// A page's place in the document, nil while it is deleted (or not in the file).
+    private func position(ofPage page: PageID) throws -> Int64? {
+        let q = try db.statement("SELECT position FROM pages WHERE id = ? AND position IS NOT NULL")
         try q.bind(1, Int64(bitPattern: page))
         defer { q.reset() }
-        return try q.step()
+        return try q.step() ? q.int(0) : nil
     }
 
     /// Takes a page out of the document (its row stays, without a place, while an edit may bring it back).
     private func unplacePage(_ p: Page) throws {
-        let q = try db.statement("SELECT position FROM pages WHERE id = ? AND position IS NOT NULL")
-        try q.bind(1, Int64(bitPattern: p.id))
-        guard try q.step() else { q.reset(); throw StoreError.outOfSync("page \(p.id) is not in the stored document") }
-        let position = q.int(0)
-        q.reset()
+        guard let position = try position(ofPage: p.id) else { throw StoreError.outOfSync("page \(p.id) is not in the stored document") }
         try db.statement("UPDATE pages SET position = NULL WHERE id = ?").bind(1, Int64(bitPattern: p.id)).run()
         try db.statement("UPDATE pages SET position = position - 1 WHERE position > ?").bind(1, position).run()
     }
@@ -281,7 +277,7 @@ struct DocumentWriter {
         for s in e.added {
             // As `Document.apply` ignores it: an item brought back onto a page deleted since (an undo of an erase
             // there, on a board) is kept, not shown, or the file would show it on a page it does not show.
-            let shown = try pageShown[s.page] ?? isPlaced(s.page)
+            let shown = try pageShown[s.page] ?? (position(ofPage: s.page) != nil)
             pageShown[s.page] = shown
             if addedAreNew { try upsert(s, present: shown) } else { try setPresent(s, shown) }
             guard shown else { continue }
