@@ -52,6 +52,35 @@ final class NavigationWindowTests: WindowTestCase {
         XCTAssertEqual(closed.hitFills(), 0, "no marks once the search is closed")
     }
 
+    /// A search begins where the user reads: on page 3 (End shows it at the top), the first hit shown is page 3's;
+    /// the next wraps to page 1. Pages differ only in their number, so the words right of the hit say which page
+    /// is shown.
+    func testSearchBeginsAtThePageInView() throws {
+        let paper = try writePaper()
+        try launch(paper.pdf.path, title: "paper.oekaki")
+        try waitForPDF()
+        key("End")
+        let atEnd = try waitFor { s in self.paperCorner(s).map { s.isSampleBand($0.x + 140, $0.y + 55) && $0.y < 150 } ?? false }
+        key("ctrl+f")
+        usleep(300_000)
+        xdotool(["type", "--delay", "40", "numbat"])
+        let found = try waitFor(seconds: 5) { $0.hitOutline() != nil }
+        let hit = try XCTUnwrap(found.hitOutline(), "the current hit is outlined in view")
+        // "page 3" right of "Numbat".
+        func differences(_ a: Screenshot, _ b: Screenshot) -> Int {
+            var n = 0
+            for y in (hit.y - 10)..<(hit.y + 10) {
+                for x in (hit.x + 50)..<(hit.x + 160) where a.pixel(x, y) != b.pixel(x, y) { n += 1 }
+            }
+            return n
+        }
+        XCTAssertEqual(differences(atEnd, found), 0, "page 3 is still shown: its hit came first")
+        key("Return")
+        let wrapped = try waitFor { $0.hitOutline() != nil && differences(found, $0) > 20 }
+        XCTAssertGreaterThan(differences(found, wrapped), 20, "the next hit shows another page (page 1)")
+        quit()
+    }
+
     /// With the bar open, the hits follow edits: undoing the text box that held one takes its mark away and the
     /// other stays current; redo brings it back. The view does not jump.
     func testSearchHitsFollowEdits() throws {

@@ -78,6 +78,28 @@ final class TextSearchTests: XCTestCase {
         XCTAssertEqual(DocumentSearch.hits(in: doc, matcher: TextMatcher("zebra"), textRects: { _, _ in [] }) { _ in pdf }, [])
     }
 
+    func testHitsOnAPageComeInReadingOrder() {
+        // The PDF's two lines "cat one" (y 20) and "cat two" (y 60); text boxes added in an order unlike their
+        // places: one below everything, one on the PDF's first line to its right, one between the lines, and
+        // one above all (its two hits on one line).
+        let text = "cat one\ncat two"
+        let boxes = (0..<15).map { i in Rect(x: Double(i % 8) * 10, y: i < 8 ? 20 : 60, width: 10, height: 12) }
+        let pdf = PDFPageText(text: text, boxes: boxes, size: Size(width: 300, height: 200))
+        let ref = PDFPageRef(file: ContentHash(of: [4]), index: 0)
+        func box(_ id: StrokeID, _ text: String, x: Double, y: Double) -> Stroke {
+            Stroke(id: id, content: .text(TextBox(text: text)), frame: Rect(x: x, y: y, width: 90, height: 14), page: 1)
+        }
+        let items = [box(1, "cat below", x: 10, y: 150), box(2, "cat right", x: 200, y: 19),
+                     box(3, "cat between", x: 0, y: 40), box(4, "cat cat", x: 5, y: 2)]
+        let doc = Document(pages: [Page(id: 1, format: .fixed(Size(width: 300, height: 200), Background(pdf: ref)), drawing: Drawing(strokes: items))])
+        let hits = DocumentSearch.hits(in: doc, matcher: TextMatcher("CAT"), textRects: { _, r in
+            [Rect(x: Double(r.lowerBound) * 6, y: 0, width: 18, height: 14)]
+        }) { _ in pdf }
+        XCTAssertEqual(hits.map(\.text), ["cat cat", "cat cat", "cat one cat two", "cat right", "cat between", "cat one cat two", "cat below"])
+        XCTAssertEqual(hits.map(\.kind), [.text, .text, .pdf, .text, .text, .pdf, .text])
+        XCTAssertEqual(hits.map(\.bounds.minX), [5, 29, 0, 200, 0, 0, 10])
+    }
+
     func testTextBoxHitsCoverTheirCharactersWhereTheItemIsShown() {
         // The box drawn at (10, 50), moved 100 to the right; its layout puts the matched characters on two lines.
         let box = Stroke(id: 7, content: .text(TextBox(text: "Notes: B C D")), frame: Rect(x: 10, y: 50, width: 80, height: 40),

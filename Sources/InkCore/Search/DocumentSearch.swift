@@ -27,17 +27,19 @@ public enum DocumentSearch {
     /// from the box's top left before its placement (the renderer's layout: `TextPainter.rects`).
     public typealias TextRects = (TextBox, Range<Int>) -> [Rect]
 
-    /// The hits on page `index` of `document`: the PDF page's text first (in its reading order), then the text
-    /// boxes of the shown layers bottom to top. `pdfText` reads a PDF background's text (nil when it cannot);
-    /// `textRects` places a text box's hit on its lines (a hit it cannot place covers its whole box).
+    /// The hits on page `index` of `document` in reading order: the PDF page's text in the order its reader gives
+    /// (columns stay whole), the text boxes' hits top to bottom and left to right, woven in where they stand among
+    /// the PDF's lines. `pdfText` reads a PDF background's text (nil when it cannot); `textRects` places a text
+    /// box's hit on its lines (a hit it cannot place covers its whole box).
     public static func hits(in document: Document, page index: Int, matcher: TextMatcher,
                             textRects: TextRects, pdfText: (PDFPageRef) -> PDFPageText?) -> [SearchHit] {
         guard !matcher.isEmpty, document.pages.indices.contains(index) else { return [] }
         let page = document.pages[index]
-        var out: [SearchHit] = []
+        var pdf: [SearchHit] = []
         if let ref = page.background.pdf, let t = pdfText(ref) {
-            out += pdfHits(t, page: index, frame: page.frame, matcher: matcher)
+            pdf = pdfHits(t, page: index, frame: page.frame, matcher: matcher)
         }
+        var boxes: [SearchHit] = []
         for stroke in page.shownStrokes {
             guard let box = stroke.content.text, let drawn = stroke.drawnBox, let corners = stroke.shownCorners,
                   let frame = Rect(bounding: corners) else { continue }
@@ -47,10 +49,46 @@ public enum DocumentSearch {
                     Rect(bounding: [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]
                         .map { stroke.transform.apply(Point($0.x + drawn.minX, $0.y + drawn.minY)) })
                 }
-                out.append(SearchHit(page: index, kind: .text, text: m.snippet, bounds: Rect.union(of: shown) ?? frame, item: stroke.id))
+                boxes.append(SearchHit(page: index, kind: .text, text: m.snippet, bounds: Rect.union(of: shown) ?? frame, item: stroke.id))
+            }
+        }
+        boxes = inReadingOrder(boxes)
+        var out: [SearchHit] = []
+        out.reserveCapacity(pdf.count + boxes.count)
+        var i = 0, j = 0
+        while i < pdf.count || j < boxes.count {
+            if j == boxes.count || (i < pdf.count && !readsBefore(boxes[j].bounds, pdf[i].bounds)) {
+                out.append(pdf[i]); i += 1
+            } else {
+                out.append(boxes[j]); j += 1
             }
         }
         return out
+    }
+
+    /// Whether text at `a` is on the same line as text at `b`: they share half the lower one's height.
+    static func onOneLine(_ a: Rect, _ b: Rect) -> Bool {
+        min(a.maxY, b.maxY) - max(a.minY, b.minY) >= min(a.height, b.height) / 2
+    }
+
+    /// Whether text at `a` is read before text at `b`: further left on the same line, or on a higher line.
+    static func readsBefore(_ a: Rect, _ b: Rect) -> Bool {
+        onOneLine(a, b) ? a.minX < b.minX : a.minY + a.maxY < b.minY + b.maxY
+    }
+
+    /// Hits top to bottom in lines (each line's hits sharing it with its first), each line left to right; ties
+    /// keep their order (a box's hits as its text has them).
+    static func inReadingOrder(_ hits: [SearchHit]) -> [SearchHit] {
+        let byTop = hits.enumerated().sorted { ($0.element.bounds.minY, $0.offset) < ($1.element.bounds.minY, $1.offset) }
+        var lines: [[(offset: Int, element: SearchHit)]] = []
+        for h in byTop {
+            if let first = lines.last?.first, onOneLine(first.element.bounds, h.element.bounds) {
+                lines[lines.count - 1].append(h)
+            } else {
+                lines.append([h])
+            }
+        }
+        return lines.flatMap { line in line.sorted { ($0.element.bounds.minX, $0.offset) < ($1.element.bounds.minX, $1.offset) }.map(\.element) }
     }
 
     /// Every hit in the document, in page order.

@@ -14,20 +14,23 @@ final class SearchRun: @unchecked Sendable {
     func cancel() { lock.lock(); cancelled = true; lock.unlock() }
     private var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
 
-    /// Starts searching `document` for `matcher` on `queue`; `found` gets each batch of hits (in page order) and
+    /// Starts searching `document` for `matcher` on `queue`, from page `start` to the end and then from the first
+    /// page (the hits near where the user reads come first); `found` gets each batch of hits (in page order) and
     /// `done` the end, both on the GTK thread and only while not cancelled.
-    init(_ document: Document, matcher: TextMatcher, texts: PDFTexts, queue: DispatchQueue,
+    init(_ document: Document, from start: Int = 0, matcher: TextMatcher, texts: PDFTexts, queue: DispatchQueue,
          found: @escaping ([SearchHit]) -> Void, done: @escaping () -> Void) {
         let handoff = MainLoopHandoff(value: (found, done))
+        let n = document.pages.count, first = min(max(start, 0), max(n - 1, 0))
         queue.async { [self] in
             var batch: [SearchHit] = [], last = Date()
-            for k in document.pages.indices {
+            for k in Array(first..<n) + Array(0..<first) {
                 if isCancelled { return }
                 batch += DocumentSearch.hits(in: document, page: k, matcher: matcher, textRects: TextPainter.rects) {
                     texts.text($0, in: document.files, matcher: matcher)
                 }
-                // Hits go out when there are some, at most every 50 ms.
-                if !batch.isEmpty, Date().timeIntervalSince(last) > 0.05 || k == document.pages.count - 1 {
+                // Hits go out when there are some, at most every 50 ms, and before the search wraps to the first page
+                // (so every batch is in page order).
+                if !batch.isEmpty, Date().timeIntervalSince(last) > 0.05 || k == n - 1 {
                     let hits = batch
                     batch = []
                     last = Date()

@@ -30,13 +30,21 @@ extension MainWindow {
         canvas.searchHits = []
         canvas.currentSearchHit = nil
         guard !matcher.isEmpty else { searchRun = nil; return }
-        searchRun = SearchRun(session.document, matcher: matcher, texts: pdfTexts, queue: backgroundQueue, found: { [weak self] hits in
+        // From the page in view: the first hit shown is the next one there or after it, as a browser finds from
+        // where it is scrolled (Xournal++ from its current page).
+        let start = session.currentPage
+        searchRun = SearchRun(session.document, from: start, matcher: matcher, texts: pdfTexts, queue: backgroundQueue, found: { [weak self] hits in
             guard let self else { return }
             let first = self.searchBar.hits.isEmpty
             self.searchBar.add(hits)
             self.canvas.searchHits = self.searchBar.hits
+            // Hits of earlier pages come after the wrap and go before the current one.
+            self.canvas.currentSearchHit = self.searchBar.current
             // The first hit is shown as soon as it is found, as a browser does.
-            if first { self.stepSearch(1) }
+            if first, let hit = self.searchBar.stepToFirst(from: start) {
+                self.canvas.currentSearchHit = self.searchBar.current
+                self.canvas.reveal(hit)
+            }
         }, done: { [weak self] in
             self?.searchBar.finish()
         })

@@ -64,8 +64,13 @@ final class SearchBar {
         showCount()
     }
 
+    /// More hits, in page order among themselves: they go to their pages' places (a search that began at the
+    /// current page finds the earlier pages last), the current hit staying current.
     func add(_ more: [SearchHit]) {
-        hits += more
+        guard let page = more.first?.page else { return }
+        let at = hits.firstIndex { $0.page > page } ?? hits.count
+        hits.insert(contentsOf: more, at: at)
+        if let c = current, c >= at { current = c + more.count }
         showCount()
     }
 
@@ -84,6 +89,14 @@ final class SearchBar {
             current = nil
         }
         showCount()
+    }
+
+    /// The first hit on page `page` or after it (else the first of all) made current; nil when there are none.
+    func stepToFirst(from page: Int) -> SearchHit? {
+        guard !hits.isEmpty else { return nil }
+        current = hits.firstIndex { $0.page >= page } ?? 0
+        showCount()
+        return current.map { hits[$0] }
     }
 
     /// The current hit moved by `delta` (wrapping), or the first when none was current; nil when there are none.
