@@ -42,11 +42,11 @@ build() {
     swiftc "${FLAGS[@]}" -module-name InkStore -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl "${POPPLER_CFLAGS[@]}" \
         -emit-module -emit-module-path "$B/InkStore.swiftmodule" \
         -emit-library -static -o "$B/libInkStore.a" $(swift_files Sources/InkStore) 2>&1 | quiet
-    # A shared board's log codec and replica: InkSync without its NATS client and the snapshot transfer (the parts that need libnats).
+    # A shared board's log codec and replica: InkSync without its NATS client, the snapshot transfer and the board's file transfer (the parts that need libnats).
     echo "fuzz: building InkSync's log and replica ($SAN)"
     swiftc "${FLAGS[@]}" -module-name InkSync -I "$B" -I Sources/CSQLite -I Sources/CZlib -I Sources/CDeflate -I Sources/CIntl "${POPPLER_CFLAGS[@]}" \
         -emit-module -emit-module-path "$B/InkSync.swiftmodule" -emit-library -static -o "$B/libInkSync.a" \
-        $(swift_files Sources/InkSync | grep -v -e /NATS.swift -e /BoardSync.swift -e /BoardSnapshot.swift) 2>&1 | quiet
+        $(swift_files Sources/InkSync | grep -v -e /NATS.swift -e /BoardSync.swift -e /BoardSnapshot.swift -e /BoardFiles.swift) 2>&1 | quiet
     echo "fuzz: linking harnesses"
     swiftc "${FLAGS[@]}" -I "$B" Fuzz/EventLogFuzz.swift Fuzz/FuzzSupport.swift -L "$B" -lInkCore -o "$B/fuzz-eventlog" 2>&1 | quiet
     swiftc "${FLAGS[@]}" -I "$B" "${POPPLER_CFLAGS[@]}" Fuzz/PDFFuzz.swift Fuzz/FuzzSupport.swift \
