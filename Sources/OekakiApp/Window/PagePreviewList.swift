@@ -12,6 +12,7 @@ final class PagePreviewList {
     let widget = Widgets.box()
     private let area = Widgets.drawingArea()
     private let adjustment = Adjustment()
+    private let scrollbar: Widget
     private let session: DocumentSession
     let previews = PagePreviews()
     /// The row pressed and, once the pointer has moved far enough, the gap it would be dropped into.
@@ -37,9 +38,10 @@ final class PagePreviewList {
 
     init(session: DocumentSession) {
         self.session = session
+        scrollbar = Widgets.scrollbar(adjustment)
         area.expand()
         area.setTooltip(localized("Click a page to go to it, drag it to move it; right-click for more"))
-        Widgets.append(widget, area, Widgets.scrollbar(adjustment))
+        Widgets.append(widget, area, scrollbar)
         setDrawFunction(area) { [weak self] cr, w, h in
             Trace.measure("sidebar") { self?.draw(cr, width: Double(w), height: Double(h)) }
         }
@@ -125,12 +127,21 @@ final class PagePreviewList {
 
     func redraw() { area.queueDraw() }
 
+    /// The scrollbar's range for `count` pages in a list `height` high, hidden when they all fit (an empty
+    /// trough beside them reads as a gap in the sidebar).
+    private func fit(count: Int, height: Double) {
+        guard range != (count, height) else { return }
+        range = (count, height)
+        adjustment.setRange(upper: Double(count) * Self.rowHeight, page: height, step: Self.rowHeight / 3)
+        scrollbar.setVisible(Double(count) * Self.rowHeight > height)
+        area.queueDraw()
+    }
+
     private func draw(_ cr: CairoContext, width: Double, height: Double) {
         let document = session.document, count = document.pages.count
-        if range != (count, height) {
-            range = (count, height)
-            adjustment.setRange(upper: Double(count) * Self.rowHeight, page: height, step: Self.rowHeight / 3)
-        }
+        // The scrollbar follows after this frame: changing its range or showing it while GTK snapshots the window
+        // leaves its slider unallocated (GTK warns).
+        if range != (count, height) { onMainLoop { [weak self] in self?.fit(count: count, height: height) } }
         let first = max(0, Int((adjustment.value / Self.rowHeight).rounded(.down)))
         let last = min(count - 1, Int(((adjustment.value + height) / Self.rowHeight).rounded(.down)))
         guard first <= last else { return }
