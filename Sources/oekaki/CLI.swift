@@ -25,6 +25,14 @@ enum CLI {
         }.joined(separator: "\n")
     }
 
+    /// One line for a usage error: the syntax of the command that failed, or where to find every command's.
+    static func usageLine(for command: String?) -> String {
+        let commands: [String: Usage] = ["replay": ReplayCommand.usage, "info": InfoCommand.usage, "export": ExportCommand.usage,
+                                         "thumbnail": ThumbnailCommand.usage, "search": SearchCommand.usage, "sync": SyncCommand.usage]
+        guard let command, let u = commands[command] else { return localized("usage: oekaki [FILE]; every command: oekaki --help") }
+        return localized("usage:") + " " + u.lines.map(\.syntax).filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+
     static func run(_ args: [String]) -> Int32 {
         do {
             switch args.first {
@@ -56,7 +64,7 @@ enum CLI {
             }
             return 0
         } catch {
-            return CommandFailure.report(error, program: "oekaki", usage: usage)
+            return CommandFailure.report(error, program: "oekaki", usage: usageLine(for: args.first))
         }
     }
 }

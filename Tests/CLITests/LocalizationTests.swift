@@ -59,8 +59,10 @@ final class LocalizationTests: XCTestCase {
         env["OEKAKI_LOCALEDIR"] = root.appendingPathComponent(".build/locale").path
         let r = try Shell.run(bin.path, ["export", "only-one.oekaki"], environment: env)
         XCTAssertEqual(r.status, 2)
-        XCTAssertTrue(r.output.hasPrefix("oekaki: export: IN と OUT が必要です\n"), r.output)
-        XCTAssertTrue(r.output.contains("使い方: oekaki [FILE]"), r.output)
+        XCTAssertEqual(r.output, "oekaki: export: IN と OUT が必要です (使い方: oekaki export IN OUT [--scale S] [--transparent] [--page K] [--annotations-only])\n")
+        let unknown = try Shell.run(bin.path, ["--frobnicate"], environment: env)
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.output.hasSuffix("(使い方: oekaki [FILE]、すべてのコマンド: oekaki --help)\n"), unknown.output)
         // A file's trouble, worded by the store, and a plural.
         let missing = try Shell.run(bin.path, ["info", "/nonexistent/drawing.oekaki"], environment: env)
         XCTAssertEqual(missing.output, "oekaki: /nonexistent/drawing.oekaki: ファイルがありません\n")
@@ -81,6 +83,6 @@ final class LocalizationTests: XCTestCase {
         XCTAssertEqual(try Shell.run(bin.path, ["replay", log.path], environment: env).output,
                        "oekaki: \(log.path):1: not JSON: expected a value at column 9\n")
         let en = try Shell.run(bin.path, ["export", "only-one.oekaki"], environment: env)
-        XCTAssertTrue(en.output.hasPrefix("oekaki: export: needs IN and OUT\n"), en.output)
+        XCTAssertEqual(en.output, "oekaki: export: needs IN and OUT (usage: oekaki export IN OUT [--scale S] [--transparent] [--page K] [--annotations-only])\n")
     }
 }

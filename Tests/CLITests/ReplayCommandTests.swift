@@ -82,12 +82,13 @@ final class ReplayCommandTests: XCTestCase {
         XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1, "one line")
     }
 
-    func testUsageErrorsExitTwoWithTheUsage() throws {
+    func testUsageErrorsExitTwoWithTheUsageInOneLine() throws {
         for args in [[], ["-x", "three-fingers.jsonl"], ["three-fingers.jsonl", "extra.jsonl"], ["three-fingers.jsonl", "-o"]] {
             let r = try replay(args, in: Fixtures.directory)
             XCTAssertEqual(r.status, 2, "\(args)")
             XCTAssertTrue(r.stderr.hasPrefix("oekaki: replay: "), r.stderr)
-            XCTAssertTrue(r.stderr.contains("usage: oekaki"), r.stderr)
+            XCTAssertTrue(r.stderr.hasSuffix(" (usage: oekaki replay LOG [-o OUT.oekaki])\n"), r.stderr)
+            XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1, "one line")
             XCTAssertEqual(r.stdout, "")
         }
     }

@@ -254,7 +254,7 @@ final class ThumbnailCommandTests: XCTestCase {
         // Wrong arguments: the usage, exit 2.
         let usage = try OekakiBinary.run(["thumbnailer", doc])
         XCTAssertEqual(usage.status, 2)
-        XCTAssertEqual(usage.stderr, "oekaki-thumbnailer: thumbnail: needs IN and OUT.png\nusage: oekaki-thumbnailer IN OUT.png [--size N]\n")
+        XCTAssertEqual(usage.stderr, "oekaki-thumbnailer: thumbnail: needs IN and OUT.png (usage: oekaki-thumbnailer IN OUT.png [--size N])\n")
     }
 }
 
