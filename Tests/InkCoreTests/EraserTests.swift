@@ -211,6 +211,34 @@ final class EraserTests: XCTestCase {
         XCTAssertEqual(editor.drawing.strokes.count, 4)
     }
 
+    /// Found by the event-log fuzzer: a finger still erasing with the area eraser has cut line A in two; meanwhile
+    /// the mouse selects everything and recolours it (taking the pieces), and the eraser goes on. Every step is in
+    /// the history: the erasing up to the recolouring, the recolouring, the erasing after it; undoing all empties
+    /// the page and redoing all brings back the same ink (before, the pieces were in no recorded edit, and undo left
+    /// a recoloured piece on the page). Escape afterwards cancels only the erasing since the recolouring.
+    func testAnEditTakingPiecesOfAnEraserStillDownRecordsTheErasingFirst() throws {
+        let editor = editorWithLines()
+        editor.tool = .areaEraser
+        editor.style.width = 10
+        _ = editor.handle(event(9, .began, 50, -20))
+        _ = editor.handle(event(9, .moved, 50, 20))      // A cut in two; the finger stays down
+        XCTAssertEqual(editor.drawing.strokes.count, 4)
+        try editor.apply(.all)
+        try editor.apply(.style(color: RGBA(r: 200, g: 0, b: 0), keepsAlpha: true, width: nil))
+        XCTAssertEqual(editor.history.undoStack.count, 5, "three lines, the erasing so far, the recolouring")
+        _ = editor.handle(event(9, .moved, 50, 70))      // the same finger cuts B
+        XCTAssertEqual(editor.drawing.strokes.count, 5)
+        _ = editor.cancelAll()                          // Escape: B is whole again, A stays cut and red
+        XCTAssertEqual(editor.drawing.strokes.count, 4)
+        XCTAssertEqual(Set(editor.drawing.strokes.map(\.style.color.r)), [200])
+        let ink = editor.drawing.strokes.map { $0.points.map(\.point) }
+        let undoable = editor.history.undoStack.count
+        for _ in 0..<undoable { _ = editor.undo() }
+        XCTAssertEqual(editor.drawing.strokes.count, 0, "undo all empties the page")
+        for _ in 0..<undoable { _ = editor.redo() }
+        XCTAssertEqual(editor.drawing.strokes.map { $0.points.map(\.point) }, ink, "redo all brings back the same ink")
+    }
+
     func testCapsuleInsideInterval() {
         let c = Capsule(from: Point(0, 0), to: Point(10, 0), radius: 2)
         let iv = try! XCTUnwrap(c.inside(Point(-10, 0), Point(20, 0)))

@@ -346,6 +346,24 @@ public final class Editor {
         return Update(dirty: edit.dirtyRect, changes: [.did(edit)])
     }
 
+    /// Whether `edit` removes, replaces or moves ink the eraser gesture in progress has cut or taken.
+    private func takesErasedInk(_ edit: Edit) -> Bool {
+        guard let g = erasing else { return false }
+        let touched: [StrokeID]
+        if case .transform(let t) = edit { touched = t.ids } else { touched = edit.removed.map(\.id) }
+        return touched.contains { g.pieces.contains($0) || g.originals[$0] != nil }
+    }
+
+    /// The erasing so far recorded as its own edit, the erasers still down going on in a new gesture.
+    private func settleErasing() -> Update {
+        guard let g = erasing else { return .none }
+        let u = finishErasing()
+        var next = EraseGesture(page: g.page)
+        next.pointers = g.pointers
+        if !next.pointers.isEmpty { erasing = next }
+        return u
+    }
+
     private func cancelErasing() -> Update {
         guard let g = erasing else { return .none }
         erasing = nil
@@ -355,12 +373,16 @@ public final class Editor {
 
     // MARK: commands
 
-    /// Applies a new edit and records it; a new edit empties the redo stack.
+    /// Applies a new edit and records it; a new edit empties the redo stack. When the edit takes ink an eraser still
+    /// down has cut or removed (a selection made meanwhile), that erasing so far is recorded first and the eraser goes
+    /// on in a new gesture: undo must find the pieces in the history, not only on the page.
     public func perform(_ edit: Edit) -> Update {
+        var u = takesErasedInk(edit) ? settleErasing() : .none
         let before = page.id
         document.apply(edit)
         history.record(edit)
-        return shown(edit, undone: false, change: .did(edit), before: before)
+        u.merge(shown(edit, undone: false, change: .did(edit), before: before))
+        return u
     }
 
     /// Undo, redo and clear first record an eraser gesture in progress, so the history always matches the drawing.
