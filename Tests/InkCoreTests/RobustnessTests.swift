@@ -4,7 +4,7 @@ import XCTest
 /// Garbage input never breaks the engine. Property-based, with fixed seeds so every failure reproduces:
 /// random interleavings of began/moved/ended/cancelled for up to 20 pointer ids (repeated ids, unknown ids,
 /// events after cancel), NaN/infinite/huge coordinates and pressures, tool switches with odd widths,
-/// undo/redo/clear/cancel at any moment. After every step:
+/// undo/redo/clear/cancel and selection commands at any moment. After every step:
 /// - strokes are in drawing order (order, id), each has at least one point and every point is finite;
 /// - the changes the editor reported (what the store commits) rebuild exactly the drawing it shows;
 /// and at the end undoing everything empties the page and redoing it all gives back the same strokes.
@@ -56,7 +56,7 @@ final class RobustnessTests: XCTestCase {
         }
         for s in strokes {
             if s.points.isEmpty { return "\(context()): stroke \(s.id) has no points" }
-            if let p = s.points.first(where: { !($0.x.isFinite && $0.y.isFinite && $0.pressure.isFinite) }) {
+            if let p = s.points.first(where: { !($0.x.isFinite && $0.y.isFinite && $0.pressure.isFinite && $0.time.isFinite) }) {
                 return "\(context()): stroke \(s.id) holds a non-finite point \(p)"
             }
         }
@@ -70,6 +70,10 @@ final class RobustnessTests: XCTestCase {
         return nil
     }
 
+    static let selectionOps: [SelectionOp] = [.none, .translate(dx: 7, dy: -3), .rotate(degrees: 30, about: Point(300, 300)),
+                                              .scale(sx: 1.5, sy: 0.5, about: Point(100, 100), keepWidths: nil), .delete, .duplicate(dx: 20, dy: 20),
+                                              .style(color: RGBA(r: 200, g: 0, b: 0), keepsAlpha: true, width: 5), .front, .back]
+
     /// One random session; returns the first broken invariant, or nil.
     static func session(seed: UInt64, steps: Int, ids: Int, hostile: Bool, guides: Guides = Guides()) -> String? {
         var rng = SeededRandom(seed: seed)
@@ -77,9 +81,20 @@ final class RobustnessTests: XCTestCase {
         editor.guides = guides
         var mirror = Mirror()
         for step in 0..<steps {
-            let r = Int.random(in: 0..<100, using: &rng)
+            let r = Int.random(in: 0..<106, using: &rng)
             let what: String
             switch r {
+            case 100...:
+                // Selection commands at any moment, also while other pointers draw or erase; half of them on all the
+                // ink (a pointer going down lets a selection go, so one made steps before is mostly gone).
+                let op = selectionOps.randomElement(using: &rng)!
+                let all = Bool.random(using: &rng)
+                what = "selection \(all ? "all, then " : "")\(op)"
+                do {
+                    if all { mirror.apply(try editor.apply(.all)) }
+                    mirror.apply(try editor.apply(op))
+                } catch is SelectionError {
+                } catch { return "seed \(seed) step \(step) (\(what)): unexpected \(error)" }
             case 0..<84:
                 let e = randomEvent(&rng, ids: ids, hostile: hostile)
                 what = "\(e.phase) id \(e.pointer) at (\(e.point.x), \(e.point.y))"
@@ -92,10 +107,11 @@ final class RobustnessTests: XCTestCase {
             case 89..<93: what = "undo"; mirror.apply(editor.undo())
             case 93..<96: what = "redo"; mirror.apply(editor.redo())
             case 96..<98: what = "clear"; mirror.apply(editor.clear())
-            default:
+            case 98..<100:
                 what = "cancel all"
                 // Cancel reports no changes: an eraser gesture in progress is put back, not recorded.
                 XCTAssertTrue(editor.cancelAll().changes.isEmpty)
+            default: return "seed \(seed): no step for \(r)"
             }
             if let broken = checkInvariants(editor, mirror, "seed \(seed) step \(step) (\(what))") { return broken }
         }
@@ -123,6 +139,13 @@ final class RobustnessTests: XCTestCase {
             events += 600
         }
         print("robustness: \(events) random steps over 60 sessions of 20 pointers, invariants held")
+    }
+
+    /// Few pointers, so gestures last: an eraser still down while the others select, restyle, move and delete.
+    func testRandomSessionsOfThreePointersWithSelections() {
+        for seed in UInt64(5000)...5080 {
+            if let broken = Self.session(seed: seed, steps: 800, ids: 3, hostile: false) { return XCTFail(broken) }
+        }
     }
 
     /// The same with a ruler, set square and compass laid where the random pointers go: strokes along them and

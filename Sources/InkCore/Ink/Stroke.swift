@@ -73,6 +73,9 @@ public struct Stroke: Hashable, Sendable, Identifiable {
         if let last = drawn?.last, last.x == p.x, last.y == p.y { return false }
         var q = p
         q.pressure = q.pressure.isFinite ? Swift.min(Swift.max(q.pressure, 0), 1) : 0.5
+        // A sample without a usable time keeps the last one (the file could not hold it either, and a NaN time made a
+        // stroke unequal to itself).
+        if !q.time.isFinite { q.time = points.last?.time ?? 0 }
         if drawn != nil { drawn!.append(q); q = transform.apply(q) }
         points.append(q)
         if bounds == nil { bounds = Rect(minX: q.x, minY: q.y, maxX: q.x, maxY: q.y) } else { bounds!.include(q.point) }
