@@ -7,7 +7,7 @@ import XCTest
 /// undo/redo/clear/cancel and selection commands at any moment. After every step:
 /// - strokes are in drawing order (order, id), each has at least one point and every point is finite;
 /// - the changes the editor reported (what the store commits) rebuild exactly the drawing it shows;
-/// and at the end undoing everything empties the page and redoing it all gives back the same strokes.
+/// and at the end undoing everything gives back the empty document and redoing it all gives back the same one.
 final class RobustnessTests: XCTestCase {
     static let hostileNumbers: [Double] = [.nan, -.nan, .infinity, -.infinity, 1e300, -1e300, 1e15, -1e15,
                                            .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
@@ -36,16 +36,31 @@ final class RobustnessTests: XCTestCase {
                           device: device, hasPressure: Bool.random(using: &rng))
     }
 
-    /// The drawing the store would hold: the reported changes applied in order.
+    /// The document the store would hold: the reported changes applied in order.
     struct Mirror {
-        var drawing = Drawing()
+        var document = Document()
+        /// The first page's first layer (the sessions without page or layer commands draw only there).
+        var drawing: Drawing {
+            get { document.pages[0].layers[0].drawing }
+            set { document.pages[0].layers[0].drawing = newValue }
+        }
         mutating func apply(_ u: Update) {
             for c in u.changes {
                 switch c {
-                case .did(let e), .redid(let e): drawing.apply(e)
-                case .undid(let e): drawing.apply(e.inverse)
+                case .did(let e), .redid(let e): document.apply(e)
+                case .undid(let e): document.apply(e.inverse)
                 }
             }
+        }
+    }
+
+    /// What a document holds, comparable: every page's id and every layer's name, visibility and strokes.
+    struct Content: Equatable {
+        struct Sheet: Equatable { var page: PageID; var layers: [Layer] }
+        struct Layer: Equatable { var name: String; var visible: Bool; var strokes: [Stroke] }
+        var sheets: [Sheet]
+        init(_ d: Document) {
+            sheets = d.pages.map { p in Sheet(page: p.id, layers: p.layers.map { Layer(name: $0.name, visible: $0.visible, strokes: $0.drawing.strokes) }) }
         }
     }
 
@@ -64,8 +79,8 @@ final class RobustnessTests: XCTestCase {
             if s.points.contains(where: { !($0.x.isFinite && $0.y.isFinite) }) { return "\(context()): live stroke \(s.id) is not finite" }
         }
         // While an eraser gesture is in progress its changes are shown but not yet reported; otherwise they match.
-        if !editor.isErasing, mirror.drawing.strokes != strokes {
-            return "\(context()): the reported changes rebuild \(mirror.drawing.strokes.count) strokes, the editor shows \(strokes.count)"
+        if !editor.isErasing, Content(mirror.document) != Content(editor.document) {
+            return "\(context()): the reported changes rebuild another document than the editor shows (\(mirror.document.pages.count) pages there, \(editor.document.pages.count) here)"
         }
         return nil
     }
@@ -75,16 +90,17 @@ final class RobustnessTests: XCTestCase {
                                               .style(color: RGBA(r: 200, g: 0, b: 0), keepsAlpha: true, width: 5), .front, .back]
 
     /// One random session; returns the first broken invariant, or nil.
-    static func session(seed: UInt64, steps: Int, ids: Int, hostile: Bool, guides: Guides = Guides()) -> String? {
+    /// `pagesAndLayers`: also page and layer commands (then the document, not one drawing, is checked).
+    static func session(seed: UInt64, steps: Int, ids: Int, hostile: Bool, guides: Guides = Guides(), pagesAndLayers: Bool = false) -> String? {
         var rng = SeededRandom(seed: seed)
         let editor = Editor()
         editor.guides = guides
         var mirror = Mirror()
         for step in 0..<steps {
-            let r = Int.random(in: 0..<106, using: &rng)
+            let r = Int.random(in: 0..<(pagesAndLayers ? 112 : 106), using: &rng)
             let what: String
             switch r {
-            case 100...:
+            case 100..<106:
                 // Selection commands at any moment, also while other pointers draw or erase; half of them on all the
                 // ink (a pointer going down lets a selection go, so one made steps before is mostly gone).
                 let op = selectionOps.randomElement(using: &rng)!
@@ -107,6 +123,24 @@ final class RobustnessTests: XCTestCase {
             case 89..<93: what = "undo"; mirror.apply(editor.undo())
             case 93..<96: what = "redo"; mirror.apply(editor.redo())
             case 96..<98: what = "clear"; mirror.apply(editor.clear())
+            case 106...:
+                // Pages and layers at any moment: a new page or layer, another one current, one hidden, moved or deleted.
+                let k = Int.random(in: 0..<9, using: &rng)
+                do {
+                    switch k {
+                    case 0: what = "add page"; mirror.apply(editor.addPage())
+                    case 1: let i = Int.random(in: 0..<max(editor.document.pages.count, 1), using: &rng); what = "go to page \(i)"; mirror.apply(editor.goToPage(i))
+                    case 2: what = "delete page"; mirror.apply(editor.deletePage())
+                    case 3: what = "move page"; mirror.apply(editor.movePage(by: Bool.random(using: &rng) ? 1 : -1))
+                    case 4: what = "add layer"; mirror.apply(editor.addLayer())
+                    case 5: let i = Int.random(in: 0..<4, using: &rng); what = "select layer \(i)"; editor.selectLayer(i)
+                    case 6: what = "hide or show layer"; mirror.apply(try editor.setLayerVisible(.index(editor.currentLayer), Bool.random(using: &rng)))
+                    case 7: what = "delete layer"; mirror.apply(try editor.deleteLayer(.index(editor.currentLayer)))
+                    default: what = "selection to layer 0"; mirror.apply(try editor.moveSelection(toLayer: 0))
+                    }
+                } catch is LayerError {
+                } catch is SelectionError {
+                } catch { return "seed \(seed) step \(step) (\(what)): unexpected \(error)" }
             case 98..<100:
                 what = "cancel all"
                 // Cancel reports no changes: an eraser gesture in progress is put back, not recorded.
@@ -120,15 +154,15 @@ final class RobustnessTests: XCTestCase {
         _ = editor.cancelAll()
         if let broken = checkInvariants(editor, mirror, "seed \(seed) at the end") { return broken }
 
-        let final = editor.drawing.strokes
+        let final = Content(editor.document)
         let undoable = editor.history.undoStack.count
         for _ in 0..<undoable { mirror.apply(editor.undo()) }
-        guard editor.drawing.strokes.isEmpty, !editor.history.canUndo else {
-            return "seed \(seed): undoing all \(undoable) edits leaves \(editor.drawing.strokes.count) strokes"
+        guard Content(editor.document) == Content(Document()), !editor.history.canUndo else {
+            return "seed \(seed): undoing all \(undoable) edits leaves \(editor.document.pages.count) pages, \(editor.document.pages.reduce(0) { $0 + $1.strokes.count }) strokes"
         }
         for _ in 0..<undoable { mirror.apply(editor.redo()) }
-        guard editor.drawing.strokes == final else { return "seed \(seed): redoing all \(undoable) edits does not give the drawing back" }
-        guard mirror.drawing.strokes == final else { return "seed \(seed): the reported undo/redo changes diverge from the drawing" }
+        guard Content(editor.document) == final else { return "seed \(seed): redoing all \(undoable) edits does not give the document back" }
+        guard Content(mirror.document) == final else { return "seed \(seed): the reported undo/redo changes diverge from the document" }
         return nil
     }
 
@@ -145,6 +179,14 @@ final class RobustnessTests: XCTestCase {
     func testRandomSessionsOfThreePointersWithSelections() {
         for seed in UInt64(5000)...5080 {
             if let broken = Self.session(seed: seed, steps: 800, ids: 3, hostile: false) { return XCTFail(broken) }
+        }
+    }
+
+    /// Pages and layers too: pages added, deleted and moved, layers added, hidden and deleted, ink moved between
+    /// layers, while pointers draw and erase and the selection changes; the whole document is checked.
+    func testRandomSessionsWithPagesAndLayers() {
+        for seed in UInt64(7000)...7060 {
+            if let broken = Self.session(seed: seed, steps: 700, ids: 4, hostile: seed % 3 == 0, pagesAndLayers: true) { return XCTFail(broken) }
         }
     }
 
