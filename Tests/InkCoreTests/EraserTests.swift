@@ -239,6 +239,32 @@ final class EraserTests: XCTestCase {
         XCTAssertEqual(editor.drawing.strokes.map { $0.points.map(\.point) }, ink, "redo all brings back the same ink")
     }
 
+    /// The same when the pieces are moved to another layer while the eraser is down (before, Escape then took the
+    /// moved pieces off the other layer and put A back whole on the first).
+    func testPiecesMovedToAnotherLayerWhileTheEraserIsDownStayInTheHistory() throws {
+        let editor = editorWithLines()
+        _ = editor.addLayer()
+        editor.selectLayer(0)
+        editor.tool = .areaEraser
+        editor.style.width = 10
+        _ = editor.handle(event(9, .began, 50, -20))
+        _ = editor.handle(event(9, .moved, 50, 20))      // A cut in two on the bottom layer
+        try editor.apply(.all)
+        _ = try editor.moveSelection(toLayer: 1)
+        XCTAssertEqual(editor.document.pages[0].layers[1].drawing.strokes.count, 4, "A's pieces, B and C on the new layer")
+        _ = editor.handle(event(9, .moved, 50, 70))
+        // Escape cancels only what the eraser did after the move: A's pieces stay where they were moved.
+        _ = editor.cancelAll()
+        XCTAssertEqual(editor.document.pages[0].layers.map(\.drawing.strokes.count), [0, 4])
+        let ink = editor.document.pages[0].layers.map { $0.drawing.strokes.map { $0.points.map(\.point) } }
+        let undoable = editor.history.undoStack.count
+        for _ in 0..<undoable { _ = editor.undo() }
+        XCTAssertEqual(editor.document.pages[0].strokes.count, 0, "undo all empties the page")
+        for _ in 0..<undoable { _ = editor.redo() }
+        XCTAssertEqual(editor.document.pages[0].layers.map { $0.drawing.strokes.map { $0.points.map(\.point) } }, ink,
+                       "redo all brings back the same ink on the same layers")
+    }
+
     func testCapsuleInsideInterval() {
         let c = Capsule(from: Point(0, 0), to: Point(10, 0), radius: 2)
         let iv = try! XCTUnwrap(c.inside(Point(-10, 0), Point(20, 0)))

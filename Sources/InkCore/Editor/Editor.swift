@@ -346,11 +346,17 @@ public final class Editor {
         return Update(dirty: edit.dirtyRect, changes: [.did(edit)])
     }
 
-    /// Whether `edit` removes, replaces or moves ink the eraser gesture in progress has cut or taken.
+    /// Whether `edit` removes, replaces, moves or moves to another layer ink the eraser gesture in progress has cut
+    /// or taken.
     private func takesErasedInk(_ edit: Edit) -> Bool {
         guard let g = erasing else { return false }
-        let touched: [StrokeID]
-        if case .transform(let t) = edit { touched = t.ids } else { touched = edit.removed.map(\.id) }
+        var touched = edit.removed.map(\.id)
+        switch edit {
+        case .transform(let t): touched += t.ids
+        case .layers(let steps):
+            for case .moveItems(_, let items, _, _) in steps { touched += items }
+        default: break
+        }
         return touched.contains { g.pieces.contains($0) || g.originals[$0] != nil }
     }
 
