@@ -27,14 +27,20 @@ private func check(_ editor: Editor) {
     _ = editor.cancelAll()
     let strokes = editor.drawing.strokes
     checkStrokes(strokes)
-    // A replay starts from an empty page, so undoing every edit empties it; redoing as many edits as were
-    // undone brings back exactly the same strokes (ids and points).
-    let before = strokes.map { ($0.id, $0.points.count) }
+    // A replay starts from one empty page of one layer, so undoing every edit gives that back (pages and layers
+    // added are taken away again); redoing as many edits as were undone brings back exactly the same strokes
+    // (ids and points) on every page and layer.
+    func ink(_ d: Document) -> [[[String]]] {
+        d.pages.map { p in p.layers.map { l in l.drawing.strokes.map { "\($0.id) \($0.points.count)" } } }
+    }
+    let before = ink(editor.document)
     let undoable = editor.history.undoStack.count
     for _ in 0..<undoable { _ = editor.undo() }
-    if editor.history.canUndo || !editor.drawing.strokes.isEmpty { fatalError("undo all did not empty the page") }
+    let pages = editor.document.pages
+    if editor.history.canUndo || pages.count != 1 || pages[0].layers.count != 1 || !pages[0].strokes.isEmpty {
+        fatalError("undo all did not give back the empty page")
+    }
     for _ in 0..<undoable { _ = editor.redo() }
-    let after = editor.drawing.strokes.map { ($0.id, $0.points.count) }
-    if !after.elementsEqual(before, by: { $0 == $1 }) { fatalError("undo all + redo all changed the drawing") }
+    if ink(editor.document) != before { fatalError("undo all + redo all changed the document") }
     _ = DrawingSummary(editor.drawing).json()
 }
