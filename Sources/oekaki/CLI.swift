@@ -7,10 +7,18 @@ import Thumbnailer
 enum CLI {
     static let version = AppInfo.version
 
+    /// The commands by name, each with its usage and what runs it: the dispatch, `--help` and the usage errors'
+    /// line all read this one table.
+    static var commands: [(name: String, usage: Usage, run: ([String]) throws -> Void)] { [
+        ("replay", ReplayCommand.usage, ReplayCommand.run), ("info", InfoCommand.usage, InfoCommand.run),
+        ("export", ExportCommand.usage, ExportCommand.run), ("thumbnail", ThumbnailCommand.usage, ThumbnailCommand.run),
+        ("search", SearchCommand.usage, SearchCommand.run), ("sync", SyncCommand.usage, SyncCommand.run),
+    ] }
+
     /// Each line: the syntax (never translated) and what it does (translated), aligned.
     static var usage: String {
         let lines: [(String, String)] = [("oekaki [FILE]", localized("open FILE (.oekaki, or .xopp or .pdf to import) in the app"))]
-            + [ReplayCommand.usage, InfoCommand.usage, ExportCommand.usage, ThumbnailCommand.usage, SearchCommand.usage, SyncCommand.usage].flatMap(\.lines)
+            + commands.flatMap(\.usage.lines)
             + [("oekaki --help | --version", "")]
         let head = localized("usage:")
         // Columns on a terminal: CJK characters take two.
@@ -27,14 +35,16 @@ enum CLI {
 
     /// One line for a usage error: the syntax of the command that failed, or where to find every command's.
     static func usageLine(for command: String?) -> String {
-        let commands: [String: Usage] = ["replay": ReplayCommand.usage, "info": InfoCommand.usage, "export": ExportCommand.usage,
-                                         "thumbnail": ThumbnailCommand.usage, "search": SearchCommand.usage, "sync": SyncCommand.usage]
-        guard let command, let u = commands[command] else { return localized("usage: oekaki [FILE]; every command: oekaki --help") }
+        guard let u = commands.first(where: { $0.name == command })?.usage else { return localized("usage: oekaki [FILE]; every command: oekaki --help") }
         return localized("usage:") + " " + u.lines.map(\.syntax).filter { !$0.isEmpty }.joined(separator: "; ")
     }
 
     static func run(_ args: [String]) -> Int32 {
         do {
+            if let command = commands.first(where: { $0.name == args.first }) {
+                try command.run(Array(args.dropFirst()))
+                return 0
+            }
             switch args.first {
             case nil:
                 return OekakiApplication.run(file: nil)
@@ -44,25 +54,12 @@ enum CLI {
             case "--version":
                 print("oekaki \(version)")
                 return 0
-            case "replay":
-                try ReplayCommand.run(Array(args.dropFirst()))
-            case "info":
-                try InfoCommand.run(Array(args.dropFirst()))
-            case "export":
-                try ExportCommand.run(Array(args.dropFirst()))
-            case "thumbnail":
-                try ThumbnailCommand.run(Array(args.dropFirst()))
-            case "search":
-                try SearchCommand.run(Array(args.dropFirst()))
-            case "sync":
-                try SyncCommand.run(Array(args.dropFirst()))
             case let a? where a.hasPrefix("-"):
                 throw CommandFailure.usage(localized("unknown option '{0}'", a))
             default:
                 guard args.count == 1 else { throw CommandFailure.usage(localized("the app takes one FILE")) }
                 return OekakiApplication.run(file: args[0])
             }
-            return 0
         } catch {
             return CommandFailure.report(error, program: "oekaki", usage: usageLine(for: args.first))
         }
