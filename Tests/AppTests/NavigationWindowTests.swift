@@ -81,6 +81,45 @@ final class NavigationWindowTests: WindowTestCase {
         quit()
     }
 
+    /// And from the place in view on that page: scrolled to the bottom of a tall page, the hit there comes first (the
+    /// view stays); the one at the page's top, above the view, comes after the wrap (the view moves up to it).
+    func testSearchBeginsAtThePlaceInViewOnThePage() throws {
+        let file = home.appendingPathComponent("tall.oekaki").path
+        let above = Stroke(id: 1, content: .text(TextBox(text: "Numbat above", size: 20)), frame: Rect(x: 40, y: 40, width: 300, height: 30))
+        let below = Stroke(id: 2, content: .text(TextBox(text: "Numbat below", size: 20)), frame: Rect(x: 40, y: 1500, width: 300, height: 30))
+        let page = Page(id: Page.firstID, format: .fixed(Size(width: 400, height: 1600)), drawing: Drawing(strokes: [above, below]))
+        try DocumentFile.create(path: file, document: Document(pages: [page])).close()
+        try launch(file, title: "tall.oekaki")
+        let left = try XCTUnwrap(paperCorner(try waitForPage())).x
+        // Wheel down until the page's bottom edge is in view (the lower box with it, the upper one far above).
+        xdotool(["mousemove", String(left + 200), "500"])
+        func bottomEdge(_ s: Screenshot) -> Int? {
+            // Well inside the window (its own border at its bottom is light too).
+            (300..<680).first { s.isPaper(left + 370, $0) && s.isDesk(left + 370, $0 + 1) }
+        }
+        var scrolled = try screenshot()
+        for _ in 0..<60 where bottomEdge(scrolled) == nil {
+            xdotool(["click", "5"])
+            usleep(150_000)
+            scrolled = try screenshot()
+        }
+        XCTAssertNotNil(bottomEdge(scrolled), "scrolled to the page's bottom")
+        // A column of the page right of the boxes, below the search bar: where the page ends shows where the view is.
+        func moved(_ a: Screenshot, _ b: Screenshot) -> Int {
+            (160..<700).filter { a.pixel(left + 370, $0) != b.pixel(left + 370, $0) }.count
+        }
+        key("ctrl+f")
+        usleep(300_000)
+        xdotool(["type", "--delay", "40", "numbat"])
+        let found = try waitFor(seconds: 5) { $0.hitOutline() != nil }
+        XCTAssertNotNil(found.hitOutline(), "the hit in view is outlined")
+        XCTAssertEqual(moved(scrolled, found), 0, "the first hit shown is the one in view: the view stays")
+        key("Return")
+        let wrapped = try waitFor { $0.hitOutline() != nil && moved(scrolled, $0) > 0 }
+        XCTAssertGreaterThan(moved(scrolled, wrapped), 0, "the next one, at the page's top, is above: the view moves")
+        quit()
+    }
+
     /// With the bar open, the hits follow edits: undoing the text box that held one takes its mark away and the
     /// other stays current; redo brings it back. The view does not jump.
     func testSearchHitsFollowEdits() throws {

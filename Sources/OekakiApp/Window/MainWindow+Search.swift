@@ -30,23 +30,27 @@ extension MainWindow {
         canvas.searchHits = []
         canvas.currentSearchHit = nil
         guard !matcher.isEmpty else { searchRun = nil; return }
-        // From the page in view: the first hit shown is the next one there or after it, as a browser finds from
-        // where it is scrolled (Xournal++ from its current page).
-        let start = session.currentPage
+        // From the place in view: the first hit shown is the next one from the top of the view on, as a browser finds
+        // from where it is scrolled (Xournal++ from its current page). Hits above it come last, after the wrap.
+        let start = session.currentPage, top = canvas.visiblePageRect.minY
+        let showFirst = { [weak self] (wrapping: Bool) in
+            guard let self, self.searchBar.current == nil,
+                  let hit = self.searchBar.stepToFirst(from: start, below: top, wrapping: wrapping) else { return }
+            self.canvas.currentSearchHit = self.searchBar.current
+            self.canvas.reveal(hit)
+        }
         searchRun = SearchRun(session.document, from: start, matcher: matcher, texts: pdfTexts, queue: backgroundQueue, found: { [weak self] hits in
             guard let self else { return }
-            let first = self.searchBar.hits.isEmpty
             self.searchBar.add(hits)
             self.canvas.searchHits = self.searchBar.hits
             // Hits of earlier pages come after the wrap and go before the current one.
             self.canvas.currentSearchHit = self.searchBar.current
-            // The first hit is shown as soon as it is found, as a browser does.
-            if first, let hit = self.searchBar.stepToFirst(from: start) {
-                self.canvas.currentSearchHit = self.searchBar.current
-                self.canvas.reveal(hit)
-            }
+            // Shown as soon as it is found, as a browser does.
+            showFirst(false)
         }, done: { [weak self] in
             self?.searchBar.finish()
+            // Nothing from the place in view on: the first of all.
+            showFirst(true)
         })
     }
 

@@ -91,12 +91,14 @@ final class SearchBar {
         showCount()
     }
 
-    /// The first hit on page `page` or after it (else the first of all) made current; nil when there are none.
-    func stepToFirst(from page: Int) -> SearchHit? {
-        guard !hits.isEmpty else { return nil }
-        current = hits.firstIndex { $0.page >= page } ?? 0
+    /// The first hit from the place in view on, `top` on page `page` (its units): on that page not above `top`, or on
+    /// a later page, made current; when there is none, the first of all if `wrapping`. Nil when none was made current.
+    func stepToFirst(from page: Int, below top: Double, wrapping: Bool) -> SearchHit? {
+        guard let i = hits.firstIndex(where: { $0.page > page || ($0.page == page && $0.bounds.maxY >= top) })
+                ?? (wrapping && !hits.isEmpty ? 0 : nil) else { return nil }
+        current = i
         showCount()
-        return current.map { hits[$0] }
+        return hits[i]
     }
 
     /// The current hit moved by `delta` (wrapping), or the first when none was current; nil when there are none.
