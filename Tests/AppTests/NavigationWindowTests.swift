@@ -61,10 +61,7 @@ final class NavigationWindowTests: WindowTestCase {
         try waitForPDF()
         key("End")
         let atEnd = try waitFor { s in self.paperCorner(s).map { s.isSampleBand($0.x + 140, $0.y + 55) && $0.y < 150 } ?? false }
-        key("ctrl+f")
-        usleep(300_000)
-        xdotool(["type", "--delay", "40", "numbat"])
-        let found = try waitFor(seconds: 5) { $0.hitOutline() != nil }
+        let found = try searchShowingAHit("numbat")
         let hit = try XCTUnwrap(found.hitOutline(), "the current hit is outlined in view")
         // "page 3" right of "Numbat".
         func differences(_ a: Screenshot, _ b: Screenshot) -> Int {
@@ -75,10 +72,23 @@ final class NavigationWindowTests: WindowTestCase {
             return n
         }
         XCTAssertEqual(differences(atEnd, found), 0, "page 3 is still shown: its hit came first")
-        key("Return")
-        let wrapped = try waitFor { $0.hitOutline() != nil && differences(found, $0) > 20 }
+        let wrapped = try nextHit { differences(found, $0) > 20 }
         XCTAssertGreaterThan(differences(found, wrapped), 20, "the next hit shows another page (page 1)")
         quit()
+    }
+
+    /// Ctrl+F and `query` typed: the screen once a hit is outlined.
+    func searchShowingAHit(_ query: String) throws -> Screenshot {
+        key("ctrl+f")
+        usleep(300_000)
+        xdotool(["type", "--delay", "40", query])
+        return try waitFor(seconds: 5) { $0.hitOutline() != nil }
+    }
+
+    /// Enter: the screen once the next hit is outlined and `shown` holds.
+    func nextHit(until shown: (Screenshot) -> Bool) throws -> Screenshot {
+        key("Return")
+        return try waitFor { $0.hitOutline() != nil && shown($0) }
     }
 
     /// And from the place in view on that page: scrolled to the bottom of a tall page, the hit there comes first (the
@@ -108,14 +118,10 @@ final class NavigationWindowTests: WindowTestCase {
         func moved(_ a: Screenshot, _ b: Screenshot) -> Int {
             (160..<700).filter { a.pixel(left + 370, $0) != b.pixel(left + 370, $0) }.count
         }
-        key("ctrl+f")
-        usleep(300_000)
-        xdotool(["type", "--delay", "40", "numbat"])
-        let found = try waitFor(seconds: 5) { $0.hitOutline() != nil }
+        let found = try searchShowingAHit("numbat")
         XCTAssertNotNil(found.hitOutline(), "the hit in view is outlined")
         XCTAssertEqual(moved(scrolled, found), 0, "the first hit shown is the one in view: the view stays")
-        key("Return")
-        let wrapped = try waitFor { $0.hitOutline() != nil && moved(scrolled, $0) > 0 }
+        let wrapped = try nextHit { moved(scrolled, $0) > 0 }
         XCTAssertGreaterThan(moved(scrolled, wrapped), 0, "the next one, at the page's top, is above: the view moves")
         quit()
     }
