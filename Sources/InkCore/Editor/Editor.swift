@@ -346,8 +346,8 @@ public final class Editor {
         return Update(dirty: edit.dirtyRect, changes: [.did(edit)])
     }
 
-    /// Whether `edit` removes, replaces, moves or moves to another layer ink the eraser gesture in progress has cut
-    /// or taken.
+    /// Whether `edit` removes, replaces, moves or moves to another layer pieces the eraser gesture in progress has
+    /// cut (what it took whole is off the page, so no edit can take it).
     private func takesErasedInk(_ edit: Edit) -> Bool {
         guard let g = erasing else { return false }
         var touched = edit.removed.map(\.id)
@@ -357,7 +357,7 @@ public final class Editor {
             for case .moveItems(_, let items, _, _) in steps { touched += items }
         default: break
         }
-        return touched.contains { g.pieces.contains($0) || g.originals[$0] != nil }
+        return touched.contains { g.pieces.contains($0) }
     }
 
     /// The erasing so far recorded as its own edit, the erasers still down going on in a new gesture.

@@ -367,16 +367,15 @@ public enum XoppImport {
                     // be where that runs off the page (1.1 em a character, 3 a tab: more than a font draws), so
                     // nothing Xournal++ draws on one line wraps here (ours say their width).
                     let page = pages[pages.count - 1].size
-                    let longest = text.split(separator: "\n", omittingEmptySubsequences: false)
-                        .map { line in line.reduce(0.0) { $0 + ($1 == "\t" ? 3 : 1.1) } }.max() ?? 0
+                    let textLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                    let longest = textLines.map { line in line.reduce(0.0) { $0 + ($1 == "\t" ? 3 : 1.1) } }.max() ?? 0
                     let unwrapped = max(page.width - x, longest * size)
                     let width = min(max(c.attrs["width"].flatMap(Double.init) ?? unwrapped, 4 * size, TextBox.widthRange.lowerBound), TextBox.widthRange.upperBound)
                     // Its height until a renderer measures it: lines are a font's height apart, about 1.17 em with
                     // ascent and descent each rounded up to a whole point (Xournal++'s layout, `TextPainter`).
-                    let lines = Double(text.reduce(1) { $1 == "\n" ? $0 + 1 : $0 })
                     let box = TextBox(text: text, font: font, size: size, color: rgba, width: width)
                     add(PendingStroke(style: StrokeStyle(color: rgba, width: 1), isPen: false, width: [], text: [],
-                                      item: .text(box), frame: Rect(x: x, y: y, width: width, height: lines * (size * 1.17 + 1.5))))
+                                      item: .text(box), frame: Rect(x: x, y: y, width: width, height: Double(textLines.count) * (size * 1.17 + 1.5))))
                 case "stroke":
                     guard let c = current else { continue }
                     current = nil
