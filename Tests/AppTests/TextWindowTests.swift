@@ -69,6 +69,61 @@ final class TextWindowTests: WindowTestCase {
         }
     }
 
+    /// Typing at a zoom, and zooming while typing: the field shows the text where and how big it will be drawn
+    /// (GTK's text view kept its height from the old font, so the typed line was cut off and sat higher).
+    func testTheFieldShowsTheTextWhereItLandsAtAZoom() throws {
+        let log = home.appendingPathComponent("page.jsonl")
+        try #"{"type":"canvas","width":600,"height":400}"#.appending("\n").write(to: log, atomically: true, encoding: .utf8)
+        let file = home.appendingPathComponent("zoomed.oekaki").path
+        XCTAssertEqual(try run(AppWindowTests.oekakiBinary(), ["replay", log.path, "-o", file]).status, 0)
+        try launch(file)
+        let page = try XCTUnwrap(paperCorner(try waitForPage()), "the page is on screen")
+        let click = (x: page.x + 60, y: page.y + 80)
+        let area = (x: (click.x - 10)..<(click.x + 400), y: (click.y - 40)..<(click.y + 120))
+        xdotool(["mousemove", "\(click.x)", "\(click.y)"])
+        key("plus")
+        key("plus")
+        usleep(500_000)
+
+        func typedThenDrawn(_ word: String, zoomingWhileTyping: Bool) throws -> (typed: Screenshot, drawn: Screenshot) {
+            key("t")
+            usleep(200_000)
+            xdotool(["mousemove", "\(click.x)", "\(click.y)", "click", "1"])
+            usleep(400_000)
+            xdotool(["type", "--delay", "40", word])
+            if zoomingWhileTyping {
+                // Just outside the field (a wheel over it scrolls the field), so the box barely moves.
+                xdotool(["mousemove", "\(click.x - 8)", "\(click.y - 8)", "keydown", "ctrl", "click", "4", "click", "4", "keyup", "ctrl"])
+            }
+            key("Home") // the caret to the left of the text, outside the columns compared
+            usleep(700_000)
+            let typed = try screenshot()
+            key("Escape")
+            usleep(800_000)
+            return (typed, try screenshot())
+        }
+        func inkBox(_ s: Screenshot, columns: Range<Int>? = nil) -> (x: ClosedRange<Int>, y: ClosedRange<Int>)? {
+            var xs: [Int] = [], ys: [Int] = []
+            for y in area.y { for x in columns ?? area.x where s.brightness(x, y) < 100 { xs.append(x); ys.append(y) } }
+            guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { return nil }
+            return (x0...x1, y0...y1)
+        }
+        for (word, zooming) in [("Wombat", false), ("Numbat", true)] {
+            let (typed, drawn) = try typedThenDrawn(word, zoomingWhileTyping: zooming)
+            let text = try XCTUnwrap(inkBox(drawn), "\(word) is drawn")
+            XCTAssertGreaterThan(text.y.count, 12, "at the zoom, taller than at 100 %")
+            let columns = (text.x.lowerBound + 4)..<(text.x.upperBound + 1)
+            let drawnInk = try XCTUnwrap(inkBox(drawn, columns: columns))
+            let field = try XCTUnwrap(inkBox(typed, columns: columns), "the field shows \(word)")
+            XCTAssertEqual(field.y.lowerBound, drawnInk.y.lowerBound, accuracy: 2, "\(word): the typed text's top is where it is drawn")
+            XCTAssertEqual(field.y.upperBound, drawnInk.y.upperBound, accuracy: 2, "\(word): and its bottom")
+            XCTAssertEqual(field.x.upperBound, drawnInk.x.upperBound, accuracy: 3, "\(word): and its right end")
+            key("ctrl+z") // the next word goes into the same place
+            usleep(500_000)
+        }
+        quit()
+    }
+
     /// The issue's scenario: open a PDF, draw on page 2 and type a word there; the pixels show both and the
     /// exported PDF has the word as text beside the original's.
     func testTypeOnPage2OfAPDFAndExport() throws {

@@ -90,5 +90,9 @@ final class TextBoxEditor {
         textview.text-box { padding: 2px; border: 1px dashed rgba(0, 0, 0, 0.5); }
         """
         css.load(rule)
+        // GTK 4.8's text view keeps its height from the old font until something else resizes it: the field
+        // clipped the text typed at a new zoom. Its lines are measured again after the frame that restyles it.
+        let field = widget
+        onNextFrames(of: field, 3) { field.queueResize() }
     }
 }

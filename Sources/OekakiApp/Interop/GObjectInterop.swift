@@ -216,6 +216,18 @@ func onMainLoop(_ body: @escaping () -> Void) {
     g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, thunk, retained(body as F), releaseDestroy)
 }
 
+/// Calls `body` at the start of each of `widget`'s next `frames` frames (a tick callback: before GTK measures
+/// and lays out that frame).
+func onNextFrames(of widget: Widget, _ frames: Int, _ body: @escaping () -> Void) {
+    typealias F = () -> Bool
+    var left = frames
+    let tick: F = { body(); left -= 1; return left > 0 }
+    let thunk: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { _, _, data in
+        (unbox(data, as: F.self)?() ?? false) ? 1 : 0
+    }
+    gtk_widget_add_tick_callback(widget, thunk, retained(tick), releaseDestroy)
+}
+
 /// Stops a timer `every` started (0: none); the id becomes 0.
 func stopTimer(_ id: inout UInt32) {
     if id != 0 { g_source_remove(id); id = 0 }

@@ -6,6 +6,7 @@ import CGtk
 extension UnsafeMutablePointer where Pointee == GtkWidget {
     func setVisible(_ on: Bool) { gtk_widget_set_visible(self, on ? 1 : 0) }
     func queueDraw() { gtk_widget_queue_draw(self) }
+    func queueResize() { gtk_widget_queue_resize(self) }
     func grabFocus() { gtk_widget_grab_focus(self) }
     func addCSSClass(_ name: String) { gtk_widget_add_css_class(self, name) }
     func setTooltip(_ text: String) { gtk_widget_set_tooltip_text(self, text) }
