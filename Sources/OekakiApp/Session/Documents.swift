@@ -33,6 +33,12 @@ struct OpenDocument {
 
 /// Where drawings live and how files become documents.
 enum Documents {
+    /// A path as the header shows it: the home folder as "~".
+    static func abbreviated(_ path: String) -> String {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
+    }
+
     static let untitledPrefix = "Untitled "
 
     /// `$XDG_DATA_HOME/oekaki`, by default `~/.local/share/oekaki`.
@@ -133,7 +139,7 @@ enum Documents {
                 let file = try create(target, document: document)
                 let extra = notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
                 return OpenDocument(file: file, isUntitled: false,
-                                    note: localized("Imported from {0}, saved as {1}", url.lastPathComponent, target) + extra)
+                                    note: localized("Imported from {0} · saved in {1}", url.lastPathComponent, abbreviated(folder)) + extra)
             } catch {
                 lastError = error
             }

@@ -25,10 +25,7 @@ extension MainWindow {
         if !document.isUntitled { RecentFiles.add(document.path) }
     }
 
-    func abbreviated(_ path: String) -> String {
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
-        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
-    }
+    func abbreviated(_ path: String) -> String { Documents.abbreviated(path) }
 
     /// What the session says about saving: a banner while it fails, with Save As… at hand.
     func showSaving(_ status: Autosave.Status) {
