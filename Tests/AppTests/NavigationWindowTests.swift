@@ -210,6 +210,42 @@ final class NavigationWindowTests: WindowTestCase {
         XCTAssertFalse(log.contains("without a current allocation"), "GTK warned:\n\(appLogTail())")
     }
 
+    /// The outline tab lists the PDF's bookmarks; a click on one goes to its page, and to its place there: the
+    /// place starts at the top of the view, as in a PDF reader, even when it was already in view lower down.
+    func testOutlineGoesToThePlaceOfABookmark() throws {
+        let pdf = home.appendingPathComponent("book.pdf")
+        let outline = [OutlineEntry(title: "Page three", page: 2, children: [OutlineEntry(title: "The band of page three", page: 2, top: SamplePDF.band.minY)])]
+        try Data(SamplePDF.make(pageCount: 5, size: Size(width: 400, height: 600), text: { "Numbat page \($0 + 1)" }, outline: outline)).write(to: pdf)
+        let report = home.appendingPathComponent("layout.txt")
+        try launch(arguments: [pdf.path], title: "book.oekaki", environment: ["OEKAKI_LAYOUT_REPORT": report.path])
+        try waitForPDF()
+        key("F9")
+        try clickControl(startingWith: "The PDF's bookmarks", report: report)
+        // The sidebar hidden and shown again: the window reports the outline's rows.
+        key("F9")
+        usleep(400_000)
+        key("F9")
+        usleep(400_000)
+        /// The top row and the height of the topmost blue band right of the sidebar.
+        func band(_ s: Screenshot) -> (top: Int, height: Int)? {
+            let rows = (0..<s.height).filter { y in stride(from: 260, to: s.width, by: 2).filter { s.isSampleBand($0, y) }.count >= 40 }
+            guard let top = rows.first else { return nil }
+            return (top, rows.prefix { $0 - top < 100 }.count)
+        }
+        try clickControl(startingWith: "Page three", report: report)
+        let atPage = try waitFor { band($0) != nil }
+        let pageBand = try XCTUnwrap(band(atPage), "page 3's band is in view")
+        try clickControl(startingWith: "The band of page three", report: report)
+        usleep(500_000)
+        let atPlace = try waitFor { band($0).map { $0.top != pageBand.top } ?? false }
+        let placeBand = try XCTUnwrap(band(atPlace))
+        // Pixels per point from the band's height (30 points); the page's top sat 12 points below the view's top.
+        let scale = Double(pageBand.height) / SamplePDF.band.height
+        let viewTop = Double(pageBand.top) - (PageLayout.gap / 2 + SamplePDF.band.minY) * scale
+        XCTAssertEqual(Double(placeBand.top), viewTop + 24, accuracy: 3, "the bookmark's place is at the top of the view")
+        quit()
+    }
+
     func testSelectPDFTextCopyAndHighlight() throws {
         let paper = try writePaper()
         let report = home.appendingPathComponent("layout.txt")

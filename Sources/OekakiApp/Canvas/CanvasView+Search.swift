@@ -43,12 +43,13 @@ extension CanvasView {
     /// Makes the hit's page current and scrolls so the hit is in view, a third down from the top when it was not.
     func reveal(_ hit: SearchHit) { reveal(hit.bounds, onPage: hit.page, at: size.height / 3) }
 
-    /// Makes page `page` current and scrolls so `rect` (its units) is in view, `at` pixels down when it was not.
-    func reveal(_ rect: Rect, onPage page: Int, at: Double) {
+    /// Makes page `page` current and scrolls so `rect` (its units) is in view, `at` pixels down when it was not
+    /// (or `always`: a place the user asked to go to starts there, as in a PDF reader).
+    func reveal(_ rect: Rect, onPage page: Int, at: Double, always: Bool = false) {
         if page != session.currentPage { session.makeCurrent(page) }
         guard let r = viewRect(rect, onPage: page) else { redraw(); return }
         let margin = 40.0
-        if r.minY < margin || r.maxY > size.height - margin {
+        if always || r.minY < margin || r.maxY > size.height - margin {
             transform.offset.y = (transform.offset.y - r.minY + at).rounded()
         }
         // Sideways only as far as needed: pages share one column.

@@ -22,11 +22,18 @@ extension Widgets {
     static func selectNoText(_ entry: Widget) { gtk_editable_select_region(OpaquePointer(entry), 0, 0) }
 
     /// A vertical stack of pages with the switcher (buttons named `title`) that shows one of them.
-    static func stack(_ pages: [(name: String, title: String, child: Widget)]) -> (switcher: Widget, stack: Widget) {
+    static func stack(_ pages: [(name: String, title: String, tip: String, child: Widget)]) -> (switcher: Widget, stack: Widget) {
         let stack = gtk_stack_new()!
         for p in pages { gtk_stack_add_titled(OpaquePointer(stack), p.child, p.name, p.title) }
         let switcher = gtk_stack_switcher_new()!
         gtk_stack_switcher_set_stack(OpaquePointer(switcher), OpaquePointer(stack))
+        // The switcher's buttons, one per page in order.
+        var tab = gtk_widget_get_first_child(switcher)
+        for p in pages {
+            guard let t = tab else { break }
+            t.setTooltip(p.tip)
+            tab = gtk_widget_get_next_sibling(t)
+        }
         return (switcher, stack)
     }
 

@@ -16,8 +16,8 @@ extension MainWindow {
         sidebar.outline.onGo = { [weak self] entry in
             guard let self else { return }
             self.session.showPage(entry.page)
-            // Its place on the page, near the top of the view.
-            if let top = entry.top, top > 0 { self.canvas.reveal(Rect(x: 0, y: top, width: 1, height: 1), onPage: entry.page, at: 24) }
+            // Its place on the page at the top of the view, even when it was in view lower down.
+            if let top = entry.top, top > 0 { self.canvas.reveal(Rect(x: 0, y: top, width: 1, height: 1), onPage: entry.page, at: 24, always: true) }
         }
         loadOutline()
     }

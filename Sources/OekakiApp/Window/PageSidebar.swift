@@ -14,8 +14,8 @@ final class PageSidebar {
 
     init(session: DocumentSession) {
         pages = PagePreviewList(session: session)
-        let tabs = Widgets.stack([(name: "pages", title: localized("Pages"), child: pages.widget),
-                                  (name: "outline", title: localized("Outline"), child: outline.widget)])
+        let tabs = Widgets.stack([(name: "pages", title: localized("Pages"), tip: localized("Every page: a click goes there, a drag moves it, a right-click adds or deletes"), child: pages.widget),
+                                  (name: "outline", title: localized("Outline"), tip: localized("The PDF's bookmarks: a click goes to the place"), child: outline.widget)])
         tabs.switcher.setMargins(start: 6, end: 6, top: 6)
         tabs.stack.expand()
         Widgets.append(widget, tabs.switcher, tabs.stack)
