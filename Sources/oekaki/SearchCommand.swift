@@ -30,7 +30,14 @@ enum SearchCommand {
     static func json(_ hits: [SearchHit]) -> String {
         guard !hits.isEmpty else { return "[]" }
         return "[\n" + hits.map { h in
-            "{\"page\":\(h.page + 1),\"kind\":\(JSONText.string(h.kind.rawValue)),\"text\":\(JSONText.string(h.text)),\"bounds\":\(JSONText.rect(h.bounds))}"
+            "{\"page\":\(h.page + 1),\"kind\":\(JSONText.string(h.kind.rawValue)),\"text\":\(JSONText.string(h.text)),\"bounds\":\(JSONText.rect(thousandths(h.bounds)))}"
         }.joined(separator: ",\n") + "\n]"
+    }
+
+    /// Rounded outwards to a thousandth of a point, so the box still covers the words and prints short
+    /// (PDF text boxes are sums of glyph advances: 390.40608460000004).
+    static func thousandths(_ r: Rect) -> Rect {
+        Rect(minX: (r.minX * 1000).rounded(.down) / 1000, minY: (r.minY * 1000).rounded(.down) / 1000,
+             maxX: (r.maxX * 1000).rounded(.up) / 1000, maxY: (r.maxY * 1000).rounded(.up) / 1000)
     }
 }

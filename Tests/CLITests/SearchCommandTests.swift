@@ -174,6 +174,12 @@ final class SearchCommandTests: XCTestCase {
         XCTAssertGreaterThan(b[1], 95); XCTAssertLessThan(b[1], 115)
         XCTAssertGreaterThan(b[3], 115); XCTAssertLessThan(b[3], 130)
         XCTAssertEqual(try search(pdf, "cafe").map(\.page), [1, 2, 3])
+        // Printed to a thousandth of a point, rounded outwards (sums of Pango's glyph advances printed as
+        // 390.40608460000004 before).
+        let laidOut = t("pango.pdf")
+        try Data(SamplePDF.make(pageCount: 1, text: { _ in "Numbat burrows, wombat holes" }, font: "DejaVu Sans")).write(to: URL(fileURLWithPath: laidOut))
+        let word = try XCTUnwrap(try search(laidOut, "wombat").first).bounds
+        for v in word { XCTAssertEqual(v * 1000, (v * 1000).rounded(), accuracy: 1e-6, "\(word)") }
         // The same through a document that embeds the PDF.
         let oekaki = t("paper.oekaki")
         XCTAssertEqual(try OekakiBinary.run(["export", pdf, oekaki]).status, 0)
