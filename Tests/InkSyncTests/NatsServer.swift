@@ -2,19 +2,23 @@ import Foundation
 import XCTest
 
 /// A `nats-server -js` for one test: loopback only, a free port, its own temporary store, stopped (and its store
-/// removed) when the test ends. `kill9`, `pause` and `start` again on the same store simulate faults.
+/// removed) when the test ends. `kill9`, `pause` and `start` again on the same store simulate faults; `stop` is
+/// the end (XCTest on Linux keeps every test case, and so a server it holds, until the process exits).
 final class NatsServer {
     let port: Int
     let directory: URL
     let name: String
     private let config: String
     private var process: Process?
+    /// A store made here (not a cluster's folder) goes with the server.
+    private let ownsDirectory: Bool
 
     /// `extra` is appended to the configuration (accounts, cluster blocks).
     init(name: String = "n1", port: Int? = nil, directory: URL? = nil, extra: String = "") throws {
         self.name = name
         self.port = port ?? Self.freePort()
         self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("nats-\(UUID().uuidString)")
+        ownsDirectory = directory == nil
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         config = """
         server_name: \(name)
@@ -25,10 +29,7 @@ final class NatsServer {
         try config.write(to: self.directory.appendingPathComponent("\(name).conf"), atomically: true, encoding: .utf8)
     }
 
-    deinit {
-        stop()
-        try? FileManager.default.removeItem(at: directory)
-    }
+    deinit { stop() }
 
     var url: String { "nats://127.0.0.1:\(port)" }
     var pid: Int32 { process?.processIdentifier ?? 0 }
@@ -61,9 +62,11 @@ final class NatsServer {
     func pause() { signal(SIGSTOP) }
     func resume() { signal(SIGCONT) }
     func stop() {
-        guard let p = process else { return }
-        kill(p.processIdentifier, SIGCONT)
-        p.terminate(); p.waitUntilExit(); process = nil
+        if let p = process {
+            kill(p.processIdentifier, SIGCONT)
+            p.terminate(); p.waitUntilExit(); process = nil
+        }
+        if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
     }
     private func signal(_ s: Int32) { if let p = process { kill(p.processIdentifier, s) } }
 
