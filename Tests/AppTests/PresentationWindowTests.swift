@@ -43,6 +43,10 @@ final class PresentationWindowTests: WindowTestCase {
         func shows(_ s: Screenshot, _ k: Int) -> Bool { let p = at(marks[k]); return s.hasInk(near: p.0, p.1) }
         XCTAssertTrue(shows(first, 0), "page 1's stroke")
         XCTAssertFalse(shows(first, 1) || shows(first, 2), "only page 1")
+        // The bar says which page is shown, between its page buttons.
+        let previous = try waitForReportedControl(startingWith: "Previous page (")
+        let report = (try? String(contentsOf: home.appendingPathComponent("layout.txt"), encoding: .utf8)) ?? ""
+        XCTAssertTrue(report.split(separator: "\n").contains { $0.hasPrefix("label ") && $0.hasSuffix(" 1 / 3") }, "the bar reads 1 / 3:\n\(report)")
 
         // Page Down: page 2 alone, in the same place.
         key("Next")
@@ -66,6 +70,13 @@ final class PresentationWindowTests: WindowTestCase {
         XCTAssertFalse(glow.isPaper((a.0 + b.0) / 2, a.1 + 10), "the laser glows")
         let faded = try waitFor(seconds: 4) { $0.isPaper((a.0 + b.0) / 2, a.1 + 10) }
         XCTAssertTrue(faded.isPaper((a.0 + b.0) / 2, a.1 + 10), "the laser has faded away")
+
+        // The bar's previous-page button (the pointer moved, so the bar shows): page 2 again.
+        xdotool(["mousemove", "\(previous[0] + previous[2] / 2)", "\(previous[1] + previous[3] / 2)"])
+        usleep(300_000)
+        xdotool(["click", "1"])
+        let back2 = try waitFor { shows($0, 1) && !shows($0, 2) }
+        XCTAssertTrue(shows(back2, 1), "page 2's stroke after the bar's previous-page button")
 
         // Escape: the window is back, with the desk beside the page.
         key("Escape")

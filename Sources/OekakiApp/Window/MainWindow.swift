@@ -539,6 +539,7 @@ final class MainWindow {
     func showPage() {
         let page = session.page
         pageMenu.show(page: session.currentPage, of: session.document.pages.count, paper: page.background, size: page.size)
+        presentation.showPage()
     }
 
     func showTool() {

@@ -6,12 +6,14 @@ import Localization
 /// Presentation mode (F5): the window full screen with no title bar or toolbar, one page at a time fitted to the
 /// screen on black, Page Down/Up, the arrows, Space and a click to turn pages, Escape to leave. The pen, the
 /// highlighter, the laser and the eraser work as always, from a thin bar at the top that shows while the
-/// pointer moves and hides a few seconds after it stops.
+/// pointer moves and hides a few seconds after it stops; it also says which page is shown and turns pages.
 final class Presentation {
     /// The bar, floating over the top of the canvas (in the window's overlay).
     let bar: Widget
     private(set) var isOn = false
     private var toolButtons: [Tool: Widget] = [:]
+    /// "3 / 12" between the previous- and next-page buttons.
+    private let pageLabel = Widgets.label("")
     private var hideTimer: UInt32 = 0
     private var before: (transform: ViewTransform, tool: Tool)?
     private var syncing = false
@@ -43,8 +45,13 @@ final class Presentation {
             toolButtons[tool] = b
             Widgets.append(tools, b)
         }
+        let pages = Widgets.box(spacing: 2)
+        let previous = Widgets.button(icon: "go-previous-symbolic", tooltip: localized("Previous page (Page Up, ←)")) { [weak self] in self?.turn(by: -1) }
+        let next = Widgets.button(icon: "go-next-symbolic", tooltip: localized("Next page (Page Down, →, Space)")) { [weak self] in self?.turn(by: 1) }
+        pageLabel.setSizeRequest(width: 64, height: -1)
+        Widgets.append(pages, previous, pageLabel, next)
         let leave = Widgets.button(icon: "view-restore-symbolic", tooltip: localized("Stop presenting (Esc)")) { [weak self] in self?.stop() }
-        Widgets.append(bar, tools, leave)
+        Widgets.append(bar, tools, pages, leave)
         bar.setVisible(false)
         window.canvas.widget.onPointerMotion { [weak self] in self?.pointerMoved() }
     }
@@ -62,6 +69,7 @@ final class Presentation {
         w.window.titlebar?.setVisible(false)
         w.window.fullscreen()
         showTool(w.session.tool)
+        showPage()
         showBar()
         w.canvas.widget.grabFocus()
         w.canvas.redraw()
@@ -93,9 +101,9 @@ final class Presentation {
         let k = Int32(bitPattern: key.keyval)
         switch k {
         case GDK_KEY_Page_Down, GDK_KEY_KP_Page_Down, GDK_KEY_Right, GDK_KEY_Down, GDK_KEY_space, GDK_KEY_KP_Right, GDK_KEY_KP_Down:
-            w.session.showPage(w.session.currentPage + 1)
+            turn(by: 1)
         case GDK_KEY_Page_Up, GDK_KEY_KP_Page_Up, GDK_KEY_Left, GDK_KEY_Up, GDK_KEY_BackSpace, GDK_KEY_KP_Left, GDK_KEY_KP_Up:
-            w.session.showPage(w.session.currentPage - 1)
+            turn(by: -1)
         case GDK_KEY_Home: w.session.showPage(0)
         case GDK_KEY_End: w.session.showPage(w.session.document.pages.count - 1)
         case GDK_KEY_Escape: stop()
@@ -104,6 +112,17 @@ final class Presentation {
         default: return false
         }
         return true
+    }
+
+    private func turn(by step: Int) {
+        guard let w = window else { return }
+        w.session.showPage(w.session.currentPage + step)
+    }
+
+    /// The page shown, in the bar ("3 / 12"), whenever it changes while presenting.
+    func showPage() {
+        guard isOn, let w = window else { return }
+        Widgets.setLabel(pageLabel, "\(w.session.currentPage + 1) / \(w.session.document.pages.count)")
     }
 
     /// The pointer moved: the bar shows, and hides again once it rests.
