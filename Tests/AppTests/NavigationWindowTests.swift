@@ -274,6 +274,7 @@ final class NavigationWindowTests: WindowTestCase {
         let lit = try waitFor { $0.yellowPixels(x: (page.x + 40)..<(page.x + 160), y: (page.y + 100)..<(page.y + 128)) > 500 }
         XCTAssertGreaterThan(lit.yellowPixels(x: (page.x + 40)..<(page.x + 160), y: (page.y + 100)..<(page.y + 128)), 500, "the line is highlighted")
         XCTAssertEqual(lit.yellowPixels(x: (page.x + 40)..<(page.x + 160), y: (page.y + 132)..<(page.y + 160)), 0, "only the line")
+        XCTAssertEqual(lit.selectionFramePixels(x: page.x..<(page.x + 400), y: (page.y + 60)..<(page.y + 170)), 0, "the highlight is not left selected")
         usleep(700_000)
         quit()
         let stored = try DocumentFile.open(path: paper.document, readOnly: true)
@@ -351,6 +352,13 @@ extension Screenshot {
                 if (c.r > 245 && (190...230).contains(c.g) && (130...195).contains(c.b)) || (abs(c.r - 217) < 20 && abs(c.g - 77) < 25 && c.b < 30) { n += 1 }
             }
         }
+        return n
+    }
+
+    /// The selection frame's blue (28·112·217: its dashes and handles).
+    func selectionFramePixels(x: Range<Int>, y: Range<Int>) -> Int {
+        var n = 0
+        for yy in y { for xx in x { let c = pixel(xx, yy); if abs(c.r - 28) < 20, abs(c.g - 112) < 20, abs(c.b - 217) < 20 { n += 1 } } }
         return n
     }
 

@@ -377,6 +377,9 @@ final class DocumentSession {
         makeCurrent(index)
         do {
             var u = SessionUpdate(try editor.paste(strokes, at: Point(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2)))
+            // Not left selected (as a paste is): the reader goes on reading and highlighting, and the text tool
+            // over the canvas would not let the frame's handles be used anyway.
+            try editor.apply(.none)
             u.repaint = [b]
             u.selectionChanged = true
             publish(u)
