@@ -214,7 +214,8 @@ final class NavigationWindowTests: WindowTestCase {
     /// place starts at the top of the view, as in a PDF reader, even when it was already in view lower down.
     func testOutlineGoesToThePlaceOfABookmark() throws {
         let pdf = home.appendingPathComponent("book.pdf")
-        let outline = [OutlineEntry(title: "Page three", page: 2, children: [OutlineEntry(title: "The band of page three", page: 2, top: SamplePDF.band.minY)])]
+        let outline = [OutlineEntry(title: "Page three", page: 2, children: [OutlineEntry(title: "The band of page three", page: 2, top: SamplePDF.band.minY)]),
+                       OutlineEntry(title: "Page five", page: 4)]
         try Data(SamplePDF.make(pageCount: 5, size: Size(width: 400, height: 600), text: { "Numbat page \($0 + 1)" }, outline: outline)).write(to: pdf)
         let report = home.appendingPathComponent("layout.txt")
         try launch(arguments: [pdf.path], title: "book.oekaki", environment: ["OEKAKI_LAYOUT_REPORT": report.path])
@@ -243,6 +244,18 @@ final class NavigationWindowTests: WindowTestCase {
         let scale = Double(pageBand.height) / SamplePDF.band.height
         let viewTop = Double(pageBand.top) - (PageLayout.gap / 2 + SamplePDF.band.minY) * scale
         XCTAssertEqual(Double(placeBand.top), viewTop + 24, accuracy: 3, "the bookmark's place is at the top of the view")
+
+        // The section the current page is in is marked in the outline: the entry clicked, then as pages turn, the
+        // entry that starts last on the page or before it; none before the first.
+        let rows = try ["Page three", "The band of page three", "Page five"].map { try waitForReportedControl(startingWith: $0) }
+        func marked(_ s: Screenshot) -> [Bool] { rows.map { s.tint(x: $0[0]..<($0[0] + $0[2]), y: $0[1]..<($0[1] + $0[3])) > 12 } }
+        XCTAssertEqual(marked(atPlace), [false, true, false], "the bookmark clicked")
+        key("Home")
+        XCTAssertEqual(marked(try waitFor { marked($0) == [false, false, false] }), [false, false, false], "page 1: before the first bookmark")
+        key("End")
+        XCTAssertEqual(marked(try waitFor { marked($0) == [false, false, true] }), [false, false, true], "page 5")
+        key("ctrl+Page_Up")
+        XCTAssertEqual(marked(try waitFor { marked($0) == [false, true, false] }), [false, true, false], "page 4: the last to start by then, on page 3")
         quit()
     }
 
@@ -353,6 +366,14 @@ extension Screenshot {
             }
         }
         return n
+    }
+
+    /// How blue a region is on average (blue minus red): the outline's marked row is tinted with the theme's
+    /// selection blue, the others are grey.
+    func tint(x: Range<Int>, y: Range<Int>) -> Int {
+        var sum = 0, n = 0
+        for yy in y { for xx in x { let c = pixel(xx, yy); sum += c.b - c.r; n += 1 } }
+        return n == 0 ? 0 : sum / n
     }
 
     /// The selection frame's blue (28·112·217: its dashes and handles).

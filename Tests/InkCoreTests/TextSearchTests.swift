@@ -130,6 +130,24 @@ final class TextSearchTests: XCTestCase {
                        [OutlineEntry(title: "One", page: 0, children: [OutlineEntry(title: "Two", page: 2)]),
                         OutlineEntry(title: "Three", page: 1)])
     }
+
+    /// The section a page is in: the entry starting last on it or before it, in the sidebar's reading order.
+    func testTheSectionOfAPageIsTheLastToStartByThen() {
+        // 0 Preface (p. 0), 1 Chapter 1 (p. 2), 2 1.1 (p. 2, lower), 3 1.2 (p. 4), 4 Chapter 2 (p. 4, top 0),
+        // 5 Index (p. 9); the outline lists an appendix out of page order: 6 Appendix (p. 7).
+        let outline = [OutlineEntry(title: "Preface", page: 0),
+                       OutlineEntry(title: "Chapter 1", page: 2, top: 50, children: [
+                           OutlineEntry(title: "1.1", page: 2, top: 400), OutlineEntry(title: "1.2", page: 4, top: 300)]),
+                       OutlineEntry(title: "Chapter 2", page: 4, top: 0),
+                       OutlineEntry(title: "Index", page: 9),
+                       OutlineEntry(title: "Appendix", page: 7)]
+        let sections = (0..<11).map { Outline.section(onPage: $0, in: outline) }
+        XCTAssertEqual(sections, [0, 0, 2, 2, 3, 3, 3, 6, 6, 5, 5])
+        XCTAssertNil(Outline.section(onPage: 0, in: [OutlineEntry(title: "Late", page: 3)]), "before the first entry")
+        XCTAssertNil(Outline.section(onPage: 5, in: []))
+        // Two entries at the same place: the later in the outline (a chapter's first section under its title).
+        XCTAssertEqual(Outline.section(onPage: 1, in: [OutlineEntry(title: "Part", page: 1, children: [OutlineEntry(title: "Chapter", page: 1)])]), 1)
+    }
 }
 
 /// Selecting a PDF page's text as a viewer does, and highlighting it with strokes covering exactly its lines.

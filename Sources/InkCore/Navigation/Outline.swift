@@ -38,4 +38,22 @@ public enum Outline {
         }
         return place(outline)
     }
+
+    /// The section page `page` is in, as a running head names it: of the entries going to `page` or before, the
+    /// one that starts last (its page, then its place on it, then the later in the outline); its index in the
+    /// outline's reading order (depth first, as the sidebar lists it), nil before the first entry's page.
+    public static func section(onPage page: Int, in entries: [OutlineEntry]) -> Int? {
+        var best: (index: Int, page: Int, top: Double)?
+        var index = 0
+        func visit(_ entries: [OutlineEntry]) {
+            for e in entries {
+                let top = e.top ?? 0
+                if e.page <= page, best.map({ (e.page, top) >= ($0.page, $0.top) }) ?? true { best = (index, e.page, top) }
+                index += 1
+                visit(e.children)
+            }
+        }
+        visit(entries)
+        return best?.index
+    }
 }

@@ -93,6 +93,20 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     func alignTopStart() { gtk_widget_set_halign(self, GTK_ALIGN_START); gtk_widget_set_valign(self, GTK_ALIGN_START) }
     func setHExpand(_ on: Bool) { gtk_widget_set_hexpand(self, on ? 1 : 0) }
     func setVExpand(_ on: Bool) { gtk_widget_set_vexpand(self, on ? 1 : 0) }
+
+    /// Scrolls this scrolled window (`Widgets.scrolled`) just enough that `descendant` is in view; nothing before
+    /// it is laid out (a hidden sidebar).
+    func scrollToShow(_ descendant: Widget) {
+        guard let adjustment = gtk_scrolled_window_get_vadjustment(OpaquePointer(self)) else { return }
+        // Where it is in the window's own visible area (above it: negative).
+        var bounds = graphene_rect_t()
+        guard gtk_widget_compute_bounds(descendant, self, &bounds) != 0 else { return }
+        let top = Double(bounds.origin.y), bottom = top + Double(bounds.size.height)
+        let value = gtk_adjustment_get_value(adjustment), page = gtk_adjustment_get_page_size(adjustment)
+        guard page > 0 else { return }
+        if top < 0 { gtk_adjustment_set_value(adjustment, value + top) } else if bottom > page { gtk_adjustment_set_value(adjustment, value + bottom - page) }
+    }
+
     var firstChild: Widget? { gtk_widget_get_first_child(self) }
     var isVisible: Bool { gtk_widget_get_visible(self) != 0 }
     var hasFocusWithin: Bool { gtk_widget_has_focus(self) != 0 || gtk_widget_get_focus_child(self) != nil }

@@ -34,6 +34,7 @@ extension Widgets {
         .swatch { padding: 2px; min-width: 18px; min-height: 18px; }
         .toolbar { padding: 4px 6px; border-bottom: 1px solid alpha(black, 0.15); }
         .zoom-label { min-width: 40px; font-feature-settings: "tnum"; }
+        .current-section { background-color: alpha(@theme_selected_bg_color, 0.18); }
         """).applyToDisplay()
     }
 }

@@ -9,6 +9,7 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     func queueResize() { gtk_widget_queue_resize(self) }
     func grabFocus() { gtk_widget_grab_focus(self) }
     func addCSSClass(_ name: String) { gtk_widget_add_css_class(self, name) }
+    func removeCSSClass(_ name: String) { gtk_widget_remove_css_class(self, name) }
     func setTooltip(_ text: String) { gtk_widget_set_tooltip_text(self, text) }
     /// A cursor by its CSS name ("crosshair", "grab").
     func setCursor(_ name: String) { gtk_widget_set_cursor_from_name(self, name) }

@@ -43,6 +43,7 @@ extension MainWindow {
                 sidebar.outline.show(Outline.forDocument(session.document, pdf: raw.file, outline: raw.entries))
             }
         }
+        if u.pageChanged || u.documentReplaced { sidebar.outline.follow(page: session.currentPage) }
         guard sidebar.isShown else { return }
         if u.pageChanged || u.documentReplaced { sidebar.pages.reveal(session.currentPage) }
         sidebar.pages.redraw()
@@ -77,6 +78,7 @@ extension MainWindow {
                 guard let self else { return }
                 self.sidebar.outline.pdfOutline = (hash, handoff.value)
                 self.sidebar.outline.show(Outline.forDocument(self.session.document, pdf: hash, outline: handoff.value))
+                self.sidebar.outline.follow(page: self.session.currentPage)
             }
         }
     }
