@@ -259,6 +259,32 @@ final class NavigationWindowTests: WindowTestCase {
         quit()
     }
 
+    /// Pages turned while the outline is hidden: when it shows, the section of the page in view is marked and
+    /// scrolled into view (40 bookmarks are taller than the sidebar).
+    func testTheMarkedSectionComesIntoViewWhenTheOutlineShows() throws {
+        let pdf = home.appendingPathComponent("long.pdf")
+        let outline = (0..<40).map { OutlineEntry(title: "Section \($0 + 1)", page: $0) }
+        try Data(SamplePDF.make(pageCount: 40, size: Size(width: 400, height: 200), text: { "Numbat page \($0 + 1)" }, outline: outline)).write(to: pdf)
+        let report = home.appendingPathComponent("layout.txt")
+        try launch(arguments: [pdf.path], title: "long.oekaki", environment: ["OEKAKI_LAYOUT_REPORT": report.path])
+        try waitForPDF()
+        key("End")
+        usleep(500_000)
+        key("F9")
+        try clickControl(startingWith: "The PDF's bookmarks", report: report)
+        usleep(500_000)
+        // Hidden and shown again, so the window reports the outline's rows where they are now.
+        key("F9")
+        usleep(400_000)
+        key("F9")
+        usleep(600_000)
+        let row = try waitForReportedControl(startingWith: "Section 40")
+        let shot = try screenshot()
+        XCTAssertLessThanOrEqual(row[1] + row[3], shot.height, "the last section's row is in view")
+        XCTAssertGreaterThan(shot.tint(x: row[0]..<(row[0] + row[2]), y: row[1]..<(row[1] + row[3])), 12, "and marked")
+        quit()
+    }
+
     func testSelectPDFTextCopyAndHighlight() throws {
         let paper = try writePaper()
         let report = home.appendingPathComponent("layout.txt")

@@ -107,6 +107,12 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
         if top < 0 { gtk_adjustment_set_value(adjustment, value + top) } else if bottom > page { gtk_adjustment_set_value(adjustment, value + bottom - page) }
     }
 
+    /// Runs `body` each time the widget comes on screen (its window or tab shown), once it is laid out.
+    func onShown(_ body: @escaping () -> Void) {
+        let widget = self
+        connect(gobject(self), "map") { onNextFrames(of: widget, 1, body) }
+    }
+
     var firstChild: Widget? { gtk_widget_get_first_child(self) }
     var isVisible: Bool { gtk_widget_get_visible(self) != 0 }
     var hasFocusWithin: Bool { gtk_widget_has_focus(self) != 0 || gtk_widget_get_focus_child(self) != nil }

@@ -21,6 +21,11 @@ final class OutlineList {
         widget = Widgets.scrolled(list)
         widget.expand()
         show([])
+        // Pages turned while the outline was hidden: its marked row comes into view when it shows.
+        widget.onShown { [weak self] in
+            guard let self, let m = self.marked else { return }
+            self.widget.scrollToShow(self.rows[m])
+        }
     }
 
     /// Shows `entries` (pages of the document), or a line saying there is no outline.
