@@ -16,16 +16,14 @@ extension MainWindow {
         if let note = document.note {
             subtitle = note
         } else if document.isUntitled {
-            subtitle = localized("Not yet named: kept safe in {0}; use Save As to name it", abbreviated(folder))
+            subtitle = localized("Not yet named: kept safe in {0}; use Save As to name it", Documents.abbreviated(folder))
         } else {
-            subtitle = localized("{0} · every stroke is saved as you draw", abbreviated(folder))
+            subtitle = localized("{0} · every stroke is saved as you draw", Documents.abbreviated(folder))
         }
         Widgets.setLabel(subtitleLabel, subtitle)
         subtitleLabel.setTooltip(document.path)
         if !document.isUntitled { RecentFiles.add(document.path) }
     }
-
-    func abbreviated(_ path: String) -> String { Documents.abbreviated(path) }
 
     /// What the session says about saving: a banner while it fails, with Save As… at hand.
     func showSaving(_ status: Autosave.Status) {
@@ -147,7 +145,7 @@ extension MainWindow {
                 if let m = message.value {
                     self.banner.show(.error, localized("Export failed: {0}", m), action: nil)
                 } else {
-                    self.banner.show(.info, localized("Exported to {0}", self.abbreviated(target)), action: nil, autoHide: true)
+                    self.banner.show(.info, localized("Exported to {0}", Documents.abbreviated(target)), action: nil, autoHide: true)
                 }
             }
         }

@@ -497,7 +497,7 @@ final class MainWindow {
             let item = Widgets.menuItem((path as NSString).lastPathComponent) { [weak self] in
                 menu.popdownMenu(); self?.open(path)
             }
-            item.setTooltip(abbreviated(path))
+            item.setTooltip(Documents.abbreviated(path))
             Widgets.append(recentList, item)
         }
     }
