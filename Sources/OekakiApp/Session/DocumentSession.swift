@@ -371,7 +371,7 @@ final class DocumentSession {
     }
 
     /// Puts highlighter strokes over selected PDF text on page `index` (made current where the view is): one
-    /// undoable edit, the strokes selected. Nil when done, else why not.
+    /// undoable edit, nothing left selected. Nil when done, else why not.
     func highlight(_ strokes: [Stroke], onPage index: Int) -> String? {
         guard let b = Rect.union(of: strokes.compactMap(\.bounds)) else { return nil }
         makeCurrent(index)
@@ -379,7 +379,7 @@ final class DocumentSession {
             var u = SessionUpdate(try editor.paste(strokes, at: Point(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2)))
             // Not left selected (as a paste is): the reader goes on reading and highlighting, and the text tool
             // over the canvas would not let the frame's handles be used anyway.
-            try editor.apply(.none)
+            _ = try? editor.apply(.none)
             u.repaint = [b]
             u.selectionChanged = true
             publish(u)
