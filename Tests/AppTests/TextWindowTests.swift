@@ -69,6 +69,38 @@ final class TextWindowTests: WindowTestCase {
         }
     }
 
+    /// A box is as wide as it wraps (320 units for a new one; an imported Xournal++ label reaches the page's edge),
+    /// its text often much narrower: a click beside the text, inside the box, starts a new box there (as in
+    /// Xournal++); a click on the text opens it.
+    func testAClickBesideABoxsTextStartsANewBox() throws {
+        let log = home.appendingPathComponent("page.jsonl")
+        try #"{"type":"canvas","width":600,"height":400}"#.appending("\n").write(to: log, atomically: true, encoding: .utf8)
+        let file = home.appendingPathComponent("labels.oekaki").path
+        XCTAssertEqual(try run(AppWindowTests.oekakiBinary(), ["replay", log.path, "-o", file]).status, 0)
+        try launch(file)
+        let page = try XCTUnwrap(paperCorner(try waitForPage()), "the page is on screen")
+        func type(_ word: String, clickingAt x: Int, _ y: Int) {
+            key("t")
+            usleep(200_000)
+            xdotool(["mousemove", "\(page.x + x)", "\(page.y + y)", "click", "1"])
+            usleep(400_000)
+            xdotool(["type", "--delay", "60", word])
+            usleep(300_000)
+            key("Escape")
+            usleep(700_000)
+        }
+        type("Wombat", clickingAt: 100, 100)
+        type("Koala", clickingAt: 300, 104)     // beside "Wombat", inside its 320-unit box
+        type("s", clickingAt: 150, 108)         // on "Wombat": opens it (the caret at the click)
+        quit()
+        let stored = try DocumentFile.open(path: file, readOnly: true)
+        let texts = stored.document.pages[0].strokes.compactMap(\.content.text?.text)
+        stored.close()
+        XCTAssertEqual(texts.count, 2, "a new box beside the first: \(texts)")
+        XCTAssertTrue(texts.contains("Koala"), "\(texts)")
+        XCTAssertTrue(texts.contains { $0.hasPrefix("Wom") && $0.count == 7 }, "the click on the word opened it: \(texts)")
+    }
+
     /// Typing at a zoom, and zooming while typing: the field shows the text where and how big it will be drawn
     /// (GTK's text view kept its height from the old font, so the typed line was cut off and sat higher).
     func testTheFieldShowsTheTextWhereItLandsAtAZoom() throws {

@@ -22,6 +22,18 @@ public enum TextPainter {
         }
     }
 
+    /// Where the text is in its box (page units from the box's top left): its lines' logical extents united, as
+    /// wide as its widest line (a box is as wide as it wraps at; its text is often much narrower).
+    public static func extent(_ box: TextBox) -> Rect {
+        withLayout(box) { layout in
+            var logical = PangoRectangle()
+            pango_layout_get_extents(layout, nil, &logical)
+            let u = Double(PANGO_SCALE)
+            return Rect(minX: Double(logical.x) / u, minY: Double(logical.y) / u,
+                        maxX: Double(logical.x + logical.width) / u, maxY: Double(logical.y + logical.height) / u)
+        }
+    }
+
     /// One laid-out line: its text, where it starts (x from the box's left) and its baseline (from the box's top).
     public struct Line: Equatable, Sendable {
         public var text: String
