@@ -10,16 +10,21 @@ import TestSupport
 /// text field over the canvas, as an input method would), Escape: the word is drawn on the page, stored as a
 /// text box, and undo takes it away again.
 final class TextWindowTests: WindowTestCase {
-    func testTypeAWordIntoABoxAndUndoIt() throws {
+    /// A blank 600×400 page (made by `oekaki replay`) open in the window: its file, the screen and the page's
+    /// corner on it.
+    private func openBlankPage(_ name: String) throws -> (file: String, screen: Screenshot, page: (x: Int, y: Int)) {
         let log = home.appendingPathComponent("page.jsonl")
         try #"{"type":"canvas","width":600,"height":400}"#.appending("\n").write(to: log, atomically: true, encoding: .utf8)
-        let file = home.appendingPathComponent("notes.oekaki").path
+        let file = home.appendingPathComponent(name).path
         let replay = try run(AppWindowTests.oekakiBinary(), ["replay", log.path, "-o", file])
         XCTAssertEqual(replay.status, 0, replay.output)
-
         try launch(file)
-        let start = try waitForPage()
-        let page = try XCTUnwrap(paperCorner(start), "the page is on screen")
+        let screen = try waitForPage()
+        return (file, screen, try XCTUnwrap(paperCorner(screen), "the page is on screen"))
+    }
+
+    func testTypeAWordIntoABoxAndUndoIt() throws {
+        let (file, start, page) = try openBlankPage("notes.oekaki")
         let box = (x: (page.x + 100)..<(page.x + 300), y: (page.y + 100)..<(page.y + 130))
         XCTAssertEqual(start.darkPixels(in: box), 0, "blank paper where the box goes")
 
@@ -73,12 +78,7 @@ final class TextWindowTests: WindowTestCase {
     /// its text often much narrower: a click beside the text, inside the box, starts a new box there (as in
     /// Xournal++); a click on the text opens it.
     func testAClickBesideABoxsTextStartsANewBox() throws {
-        let log = home.appendingPathComponent("page.jsonl")
-        try #"{"type":"canvas","width":600,"height":400}"#.appending("\n").write(to: log, atomically: true, encoding: .utf8)
-        let file = home.appendingPathComponent("labels.oekaki").path
-        XCTAssertEqual(try run(AppWindowTests.oekakiBinary(), ["replay", log.path, "-o", file]).status, 0)
-        try launch(file)
-        let page = try XCTUnwrap(paperCorner(try waitForPage()), "the page is on screen")
+        let (file, _, page) = try openBlankPage("labels.oekaki")
         func type(_ word: String, clickingAt x: Int, _ y: Int) {
             key("t")
             usleep(200_000)
@@ -104,12 +104,7 @@ final class TextWindowTests: WindowTestCase {
     /// Typing at a zoom, and zooming while typing: the field shows the text where and how big it will be drawn
     /// (GTK's text view kept its height from the old font, so the typed line was cut off and sat higher).
     func testTheFieldShowsTheTextWhereItLandsAtAZoom() throws {
-        let log = home.appendingPathComponent("page.jsonl")
-        try #"{"type":"canvas","width":600,"height":400}"#.appending("\n").write(to: log, atomically: true, encoding: .utf8)
-        let file = home.appendingPathComponent("zoomed.oekaki").path
-        XCTAssertEqual(try run(AppWindowTests.oekakiBinary(), ["replay", log.path, "-o", file]).status, 0)
-        try launch(file)
-        let page = try XCTUnwrap(paperCorner(try waitForPage()), "the page is on screen")
+        let (_, _, page) = try openBlankPage("zoomed.oekaki")
         let click = (x: page.x + 60, y: page.y + 80)
         let area = (x: (click.x - 10)..<(click.x + 400), y: (click.y - 40)..<(click.y + 120))
         xdotool(["mousemove", "\(click.x)", "\(click.y)"])
