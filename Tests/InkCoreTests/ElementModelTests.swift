@@ -145,4 +145,27 @@ final class TextCommandsTests: XCTestCase {
             XCTAssertEqual(e.drawing.strokes.first?.content.text?.text, expected)
         }
     }
+
+    /// Found by its text: a label's empty width (boxes are as wide as they wrap) neither answers a click nor hides
+    /// a box under it; the check gets the point from the box's top-left, under the box's placement.
+    func testATextBoxIsFoundByItsTextWhenAsked() throws {
+        let e = Editor()
+        _ = e.addText(TextBox(text: "under", width: 100), at: Point(300, 20), height: 14)
+        _ = e.addText(TextBox(text: "wide label", width: 500), at: Point(10, 20), height: 14)   // on top, reaching x 510
+        let under = try XCTUnwrap(e.drawing.strokes.first { $0.content.text?.text == "under" })
+        let label = try XCTUnwrap(e.drawing.strokes.first { $0.content.text?.text == "wide label" })
+        // Its text: the first 60 units of its box.
+        func holds(_ box: TextBox, _ q: Point) -> Bool { q.x <= (box.text == "under" ? 30 : 60) && q.y <= 14 }
+        XCTAssertEqual(e.textBox(at: Point(310, 25))?.id, label.id, "by its box: the label on top")
+        XCTAssertEqual(e.textBox(at: Point(310, 25), text: holds)?.id, under.id, "by its text: the box under it")
+        XCTAssertEqual(e.textBox(at: Point(40, 25), text: holds)?.id, label.id)
+        XCTAssertNil(e.textBox(at: Point(200, 25), text: holds), "beside both texts: none, a new box goes there")
+        // Moved by 100: the check still gets the point from the box's own corner.
+        _ = try e.apply(.all)
+        _ = try e.apply(.translate(dx: 100, dy: 0))
+        var seen: Point?
+        XCTAssertEqual(e.textBox(at: Point(150, 25)) { box, q in seen = q; return holds(box, q) }?.id, label.id)
+        XCTAssertEqual(seen?.x ?? 0, 40, accuracy: 1e-9)
+        XCTAssertEqual(seen?.y ?? 0, 5, accuracy: 1e-9)
+    }
 }

@@ -111,8 +111,14 @@ extension Stroke {
 
     /// True when `p` (page units) is inside a text box's or image's shown box.
     public func boxContains(_ p: Point) -> Bool {
-        guard let b = drawnBox, let inv = transform.inverted else { return false }
+        guard let b = drawnBox, let q = pointInBox(p) else { return false }
+        return q.x >= 0 && q.x <= b.width && q.y >= 0 && q.y <= b.height
+    }
+
+    /// `p` (page units) in the drawn box's own units: from its top-left corner, before `transform`.
+    public func pointInBox(_ p: Point) -> Point? {
+        guard let b = drawnBox, let inv = transform.inverted else { return nil }
         let q = inv.apply(p)
-        return q.x >= b.minX && q.x <= b.maxX && q.y >= b.minY && q.y <= b.maxY
+        return Point(q.x - b.minX, q.y - b.minY)
     }
 }

@@ -53,11 +53,17 @@ extension Editor {
         return (s.id, box, Point(min(a.x, b.x), a.y) - t)
     }
 
-    /// The topmost text box of the current page whose shown box holds `p`.
-    public func textBox(at p: Point) -> Stroke? {
+    /// The topmost text box of the current page whose shown box holds `p`; with `text`, the topmost whose text
+    /// holds it (`text` gets the box and `p` from its top-left corner, `Stroke.pointInBox`): a box is as wide as
+    /// it wraps, and its empty part beside the text hides neither a click for a new box nor a box under it.
+    public func textBox(at p: Point, text holds: ((TextBox, Point) -> Bool)? = nil) -> Stroke? {
         guard p.isFinite else { return nil }
         for d in reachedDrawings.reversed() {
-            if let s = d.strokes(in: Rect(around: p, radius: 0.5)).last(where: { $0.content.text != nil && $0.boxContains(p) }) { return s }
+            if let s = d.strokes(in: Rect(around: p, radius: 0.5)).last(where: { s in
+                guard let box = s.content.text, s.boxContains(p) else { return false }
+                guard let holds else { return true }
+                return s.pointInBox(p).map { holds(box, $0) } ?? false
+            }) { return s }
         }
         return nil
     }

@@ -80,7 +80,11 @@ final class DocumentSession {
     var selection: Set<StrokeID> { editor.selection }
     var selectedStrokes: [Stroke] { editor.selectedStrokes }
     var selectionBounds: Rect? { editor.selectionBounds }
-    func textBox(at p: Point) -> Stroke? { editor.textBox(at: p) }
+    /// The topmost text box whose text (laid out, half a letter of slack) is at `p`: a click beside a label, in
+    /// the rest of its width, starts a new box, as in Xournal++.
+    func textBox(at p: Point) -> Stroke? {
+        editor.textBox(at: p) { box, q in TextPainter.extent(box).insetBy(-box.size / 2).contains(q) }
+    }
     /// The current page's origin in view space: where its input, live strokes and dirty rects go.
     var currentOrigin: Point { layout.origin(ofPage: editor.currentPage) }
     var currentClip: Rect? { layout.frame(ofPage: editor.currentPage) }

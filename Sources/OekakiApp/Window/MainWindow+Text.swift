@@ -9,7 +9,7 @@ extension MainWindow {
     func textTap(at p: Point) {
         finishText()
         let typing: TextBoxEditor.Session
-        if let s = session.textBox(at: p), let box = s.content.text, let corners = s.shownCorners, Self.textReaches(p, in: s, box) {
+        if let s = session.textBox(at: p), let box = s.content.text, let corners = s.shownCorners {
             typing = TextBoxEditor.Session(page: s.page, id: s.id, origin: corners[0], box: box)
         } else {
             if session.tool != .text { return }
@@ -21,15 +21,6 @@ extension MainWindow {
             guard let self else { return }
             self.textField.place(self.canvas)
         }
-    }
-
-    /// Whether `p` (page units) falls on a box's text, not on the empty part of the box beside or below it: a
-    /// box is as wide as it wraps (an imported Xournal++ label reaches the page's edge), and a click there starts
-    /// a new box, as in Xournal++. Half a letter of slack around the text.
-    static func textReaches(_ p: Point, in s: Stroke, _ box: TextBox) -> Bool {
-        guard let frame = s.drawnBox, let inverse = s.transform.inverted else { return false }
-        let q = inverse.apply(p)
-        return TextPainter.extent(box).insetBy(-box.size / 2).contains(Point(q.x - frame.minX, q.y - frame.minY))
     }
 
     /// Ends typing: the text becomes a new box, the box's new text, or (emptied) no box at all.
