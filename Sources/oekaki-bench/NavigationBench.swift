@@ -23,9 +23,9 @@ enum NavigationBench {
         func ratio(_ k: PanKey) -> Double? {
             pans[k]?.median.flatMap { m in pans[PanKey(document: "empty", gesture: k.gesture)]?.median.map { m / $0 } }
         }
-        /// The variant costing most over empty.
+        /// The variant of the issue's gesture (60 moves) costing most over empty.
         var worst: (key: PanKey, ratio: Double)? {
-            pans.keys.filter { $0.document != "empty" }.compactMap { k in ratio(k).map { (k, $0) } }.max { $0.1 < $1.1 }
+            pans.keys.filter { $0.document != "empty" && $0.gesture != longGesture }.compactMap { k in ratio(k).map { (k, $0) } }.max { $0.1 < $1.1 }
         }
     }
 
@@ -39,15 +39,19 @@ enum NavigationBench {
     static let panGestures: [(String, [(Double, Double)])] = [
         ("right", stroke(1, 0)), ("left", stroke(-1, 0)), ("down", stroke(0, 1)), ("up", stroke(0, -1)), ("diagonal", stroke(1, 1)),
         ("right, no pause", stroke(1, 0)), ("diagonal, no pause", stroke(-1, -1)), ("down, 120 Hz", stroke(0, 1)),
+        (longGesture, stroke(1, 0, moves: 120)),
     ]
+    /// Twice the issue's gesture (720 px): past the ink kept ready around the view, so the raster shifts once and
+    /// renders what it uncovered. Published beside the others, not part of the worst (not the gesture the goal names).
+    static let longGesture = "right, 120 moves"
     /// Seconds between moves: 60 Hz, but for the gestures named otherwise (xdotool as fast as it goes, 120 Hz).
     static func pause(_ gesture: String) -> Double {
         gesture.hasSuffix("no pause") ? 0 : gesture.hasSuffix("120 Hz") ? 0.008 : 0.016
     }
-    /// 61 positions 6 px apart along (dx, dy), centred on the canvas's centre.
-    private static func stroke(_ dx: Double, _ dy: Double) -> [(Double, Double)] {
-        (0...60).map { (i: Int) -> (Double, Double) in
-            let t = Double(i) * 6 - 180
+    /// `moves` + 1 positions 6 px apart along (dx, dy), centred on the canvas's centre.
+    private static func stroke(_ dx: Double, _ dy: Double, moves: Int = 60) -> [(Double, Double)] {
+        (0...moves).map { (i: Int) -> (Double, Double) in
+            let t = Double(i - moves / 2) * 6
             return (dx * t, dy * t)
         }
     }
@@ -171,8 +175,9 @@ enum NavigationBench {
         `1m` is the bench's million-point `.oekaki`; `xopp` is one 2000×3000 page of 10,000 strokes of 100 points with a
         width per point, as Xournal++ writes them, opened as `.xopp`. The gestures run one after another in one window,
         each from the view the zoom left (the middle of the drawing), the last one undone by the same gesture backwards
-        (not measured). "No pause" is xdotool moving as fast as it can: the 61 events arrive within a frame or two, so
-        the empty drawing's gesture is one or two frames, while over ink the strips uncovered still have to be drawn.
+        (not measured). "No pause" is xdotool moving as fast as it can: the 61 events arrive within a frame or two.
+        "\(longGesture)" (720 px, not in the worst) goes past the 384 px of ink kept ready: the raster shifts once
+        and the margin it uncovered renders in the background, counted until idle.
 
         | gesture | \(panDocuments.joined(separator: " | ")) |
         |---|\(panDocuments.map { _ in "---:|" }.joined())

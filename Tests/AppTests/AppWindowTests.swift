@@ -140,6 +140,26 @@ final class AppWindowTests: WindowTestCase {
         XCTAssertEqual(try strokeCount(imported), 1)
     }
 
+    /// A pan that stays inside the ink rendered around the view only moves where the picture is composited; a
+    /// stroke then drawn in what the pan uncovered shows whole while the button is still down (it was cut off
+    /// where the view had been before the pan, until the stroke ended).
+    func testAStrokeDrawnAfterAPanShowsWholeWhileItIsDrawn() throws {
+        try launch(home.appendingPathComponent("after-pan.oekaki").path)
+        xdotool(["mousemove", "900", "450", "mousedown", "2", "mousemove", "800", "450", "mousemove", "700", "450",
+                 "mousemove", "600", "450", "mouseup", "2"])
+        usleep(300_000)
+        var args = ["mousemove", "600", "450", "mousedown", "1"]
+        for k in 1...50 { args += ["mousemove", "\(600 + k * 10)", "450", "sleep", "0.01"] }
+        xdotool(args)
+        usleep(400_000)
+        let drawing = try screenshot()
+        xdotool(["mouseup", "1"])
+        // The view was rendered 300 px further left: x 850 and on is what the pan uncovered.
+        for x in [650, 800, 900, 1000, 1050] {
+            XCTAssertTrue(drawing.hasInk(near: x, 450), "the stroke being drawn shows at x=\(x)")
+        }
+    }
+
     func testPanAndZoomKeepPageCoordinatesExact() throws {
         let file = home.appendingPathComponent("navigate.oekaki").path
         try launch(file)
@@ -251,14 +271,20 @@ final class AppWindowTests: WindowTestCase {
         let original = try settled()
         XCTAssertGreaterThan(original.darkPixels(in: canvas), 20_000, "the drawing is on screen")
 
-        // The first pan: the picture moves with the pointer; strips it uncovers are rendered in.
+        // The first pan stays inside the ink rendered around the view: the picture moves with the pointer.
         middleDrag(from: (700, 500), by: (-230, -140))
         let moved = try settled()
         let offPlace = moved.differences(from: original, in: canvas, shiftedBy: (-230, -140))
         XCTAssertLessThan(offPlace, 50, "after one pan the ink is where the pan put it (\(offPlace) pixels differ)")
+        // The second goes past it (530 px from where the view was rendered): the pixels shift and the strips
+        // uncovered are rendered in.
+        middleDrag(from: (800, 500), by: (-300, -200))
+        let further = try settled()
+        let furtherOff = further.differences(from: original, in: canvas, shiftedBy: (-530, -340))
+        XCTAssertLessThan(furtherOff, 50, "after a pan past the rendered margin the ink is where the pan put it (\(furtherOff) pixels differ)")
         // More pans, back to the start: every pixel must be where it was.
-        middleDrag(from: (400, 400), by: (380, 60))
-        middleDrag(from: (600, 450), by: (-150, 80))
+        middleDrag(from: (400, 300), by: (380, 200))
+        middleDrag(from: (500, 350), by: (150, 140))
         let back = try settled()
         let changed = back.differences(from: original, in: canvas, shiftedBy: (0, 0))
         XCTAssertLessThan(changed, 50, "after panning back the picture is the same (\(changed) pixels differ)")

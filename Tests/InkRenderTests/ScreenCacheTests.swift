@@ -195,6 +195,35 @@ final class ScreenCacheTests: XCTestCase {
         XCTAssertNotEqual(pixels(whole), pixels(finishedOnly), "the live ink is in the whole picture")
     }
 
+    /// After a pan the app composites the raster moved, without shifting it: the view shown lies beside the cache's
+    /// view. A stroke drawn where the pan uncovered must show whole while it is drawn, not be cut off at the
+    /// edge of the cache's view (it was: the live layer covered the cache's view only).
+    func testLiveInkFillsTheViewShownAfterAPanTheRasterWasNotShiftedFor() throws {
+        let cache = try ScreenCache(viewSize: view, transform: .identity, overscan: 128)
+        cache.render(Drawing(pageSize: Size(width: 800, height: 400)))
+        // The view shown is 100 px to the right of the cache's: view x 0..<300 is the cache's 100..<400.
+        let shown = Point(100, 0)
+        var pen = Stroke(id: 1, style: StrokeStyle(color: Fixture.red, width: 6))
+        for k in 0...60 {
+            pen.append(InkPoint(x: 120 + Double(k) * 4, y: 100))
+            cache.updateLive([pen], shownAt: shown)
+        }
+        let area = try XCTUnwrap(cache.liveArea)
+        XCTAssertGreaterThan(area.maxX, 355, "the live area reaches the stroke's end, in the cache's view pixels")
+        // What the app's live-ink widget shows: the cache's view placed 100 px left.
+        let out = try ImageSurface(width: 300, height: 200)
+        let c = CairoContext(drawingInto: out)
+        c.translate(-shown.x, -shown.y)
+        cache.drawLive(into: c)
+        // Page x 120...360 is view x 20...260 in the view shown; its right part lies beyond the cache's view (x ≥ 300).
+        for x in [30, 150, 210, 250] { XCTAssertColor(out.pixel(x: x, y: 100), near: Fixture.red, "at view x=\(x)") }
+        XCTAssertEqual(out.pixel(x: 280, y: 100).a, 0, "nothing beyond the stroke's end")
+        // Finished, it is in the raster, overscan included, at the same place.
+        cache.bake(pen)
+        cache.updateLive([], shownAt: shown)
+        XCTAssertColor(cache.pixel(x: 350, y: 100), near: Fixture.red)
+    }
+
     func testLiveHighlighterIsFlatWhereItCrossesItself() throws {
         let cache = try ScreenCache(viewSize: view, transform: .identity)
         cache.render(Drawing(pageSize: Size(width: 300, height: 200)))

@@ -56,12 +56,16 @@ public final class ScreenCache {
     /// copy-on-write). A view-sized layer keeps that copy as small as it can be.
     private var layerWidth: Int { surface.width - 2 * overscan }
     private var layerHeight: Int { surface.height - 2 * overscan }
-    /// Page → live layer pixels (the layer's origin is the view's corner).
-    private var layerMapping: DeviceMapping {
+    /// Page of the live strokes → the view's device pixels (its corner at 0, 0): the units of `drawLive`.
+    private var viewMapping: DeviceMapping {
         var m = liveMapping
         m.dx -= o; m.dy -= o
         return m
     }
+    /// Where the view shown lies in this cache's view, in whole device pixels: a pan that has not shifted the
+    /// raster yet (the app composites the raster moved by it). New live layers cover the view shown, so ink drawn
+    /// in what the pan uncovered is not cut off at the raster's old view.
+    private var shownCorner = Point(0, 0)
     private var liveMapping: DeviceMapping { mapping.placed(at: liveOrigin) }
 
     /// Largest raster side, in device pixels (a 4K screen at scale 2 is 7680).
@@ -292,8 +296,11 @@ public final class ScreenCache {
     /// Brings the live layers up to date with the strokes being drawn: draws only segments not drawn yet,
     /// and drops layers of strokes that are no longer live (finished or cancelled).
     /// `origin` and `clip` (view space) place the page the strokes are drawn on, as for `bake`.
-    public func updateLive(_ strokes: [Stroke], origin: Point = Point(0, 0), clip: Rect? = nil) {
+    /// `shownAt`: where the view shown lies in this cache's view (device pixels), when the app composites the
+    /// raster moved by a pan it has not shifted for.
+    public func updateLive(_ strokes: [Stroke], origin: Point = Point(0, 0), clip: Rect? = nil, shownAt corner: Point = Point(0, 0)) {
         if origin != liveOrigin { resetLive(); liveOrigin = origin }
+        shownCorner = Point(corner.x.rounded(), corner.y.rounded())
         liveClip = clip
         let ids = Set(strokes.map(\.id))
         for id in liveOrder where !ids.contains(id) {
@@ -308,7 +315,9 @@ public final class ScreenCache {
             if live[s.id] == nil {
                 guard live.count < Self.maxLiveLayers else { drawnWhole[s.id] = s; continue }
                 guard let layer = spareLayers.popLast() ?? (try? Self.touchedLayer(width: layerWidth, height: layerHeight)) else { continue }
-                live[s.id] = LiveTrace(layer: layer, style: s.style, mapping: layerMapping)
+                var m = viewMapping
+                m.dx -= shownCorner.x; m.dy -= shownCorner.y
+                live[s.id] = LiveTrace(layer: layer, style: s.style, mapping: m, corner: shownCorner)
             }
             live[s.id]?.update(s)
         }
@@ -365,7 +374,7 @@ public final class ScreenCache {
         for id in liveOrder {
             if let trace = live[id] { trace.composite(into: target); continue }
             guard let s = drawnWhole[id] else { continue }
-            let m = layerMapping
+            let m = viewMapping
             target.save()
             target.concat(scale: m.scale, dx: m.dx, dy: m.dy)
             ItemPainter.draw(s, in: target, deviceScale: m.scale)
@@ -434,6 +443,8 @@ final class LiveTrace {
     private let alpha: Double
     private let options: StrokeShape.Options
     private let mapping: DeviceMapping
+    /// The layer's corner in the view's device pixels (the view shown when the stroke began).
+    private let corner: Point
     /// Spine points already in the layer, and the last of them (to notice if the shaper revised the past).
     private var settled = 0
     private var lastSettled: Point?
@@ -444,8 +455,8 @@ final class LiveTrace {
     /// Device pixels the tail can touch.
     private var tailArea: Rect?
 
-    init(layer: ImageSurface, style: StrokeStyle, mapping: DeviceMapping) {
-        self.layer = layer; self.mapping = mapping
+    init(layer: ImageSurface, style: StrokeStyle, mapping: DeviceMapping, corner: Point) {
+        self.layer = layer; self.mapping = mapping; self.corner = corner
         context = CairoContext(drawingInto: layer)
         context.setTransform(scale: mapping.scale, dx: mapping.dx, dy: mapping.dy)
         opaque = RGBA(r: style.color.r, g: style.color.g, b: style.color.b, a: 255)
@@ -515,17 +526,20 @@ final class LiveTrace {
     }
 
     /// Device pixels of the layer `composite` can touch: the ink drawn and the tail's reach.
-    var area: Rect? {
+    private var layerArea: Rect? {
         [inked, tail.isEmpty ? nil : tailArea].compactMap { $0 }.reduce(nil) { (a: Rect?, r: Rect) in a.map { $0.union(r) } ?? r }
     }
+    /// The same in the view's device pixels.
+    var area: Rect? { layerArea?.offsetBy(corner) }
 
-    /// `target`'s units are the layer's pixels. Only the stroke's own area is composited: painting the
+    /// `target`'s units are the view's device pixels. Only the stroke's own area is composited: painting the
     /// whole view-sized layer, or a view-sized group (allocated and cleared every frame), would cost each
     /// event a few full-view passes whatever the stroke's size. Outside that area both are transparent, so
     /// the pixels are the same.
     func composite(into target: CairoContext) {
-        guard let area else { return }
+        guard let area = layerArea else { return }
         target.save()
+        target.concat(scale: 1, dx: corner.x, dy: corner.y)
         target.clip(area.roundedOut)
         defer { target.restore() }
         guard !tail.isEmpty else { target.paint(layer, alpha: alpha); return }

@@ -62,8 +62,9 @@ extension CanvasView {
             }
             let shift = (transform.offset - c.transform.offset) * transform.deviceScale
             let panOnly = c.viewSize == size && c.transform.zoom == transform.zoom && c.transform.deviceScale == transform.deviceScale
-            // A short pan of a large drawing: the draw step composites the raster where it now belongs.
-            if panOnly, !small, abs(shift.x) <= Self.recentreDistance, abs(shift.y) <= Self.recentreDistance { return }
+            // A pan that keeps the view inside the raster's ready margin: the draw step composites the raster
+            // where it now belongs, and nothing renders (a small drawing too: shifting the raster costs more).
+            if panOnly, abs(shift.x) <= Self.recentreDistance, abs(shift.y) <= Self.recentreDistance { return }
             if c.viewSize == size, let exposed = c.scroll(to: transform) {
                 stale = stale.compactMap { $0.offsetBy(shift).intersection(c.bounds) }
                 if small {
@@ -148,7 +149,9 @@ extension CanvasView {
     var currentClip: Rect? { session.currentClip }
 
     func updateLive(_ c: ScreenCache) {
-        c.updateLive(session.liveStrokes + session.othersLive, origin: currentOrigin, clip: currentClip)
+        let shown = visibleInCache(c)
+        c.updateLive(session.liveStrokes + session.othersLive, origin: currentOrigin, clip: currentClip,
+                     shownAt: Point(shown.minX, shown.minY))
     }
 
     /// Adds a stale device rect, merged with a strip it continues (a steady pan uncovers one growing strip,

@@ -21,13 +21,17 @@ final class CanvasView: CanvasNavigation {
     /// Drawings up to this many points re-render a zoom at once (a few milliseconds on two cores, well within
     /// a frame); larger ones show the old picture scaled and render patches in the background.
     static let synchronousPoints = 10_000
-    /// Device pixels rendered beyond each edge of the view, so a pan shows ink that is already there.
-    static let overscan = 256
-    /// A pan only moves where the raster is composited until the view has travelled this far (device
-    /// pixels) from the raster's centre; then the pixels shift once and the uncovered margin, a strip at least
-    /// this thick, is rendered in the background. Per event that is a blit, whatever the drawing holds, and
-    /// each stroke across a strip is shaped once per strip rather than once per event.
-    static let recentreDistance = 128.0
+    /// Device pixels rendered beyond each edge of the view, so a pan shows ink that is already there: a whole
+    /// gesture of a hand (a flick of 360 px) stays inside it and costs a blit, whatever the drawing holds.
+    /// Memory: a 1600×900 view's raster is 2624×1924 (20 MB); rendering it after a zoom comes after the view's.
+    static let overscan = 512
+    /// A pan only moves where the raster is composited while the view keeps this much ready ink (device pixels)
+    /// beyond each edge; then the pixels shift once to centre the view and the uncovered margin, a strip at
+    /// least `recentreDistance` thick, is rendered in the background. Nothing is rendered after a pan that stayed
+    /// inside (no CPU once the hand stops), and each stroke across a strip is shaped once per strip rather than
+    /// once per event.
+    static let readyMargin = 128.0
+    static var recentreDistance: Double { Double(overscan) - readyMargin }
 
     let widget: Widget
     /// The ink being drawn, over the canvas in a widget of its own (the window stacks it just above `widget`).
