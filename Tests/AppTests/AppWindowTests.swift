@@ -160,6 +160,23 @@ final class AppWindowTests: WindowTestCase {
         }
     }
 
+    /// After a zoom a small drawing repaints the view at once and the ink around it in the background: a pan
+    /// right after shows that ink where it belongs, not blank paper.
+    func testAPanAfterAZoomShowsTheInkThatWasAroundTheView() throws {
+        try launch(home.appendingPathComponent("around.oekaki").path)
+        drag([(100, 400), (600, 400), (1100, 400)])
+        // Three steps of 1.15 about (600, 450): the line now runs from x = -160 (off screen) at y = 374.
+        xdotool(["mousemove", "600", "450", "keydown", "ctrl", "click", "4", "click", "4", "click", "4", "keyup", "ctrl"])
+        _ = try settled()
+        xdotool(["mousemove", "300", "600", "mousedown", "2", "mousemove", "400", "600", "mousemove", "500", "600",
+                 "mousemove", "600", "600", "mouseup", "2"])
+        let panned = try settled()
+        for x in [150, 200, 250, 300, 600] {
+            XCTAssertTrue(panned.hasInk(near: x, 374), "the line shows at x=\(x) after the pan")
+        }
+        XCTAssertFalse(panned.hasInk(near: 120, 374), "and starts where it does (x = 140)")
+    }
+
     func testPanAndZoomKeepPageCoordinatesExact() throws {
         let file = home.appendingPathComponent("navigate.oekaki").path
         try launch(file)

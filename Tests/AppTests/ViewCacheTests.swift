@@ -130,7 +130,7 @@ final class ViewCacheTests: XCTestCase {
         let t1 = t0.zoomed(by: 2, around: Point(160, 120))
         // The app starts rendering the new view from `beforePreview`: the cache must already be at it then.
         var atStart: ViewTransform?
-        try cache.reproject(to: t1, viewSize: view) { atStart = cache.transform }
+        try cache.reproject(to: t1, viewSize: view) { atStart = cache.transform; return true }
         XCTAssertEqual(atStart, t1)
         XCTAssertEqual(cache.transform, t1)
         XCTAssertGreaterThan(inkedPixels(cache), before / 2, "the preview is the old picture scaled, never blank")

@@ -178,8 +178,9 @@ public final class ScreenCache {
     /// Switches to a new view (another zoom, size or scale), keeping the old picture scaled into place as a
     /// preview: every pixel is stale until patches or a render replace it. Cost: one viewport blit.
     /// `beforePreview` runs once the cache is at the new view and before the old picture is scaled into it: the
-    /// place to start rendering the new view in the background, so that render does not wait for the blit.
-    public func reproject(to newTransform: ViewTransform, viewSize newSize: Size, beforePreview: () -> Void = {}) throws {
+    /// place to start rendering the new view in the background, so that render does not wait for the blit. It
+    /// returns whether to scale the old picture in at all (false: every pixel is left transparent, to be repainted).
+    public func reproject(to newTransform: ViewTransform, viewSize newSize: Size, beforePreview: () -> Bool = { true }) throws {
         let s = try Self.makeSurface(viewSize: newSize, transform: newTransform, overscan: overscan)
         let old = surface, oldTransform = transform
         resetLive()
@@ -187,7 +188,7 @@ public final class ScreenCache {
         surface = s; context = Self.context(for: s, mapping: mapping)
         spareLayers.removeAll { $0.width != layerWidth || $0.height != layerHeight }
         keepSpareLayer()
-        beforePreview()
+        guard beforePreview() else { return }
         if newTransform.deviceScale == oldTransform.deviceScale {
             let k = newTransform.zoom / oldTransform.zoom
             let c = CairoContext(drawingInto: s)

@@ -21,13 +21,9 @@ extension CanvasView {
         let reach = t.pageRect(fromView: c.bounds.scaled(by: 1 / t.deviceScale))
         let small = isSmall()
         for sheet in scene.sheets(meeting: reach) where sheet.pdf != nil {
-            guard let frame = sheet.clip?.intersection(reach) else { continue }
-            if small {
-                if inFlight != nil { changedDuringRender.append(frame) }
-                c.invalidate(frame, in: scene)
-            } else if let device = t.viewRect(fromPage: frame).scaled(by: t.deviceScale).intersection(c.bounds) {
-                addStale(device)
-            }
+            guard let frame = sheet.clip?.intersection(reach),
+                  let device = t.viewRect(fromPage: frame).scaled(by: t.deviceScale).intersection(c.bounds) else { continue }
+            if small { repaintSeenNow([device], c) } else { addStale(device) }
         }
         renderNextPatch()
         redraw()
@@ -56,7 +52,7 @@ extension CanvasView {
             guard let c = cache else {
                 let c = try ScreenCache(viewSize: size, transform: transform, overscan: Self.overscan)
                 cache = c
-                if small { c.render(scene) } else { stale = viewFirst([c.bounds], c) }
+                if small { repaintSeenNow([c.bounds], c) } else { stale = viewFirst([c.bounds], c) }
                 updateLive(c)
                 return
             }
@@ -67,9 +63,7 @@ extension CanvasView {
             if panOnly, abs(shift.x) <= Self.recentreDistance, abs(shift.y) <= Self.recentreDistance { return }
             if c.viewSize == size, let exposed = c.scroll(to: transform) {
                 stale = stale.compactMap { $0.offsetBy(shift).intersection(c.bounds) }
-                if small {
-                    for r in exposed { c.invalidate(transform.pageRect(fromView: r.scaled(by: 1 / transform.deviceScale)), in: scene) }
-                } else {
+                if small { repaintSeenNow(exposed, c) } else {
                     for r in exposed { addStale(r) }
                 }
             } else {
@@ -82,7 +76,10 @@ extension CanvasView {
                 var kept: Rect?
                 try c.reproject(to: transform, viewSize: size) {
                     kept = sameGrid ? old.offsetBy(shift).intersection(c.bounds) : nil
-                    guard !small, kept == nil else { return }
+                    // A small drawing repaints the view at once: scaling the old picture (the whole raster) would
+                    // cost more than that, for an overscan its patches replace within a few frames.
+                    if small { return kept != nil }
+                    guard kept == nil else { return true }
                     // All stale: the view's render starts now, on the other threads, while this one scales the
                     // old picture into place (the preview). Where the scaled old picture covers nothing (zooming
                     // out) is rendered first: the preview already shows roughly the right ink elsewhere.
@@ -98,13 +95,12 @@ extension CanvasView {
                         stale = viewFirst([c.bounds], c)
                     }
                     renderNextPatch()
+                    return true
                 }
                 let missing = kept.map { c.bounds.subtracting($0) } ?? [c.bounds]
                 if small {
-                    if kept == nil { c.render(scene) } else {
-                        for r in missing { c.invalidate(transform.pageRect(fromView: r.scaled(by: 1 / transform.deviceScale)), in: scene) }
-                    }
                     stale = []
+                    repaintSeenNow(missing, c)
                 } else if kept != nil {
                     stale = stale.compactMap { $0.offsetBy(shift).intersection(c.bounds) }
                     for r in missing { addStale(r) }
@@ -114,6 +110,19 @@ extension CanvasView {
         } catch {
             cache = nil
             stale = []
+        }
+    }
+
+    /// A small drawing repaints at once what the user sees of `rects` (device rects of the cache); the rest, in
+    /// the overscan, renders in background patches as a large drawing's does, so a zoom of a small drawing (a
+    /// PDF's pages) costs the GTK thread the view, not the raster around it.
+    func repaintSeenNow(_ rects: [Rect], _ c: ScreenCache) {
+        let view = visibleInCache(c), t = c.transform
+        for r in rects {
+            guard let v = r.intersection(view), v.width > 0, v.height > 0 else { addStale(r); continue }
+            if inFlight != nil { changedDuringRender.append(t.pageRect(fromView: v.scaled(by: 1 / t.deviceScale))) }
+            c.invalidate(t.pageRect(fromView: v.scaled(by: 1 / t.deviceScale)), in: scene)
+            for o in r.subtracting(v) { addStale(o) }
         }
     }
 
@@ -269,22 +278,19 @@ extension CanvasView {
         changedDuringRender = []
     }
 
-    /// Repaints `rect` of the current page.
-    /// Everything in the cache's reach: a layer shown, hidden, moved or deleted changes whole pages. At once for a
-    /// small drawing, else as background patches like any stale area.
+    /// Everything in the cache's reach: a layer shown, hidden, moved or deleted changes whole pages. What the user
+    /// sees at once for a small drawing, else as background patches like any stale area.
     func repaintReach() {
         guard let c = cache else { return }
-        let t = c.transform
         if isSmall() {
-            let reach = t.pageRect(fromView: c.bounds.scaled(by: 1 / t.deviceScale))
-            if inFlight != nil { changedDuringRender.append(reach) }
-            c.invalidate(reach, in: scene)
+            repaintSeenNow([c.bounds], c)
         } else {
             addStale(c.bounds)
-            renderNextPatch()
         }
+        renderNextPatch()
     }
 
+    /// Repaints `rect` of the current page.
     func repaint(_ rect: Rect?) {
         guard let rect else { return }
         let r = rect.offsetBy(currentOrigin)
