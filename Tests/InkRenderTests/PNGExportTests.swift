@@ -30,11 +30,16 @@ final class PNGExportTests: XCTestCase {
         XCTAssertColor(img.pixel(x: 200, y: 120), near: .white, tolerance: 0)
     }
 
-    func testFractionalPageRoundsUp() throws {
+    /// A fractional page's sides round to the nearest pixel, as Xournal++ sizes its PNG export: an A4 page
+    /// (595.28 × 841.89) is 595 × 842 at 72 dpi and 2480 × 3508 at 300 dpi in both.
+    func testFractionalPageRoundsAsXournalppDoes() throws {
         var d = Fixture.line()
         d.pageSize = Size(width: 100.2, height: 50.5)
         let img = try exportPNG(d, "frac.png", options: ExportOptions(scale: 1.5))
-        XCTAssertEqual(img.width, 151); XCTAssertEqual(img.height, 76)
+        XCTAssertEqual(img.width, 150); XCTAssertEqual(img.height, 76)
+        let a4 = Size(width: 595.275590551, height: 841.88976378)
+        XCTAssertTrue(try Exporter.pixelSize(of: a4, scale: 1) == (595, 842))
+        XCTAssertTrue(try Exporter.pixelSize(of: a4, scale: 300.0 / 72) == (2480, 3508))
     }
 
     func testTransparentHasAlphaZeroOffTheLine() throws {

@@ -109,13 +109,14 @@ public enum Exporter {
         }
     }
 
-    /// Pixel size of the page at `scale` (each side rounded up), or why it cannot be rendered.
+    /// Pixel size of the page at `scale` (each side rounded to the nearest pixel, as Xournal++ sizes its PNG
+    /// export: an A4 page at 72 dpi is 595×842), or why it cannot be rendered.
     public static func pixelSize(of page: Size, scale: Double) throws -> (width: Int, height: Int) {
         try checkPage(page)
         guard scale.isFinite, scale > 0 else {
             throw RenderError.pageTooLarge("scale must be a positive number, not \(scale)")
         }
-        let w = (page.width * scale).rounded(.up), h = (page.height * scale).rounded(.up)
+        let w = (page.width * scale).rounded(), h = (page.height * scale).rounded()
         guard w <= Double(maxPixelsPerSide), h <= Double(maxPixelsPerSide) else {
             throw RenderError.pageTooLarge("page of \(fmt(page.width))×\(fmt(page.height)) at scale \(fmt(scale)) would be \(fmt(w))×\(fmt(h)) pixels; the limit is \(maxPixelsPerSide) a side (use a smaller --scale)")
         }
