@@ -161,6 +161,60 @@ final class ShapeSnapTests: XCTestCase {
         XCTAssertNil(e.drawing.strokes.first?.shape)
     }
 
+    /// With the stabilizer on, the ink trails the pen, so the ink never rests while the pen does: the hold is the
+    /// pen's. A rough rectangle held still snaps while the pen is down (as the app's hold timer repeats the resting
+    /// sample), its corners where the pen turned; moving on brings the ink back; lifting keeps the shape. (The ink
+    /// of low and high stabilizers did not snap while held: it was still catching up with the pen.)
+    func testAHoldSnapsStabilizedInkWhileThePenIsDown() throws {
+        for level in [Stabilizer.Level.low, .high] {
+            for seed in 1...6 {
+                var hand = Hand(seed: UInt64(60 + seed))
+                let truth = [Point(300, 200), Point(520, 200), Point(520, 330), Point(300, 330)]
+                let pts = hand.trace(truth, closed: true, overshoot: 5)
+                let e = Editor()
+                e.stabilizer = level
+                e.play(pts.enumerated().map { i, p in
+                    InputEvent(pointer: 1, phase: i == 0 ? .began : .moved, point: p, device: .pen, hasPressure: true)
+                })
+                XCTAssertNil(e.liveStrokes.first?.shape, "\(level) \(seed): no snap before the hold")
+                var still = pts.last!
+                still.time += 530
+                _ = e.handle(InputEvent(pointer: 1, phase: .moved, point: still, device: .pen, hasPressure: true))
+                let live = try XCTUnwrap(e.liveStrokes.first)
+                XCTAssertEqual(live.shape, .rectangle, "\(level) \(seed): the held stroke snaps while the pen is down")
+                if live.shape == .rectangle { assertCorners(live, truth) }
+                // A second repeat of the resting sample keeps the shape.
+                still.time += 530
+                _ = e.handle(InputEvent(pointer: 1, phase: .moved, point: still, device: .pen, hasPressure: true))
+                XCTAssertEqual(e.liveStrokes.first?.shape, .rectangle, "\(level) \(seed): still held")
+                still.time += 10
+                _ = e.handle(InputEvent(pointer: 1, phase: .ended, point: still, device: .pen, hasPressure: true))
+                XCTAssertEqual(e.drawing.strokes.first?.shape, .rectangle, "\(level) \(seed): lifting keeps the shape")
+            }
+            // Moving on after the snap: the stabilized ink is back and follows the pen again.
+            var hand = Hand(seed: 70)
+            let pts = hand.trace([Point(100, 100), Point(300, 100), Point(300, 200), Point(100, 200)], closed: true, overshoot: 3)
+            let e = Editor()
+            e.stabilizer = level
+            e.play(pts.enumerated().map { i, p in
+                InputEvent(pointer: 1, phase: i == 0 ? .began : .moved, point: p, device: .pen, hasPressure: true)
+            })
+            var p = pts.last!
+            p.time += 530
+            _ = e.handle(InputEvent(pointer: 1, phase: .moved, point: p, device: .pen, hasPressure: true))
+            XCTAssertEqual(e.liveStrokes.first?.shape, .rectangle, "\(level): snapped")
+            for k in 1...30 {
+                p.x += 4; p.time += 8
+                _ = e.handle(InputEvent(pointer: 1, phase: .moved, point: p, device: .pen, hasPressure: true))
+                if k == 1 { XCTAssertNil(e.liveStrokes.first?.shape, "\(level): moving on brings the ink back") }
+            }
+            _ = e.handle(InputEvent(pointer: 1, phase: .ended, point: p, device: .pen, hasPressure: true))
+            let ink = try XCTUnwrap(e.drawing.strokes.first)
+            XCTAssertNil(ink.shape, "\(level): ink, not a shape")
+            XCTAssertEqual(ink.points.last?.x ?? 0, p.x, accuracy: Stabilizer.endGap, "\(level): the ink ends at the pen")
+        }
+    }
+
     // MARK: no false snaps
 
     /// Cursive-like handwriting: loops and arches along a baseline, letter by letter.

@@ -212,9 +212,12 @@ public final class Editor {
         guard var g = shapeGestures[id] else { return Update(dirty: tracker.append(id, event.point, hasPressure: event.hasPressure)) }
         if g.tool != nil { return drag(id, to: event.point) }
         let p = event.point
+        // Under the stabilizer the ink trails the pen: whether the pen rests, and where, is the pen's own samples'.
+        let raw = stabilizing[id]?.samples
+        let at = raw?.last?.point ?? p.point
         if let ink = g.freehand {
             // The shape stays while the pointer rests; moving on brings the ink back and continues it.
-            if p.point.distance(to: g.snappedAt) <= event.holdRadius { return .none }
+            if at.distance(to: g.snappedAt) <= event.holdRadius { return .none }
             let shown = tracker.live[id]?.inkBounds
             tracker.replace(id, with: ink)
             g.freehand = nil
@@ -223,13 +226,17 @@ public final class Editor {
         }
         let dirty = tracker.append(id, p, hasPressure: event.hasPressure)
         guard let ink = tracker.live[id],
-              let rest = ShapeGesture.restStart(ink.points, at: p.point, radius: event.holdRadius),
+              let rest = ShapeGesture.restStart(raw ?? ink.points, at: at, radius: event.holdRadius),
               p.time - rest >= Self.holdDuration, g.triedRest != rest else { return Update(dirty: dirty) }
         g.triedRest = rest
         defer { shapeGestures[id] = g }
-        guard let snapped = Self.snapped(ink) else { return Update(dirty: dirty) }
+        // The shape is fitted to the line as it will be once the pen lifts (its end caught up with the pen), not
+        // to the trailing ink shown so far.
+        var fitted = ink
+        if let st = stabilizing[id], let last = raw?.last { fitted.setPoints(st.finished(at: last)) }
+        guard let snapped = Self.snapped(fitted) else { return Update(dirty: dirty) }
         g.freehand = ink
-        g.snappedAt = p.point
+        g.snappedAt = at
         tracker.replace(id, with: snapped)
         return Update(dirty: union(union(dirty, ink.inkBounds), snapped.inkBounds))
     }
