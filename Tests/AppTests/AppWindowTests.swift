@@ -338,6 +338,20 @@ final class AppWindowTests: WindowTestCase {
     /// A rough rectangle drawn with the mouse, then held still: while the button is still down it snaps to a
     /// rectangle with straight sides, and the stored stroke is that rectangle.
     func testHoldSnapsARoughRectangleToStraightSides() throws {
+        try holdSnapsARoughRectangle(settings: nil)
+    }
+
+    /// The same with the stabilizer at high, where the ink trails the pen (it stayed ink while held).
+    func testHoldSnapsARoughRectangleWithTheStabilizerOn() throws {
+        try holdSnapsARoughRectangle(settings: "stabilizer=high\n")
+    }
+
+    private func holdSnapsARoughRectangle(settings: String?) throws {
+        if let settings {
+            let config = home.appendingPathComponent("config/oekaki")
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+            try settings.write(to: config.appendingPathComponent("settings"), atomically: true, encoding: .utf8)
+        }
         let file = home.appendingPathComponent("snap.oekaki").path
         try launch(file)
         // Corners (300, 300) → (700, 300) → (700, 550) → (300, 550), every side wobbling by up to 5 px.

@@ -230,10 +230,10 @@ public final class Editor {
               p.time - rest >= Self.holdDuration, g.triedRest != rest else { return Update(dirty: dirty) }
         g.triedRest = rest
         defer { shapeGestures[id] = g }
-        // The shape is fitted to the line as it will be once the pen lifts (its end caught up with the pen), not
-        // to the trailing ink shown so far.
+        // The shape is fitted to where the hand went: the steadied ink trails it and rounds its corners over the
+        // stabilizer's window, and fitting shapes to shaky hands is what the fit is for.
         var fitted = ink
-        if let st = stabilizing[id], let last = raw?.last { fitted.setPoints(st.finished(at: last)) }
+        if let raw { fitted.setPoints(raw) }
         guard let snapped = Self.snapped(fitted) else { return Update(dirty: dirty) }
         g.freehand = ink
         g.snappedAt = at
