@@ -120,8 +120,7 @@ extension CanvasView {
         let view = visibleInCache(c), t = c.transform
         for r in rects {
             guard let v = r.intersection(view), v.width > 0, v.height > 0 else { addStale(r); continue }
-            if inFlight != nil { changedDuringRender.append(t.pageRect(fromView: v.scaled(by: 1 / t.deviceScale))) }
-            c.invalidate(t.pageRect(fromView: v.scaled(by: 1 / t.deviceScale)), in: scene)
+            repaintNow(t.pageRect(fromView: v.scaled(by: 1 / t.deviceScale)))
             for o in r.subtracting(v) { addStale(o) }
         }
     }
@@ -293,7 +292,12 @@ extension CanvasView {
     /// Repaints `rect` of the current page.
     func repaint(_ rect: Rect?) {
         guard let rect else { return }
-        let r = rect.offsetBy(currentOrigin)
+        repaintNow(rect.offsetBy(currentOrigin))
+    }
+
+    /// Repaints `r` (the scene's space) in the cache at once; a patch rendering meanwhile, from a snapshot without
+    /// this change, has it repainted over it when it lands.
+    private func repaintNow(_ r: Rect) {
         if inFlight != nil { changedDuringRender.append(r) }
         cache?.invalidate(r, in: scene)
     }
