@@ -30,7 +30,7 @@ enum ViewRenderBench {
         var r = Result()
         let (d, scene, view, start, t) = (floor.drawing, floor.scene, floor.view, floor.start, floor.zoomedIn)
         let rows = (160.0 * 1920 / view.width).rounded(.down)
-        let cache = try? ScreenCache(viewSize: Size(width: view.width, height: view.height), transform: start, overscan: 256)
+        let cache = try? ScreenCache(viewSize: Size(width: view.width, height: view.height), transform: start, overscan: ScreenCache.viewOverscan)
         cache?.render(scene)
         let cores = Double(max(ProcessInfo.processInfo.activeProcessorCount, 1))
         for _ in 0..<max(rounds, 1) {
@@ -48,7 +48,7 @@ enum ViewRenderBench {
                     }
                 })
             }
-            // The preview a zoom step shows at once: the cache's raster (view + 256 px overscan) scaled in or out.
+            // The preview a zoom step shows at once: the cache's raster (the view and the app's overscan) scaled in or out.
             var preview = 0.0
             if let cache {
                 let zoomIn = cpuMs { try? cache.reproject(to: t, viewSize: cache.viewSize) }

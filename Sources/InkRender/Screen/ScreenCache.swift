@@ -71,6 +71,11 @@ public final class ScreenCache {
     /// Largest raster side, in device pixels (a 4K screen at scale 2 is 7680).
     public static let maxPixelsPerSide = 16384
 
+    /// The app's overscan: device pixels rendered beyond each edge of the view, so a pan shows ink that is already
+    /// there: a whole gesture of a hand (a flick of 360 px) stays inside it and costs a blit, whatever the drawing
+    /// holds. Memory: a 1600×900 view's raster is 2624×1924 (20 MB); after a zoom it renders after the view.
+    public static let viewOverscan = 512
+
     public init(viewSize: Size, transform: ViewTransform, overscan: Int = 0) throws {
         self.overscan = max(0, min(overscan, 4096))
         let s = try Self.makeSurface(viewSize: viewSize, transform: transform, overscan: self.overscan)

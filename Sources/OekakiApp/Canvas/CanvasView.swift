@@ -21,10 +21,8 @@ final class CanvasView: CanvasNavigation {
     /// Drawings up to this many points re-render a zoom at once (a few milliseconds on two cores, well within
     /// a frame); larger ones show the old picture scaled and render patches in the background.
     static let synchronousPoints = 10_000
-    /// Device pixels rendered beyond each edge of the view, so a pan shows ink that is already there: a whole
-    /// gesture of a hand (a flick of 360 px) stays inside it and costs a blit, whatever the drawing holds.
-    /// Memory: a 1600×900 view's raster is 2624×1924 (20 MB); rendering it after a zoom comes after the view's.
-    static let overscan = 512
+    /// Device pixels rendered beyond each edge of the view (`ScreenCache.viewOverscan`).
+    static let overscan = ScreenCache.viewOverscan
     /// A pan only moves where the raster is composited while the view keeps this much ready ink (device pixels)
     /// beyond each edge; then the pixels shift once to centre the view and the uncovered margin, a strip at
     /// least `recentreDistance` thick, is rendered in the background. Nothing is rendered after a pan that stayed
