@@ -1,7 +1,7 @@
 import Foundation
 import InkCore
 import InkSamples
-import InkRender
+@testable import InkRender
 import XCTest
 
 final class ScreenCacheTests: XCTestCase {
@@ -26,6 +26,35 @@ final class ScreenCacheTests: XCTestCase {
         XCTAssertEqual(cache.pixelWidth, 600); XCTAssertEqual(cache.pixelHeight, 400)
         XCTAssertColor(cache.pixel(x: 200, y: 100), near: Fixture.red)
         XCTAssertEqual(t.pagePoint(fromView: t.viewPoint(fromPage: Point(3, 4))), Point(3, 4))
+    }
+
+    func testAZoomStepPaintsItsPreviewIntoTheRasterTheStepBeforeReplaced() throws {
+        let d = SampleInk.drawing(strokes: 300, pointsPerStroke: 40, pageSize: Size(width: 300, height: 200), seed: 11)
+        let t0 = ViewTransform(zoom: 1, offset: Point(0, 0))
+        let t1 = t0.zoomed(by: 2, around: Point(150, 100)), t2 = t1.zoomed(by: 0.25, around: Point(150, 100))
+        func exact(_ t: ViewTransform) throws -> ScreenCache {
+            let c = try ScreenCache(viewSize: view, transform: t, overscan: 16)
+            c.render(d)
+            return c
+        }
+        let zoomedTwice = try exact(t0)
+        try zoomedTwice.reproject(to: t1, viewSize: view)
+        zoomedTwice.render(d)
+        XCTAssertEqual(zoomedTwice.reusedRasters, 0, "the first step has no raster to reuse")
+        let zoomedOnce = try exact(t1)
+        // Zooming out: the preview covers the middle; the rest of the reused raster held the page at 100 %.
+        try zoomedTwice.reproject(to: t2, viewSize: view)
+        try zoomedOnce.reproject(to: t2, viewSize: view)
+        XCTAssertEqual(zoomedTwice.reusedRasters, 1, "the second step paints into the raster the first replaced")
+        XCTAssertEqual(zoomedOnce.reusedRasters, 0)
+        var differing = 0, cleared = 0
+        for y in -16..<216 { for x in -16..<316 {
+            let p = zoomedTwice.pixel(x: x, y: y)
+            if p != zoomedOnce.pixel(x: x, y: y) { differing += 1 }
+            if p.a == 0 { cleared += 1 }
+        } }
+        XCTAssertEqual(differing, 0, "the same preview as in a new raster")
+        XCTAssertGreaterThan(cleared, 332 * 232 / 2, "outside the preview the old picture is gone")
     }
 
     func testMemoryIsBoundedByTheViewportAtAnyZoom() throws {

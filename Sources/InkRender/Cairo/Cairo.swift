@@ -363,10 +363,13 @@ public final class CairoContext {
         if multiply { cairo_set_operator(cr, CAIRO_OPERATOR_OVER) }
     }
 
-    /// Paints `surface` with its top-left at device (x, y), scaled by `alpha`.
-    func paint(_ surface: ImageSurface, atX x: Double = 0, y: Double = 0, alpha: Double = 1) {
+    /// Paints `surface` with its top-left at device (x, y), scaled by `alpha`. `replacing`: what was under it goes,
+    /// transparent where it does not reach (one pass over a raster that held another picture).
+    func paint(_ surface: ImageSurface, atX x: Double = 0, y: Double = 0, alpha: Double = 1, replacing: Bool = false) {
+        if replacing { cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE) }
         cairo_set_source_surface(cr, surface.pointer, x, y)
         if alpha >= 1 { cairo_paint(cr) } else { cairo_paint_with_alpha(cr, alpha) }
+        if replacing { cairo_set_operator(cr, CAIRO_OPERATOR_OVER) }
     }
 
     /// Paints `image` stretched over `rect` (current user space, e.g. page units), smoothly filtered; the edges

@@ -42,6 +42,14 @@ public final class ScreenCache {
     /// each; at most `maxSpareLayers`).
     private var spareLayers: [ImageSurface] = []
     private static let maxSpareLayers = 2
+    /// The raster the last reprojection (a zoom step) replaced, painted into by the next one of the same size: a
+    /// new raster is 15–25 MB of fresh pages that the kernel maps and zeroes while the GTK thread paints the
+    /// preview into them (5–27 ms of a step's preview, measured on the million-point drawing), this one is mapped
+    /// already. Held only up to `maxSpareRasterBytes` (a full screen at scale 1), so a HiDPI cache is not doubled.
+    private var spareRaster: ImageSurface?
+    static let maxSpareRasterBytes = 32 << 20
+    /// Reprojections that painted into the spare raster (tests).
+    private(set) var reusedRasters = 0
     /// Live strokes beyond this many (a whole hand on a touch screen) get no layer: their full outline is
     /// filled at composite time instead, so memory stays bounded however many fingers are down.
     private static let maxLiveLayers = 4
@@ -186,23 +194,38 @@ public final class ScreenCache {
     /// place to start rendering the new view in the background, so that render does not wait for the blit. It
     /// returns whether to scale the old picture in at all (false: every pixel is left transparent, to be repainted).
     public func reproject(to newTransform: ViewTransform, viewSize newSize: Size, beforePreview: () -> Bool = { true }) throws {
-        let s = try Self.makeSurface(viewSize: newSize, transform: newTransform, overscan: overscan)
-        let old = surface, oldTransform = transform
+        let (w, h) = try Self.rasterSize(viewSize: newSize, transform: newTransform, overscan: overscan)
+        let reused = spareRaster.flatMap { $0.width == w && $0.height == h ? $0 : nil }
+        spareRaster = nil
+        if reused != nil { reusedRasters += 1 }
+        let s = try reused ?? ImageSurface(width: w, height: h)
+        var old = surface
+        let oldTransform = transform
         resetLive()
         transform = newTransform; viewSize = newSize
         surface = s; context = Self.context(for: s, mapping: mapping)
         spareLayers.removeAll { $0.width != layerWidth || $0.height != layerHeight }
         keepSpareLayer()
-        guard beforePreview() else { return }
-        if newTransform.deviceScale == oldTransform.deviceScale {
-            let k = newTransform.zoom / oldTransform.zoom
-            let c = CairoContext(drawingInto: s)
-            let ds = oldTransform.deviceScale
-            // Old raster → new raster, both with the overscan at their origin.
-            c.concat(scale: k, dx: (newTransform.offset.x - oldTransform.offset.x * k) * ds + o - o * k,
-                     dy: (newTransform.offset.y - oldTransform.offset.y * k) * ds + o - o * k)
-            c.paint(old)
+        defer { keepSpareRaster(&old) }
+        let c = CairoContext(drawingInto: s)
+        // A reused raster holds an old picture: what the preview does not cover is cleared, as a new one would be.
+        guard beforePreview(), newTransform.deviceScale == oldTransform.deviceScale else {
+            if reused != nil { c.clearAll() }
+            return
         }
+        let k = newTransform.zoom / oldTransform.zoom
+        let ds = oldTransform.deviceScale
+        // Old raster → new raster, both with the overscan at their origin.
+        c.concat(scale: k, dx: (newTransform.offset.x - oldTransform.offset.x * k) * ds + o - o * k,
+                 dy: (newTransform.offset.y - oldTransform.offset.y * k) * ds + o - o * k)
+        c.paint(old, replacing: true)
+    }
+
+    /// Keeps the raster a reprojection replaced for the next one, if nothing else holds it (a `Frame` it came
+    /// from: frames stay as rendered) and it is not too large to hold twice.
+    private func keepSpareRaster(_ old: inout ImageSurface) {
+        guard old.stride * old.height <= Self.maxSpareRasterBytes, isKnownUniquelyReferenced(&old) else { return }
+        spareRaster = old
     }
 
     /// Renders the device rect `area` (whole pixels, in the raster of a cache at `transform`) on every core.
@@ -421,12 +444,18 @@ public final class ScreenCache {
     }
 
     private static func makeSurface(viewSize: Size, transform: ViewTransform, overscan: Int = 0) throws -> ImageSurface {
+        let (w, h) = try rasterSize(viewSize: viewSize, transform: transform, overscan: overscan)
+        return try ImageSurface(width: w, height: h)
+    }
+
+    /// The raster's size in device pixels for a view, overscan included.
+    private static func rasterSize(viewSize: Size, transform: ViewTransform, overscan: Int) throws -> (Int, Int) {
         guard transform.isUsable else { throw RenderError.pageTooLarge("view transform \(transform) is not usable (zoom and scale must be positive)") }
         let w = (viewSize.width * transform.deviceScale).rounded(.up), h = (viewSize.height * transform.deviceScale).rounded(.up)
         guard w.isFinite, h.isFinite, w >= 1, h >= 1, w <= Double(maxPixelsPerSide), h <= Double(maxPixelsPerSide) else {
             throw RenderError.pageTooLarge("a \(viewSize.width)×\(viewSize.height) view at scale \(transform.deviceScale) is outside 1…\(maxPixelsPerSide) pixels a side")
         }
-        return try ImageSurface(width: Int(w) + 2 * overscan, height: Int(h) + 2 * overscan)
+        return (Int(w) + 2 * overscan, Int(h) + 2 * overscan)
     }
 
     private static func context(for s: ImageSurface, mapping m: DeviceMapping) -> CairoContext {
