@@ -16,10 +16,17 @@ public final class CairoContext {
     /// state of each `save` to go back to.
     private var biased = false
     private var savedBiased: [Bool] = []
+    /// The rectangles `clip` cut to, as cairo placed them in device space (a corner and the sides), for
+    /// `MultiplyFill` to cut its mask the same way. Nil after a clip under a turned matrix.
+    private var clipRects: [DeviceClip]? = []
+    private var savedClips: [[DeviceClip]?] = []
+    struct DeviceClip: Equatable {
+        var x, y, width, height: Double
+    }
     private let target: ImageSurface?
     /// Highlighters on a raster (`MultiplyFill`); off only to compare with cairo's own MULTIPLY.
     nonisolated(unsafe) static var multiplyFills = true
-    private var multiplyFill: MultiplyFill?
+    private(set) var multiplyFill: MultiplyFill?
 
     public init(drawingInto surface: ImageSurface) {
         cr = cairo_create(surface.pointer)!; owned = true; target = surface
@@ -47,8 +54,12 @@ public final class CairoContext {
 
     var status: cairo_status_t { cairo_status(cr) }
 
-    public func save() { cairo_save(cr); savedBiased.append(biased) }
-    public func restore() { cairo_restore(cr); if let b = savedBiased.popLast() { biased = b } }
+    public func save() { cairo_save(cr); savedBiased.append(biased); savedClips.append(clipRects) }
+    public func restore() {
+        cairo_restore(cr)
+        if let b = savedBiased.popLast() { biased = b }
+        if let c = savedClips.popLast() { clipRects = c }
+    }
 
     /// Page → device: device = page · scale + (dx, dy).
     func setTransform(scale: Double, dx: Double, dy: Double) {
@@ -71,6 +82,14 @@ public final class CairoContext {
     }
 
     func clip(_ r: Rect) {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        // cairo_rectangle is a move to the corner and moves by the sides: the same products cairo forms.
+        if m.xy == 0, m.yx == 0 {
+            clipRects?.append(DeviceClip(x: m.xx * r.minX + m.x0, y: m.yy * r.minY + m.y0, width: m.xx * r.width, height: m.yy * r.height))
+        } else {
+            clipRects = nil
+        }
         cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
         cairo_clip(cr)
     }
@@ -331,7 +350,7 @@ public final class CairoContext {
         if multiply, Self.multiplyFills, let target {
             let fill = multiplyFill ?? MultiplyFill()
             multiplyFill = fill
-            if fill.fill(cr, target: target, color: c) { return }
+            if let clipRects, fill.fill(cr, target: target, color: c, clip: clipRects) { return }
         }
         setColor(c)
         if multiply { cairo_set_operator(cr, CAIRO_OPERATOR_MULTIPLY) }

@@ -10,13 +10,17 @@ import InkCore
 final class MultiplyFill {
     /// The coverage mask's bytes, reused from fill to fill (a surface over them is made to each path's exact box).
     private var maskBytes: [UInt8] = []
+    /// Fills drawn here rather than by cairo (tests).
+    private(set) var fills = 0
     /// The source pixel pixman combines for the last colour (premultiplied ARGB), probed from cairo itself.
     private var probed: (color: RGBA, word: UInt32)?
 
     /// Fills and clears `cr`'s current path on `target` (the surface `cr` draws into) with `color` multiplied.
-    /// False, leaving the path, where it would not be cairo's result: a clip set, a failed context.
-    func fill(_ cr: OpaquePointer, target: ImageSurface, color: RGBA) -> Bool {
-        guard cairo_status(cr) == CAIRO_STATUS_SUCCESS, unclipped(cr, target) else { return false }
+    /// `clip`: the rectangles `cr` is clipped to (a page's edge on screen), cut from the mask too, as cairo cuts
+    /// them from the path. False, leaving the path, where it would not be cairo's result: a failed context, a clip
+    /// that is not those.
+    func fill(_ cr: OpaquePointer, target: ImageSurface, color: RGBA, clip: [CairoContext.DeviceClip] = []) -> Bool {
+        guard cairo_status(cr) == CAIRO_STATUS_SUCCESS, clipped(cr, target, as: clip) else { return false }
         // The path's device box, a pixel wider each way (antialiased edges), on the surface.
         var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
         cairo_fill_extents(cr, &x1, &y1, &x2, &y2)
@@ -49,6 +53,11 @@ final class MultiplyFill {
             cairo_set_antialias(mc, cairo_get_antialias(cr))
             cairo_set_fill_rule(mc, cairo_get_fill_rule(cr))
             cairo_set_tolerance(mc, cairo_get_tolerance(cr))
+            for r in clip {
+                // Moved by whole pixels, as the path is: cairo's fixed point keeps every edge where it was.
+                cairo_rectangle(mc, r.x - Double(bx), r.y - Double(by), r.width, r.height)
+                cairo_clip(mc)
+            }
             var m = cairo_matrix_t()
             cairo_get_matrix(cr, &m)
             m.x0 -= Double(bx); m.y0 -= Double(by)
@@ -72,8 +81,32 @@ final class MultiplyFill {
                 }
             }
             cairo_surface_mark_dirty_rectangle(target.pointer, Int32(bx), Int32(by), Int32(w), Int32(h))
+            fills += 1
             return true
         }
+    }
+
+    /// Whether `cr`'s clip is what `clip` says: none narrower than the surface, or that rectangle (its extents,
+    /// checked against cairo's own, so a clip set behind `CairoContext`'s back leaves the fill to cairo).
+    private func clipped(_ cr: OpaquePointer, _ target: ImageSurface, as clip: [CairoContext.DeviceClip]) -> Bool {
+        guard !clip.isEmpty else { return unclipped(cr, target) }
+        // What the rectangles leave, cut to the surface.
+        var lo = (x: 0.0, y: 0.0), hi = (x: Double(target.width), y: Double(target.height))
+        for r in clip {
+            lo = (max(lo.x, min(r.x, r.x + r.width)), max(lo.y, min(r.y, r.y + r.height)))
+            hi = (min(hi.x, max(r.x, r.x + r.width)), min(hi.y, max(r.y, r.y + r.height)))
+        }
+        guard hi.x > lo.x, hi.y > lo.y else { return false }
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
+        cairo_user_to_device(cr, &x0, &y0)
+        cairo_user_to_device(cr, &x1, &y1)
+        // cairo's extents are that area rounded out to whole pixels.
+        func same(_ a: Double, _ b: Double, down: Bool) -> Bool {
+            abs(a - (down ? (b + 1.0 / 256).rounded(.down) : (b - 1.0 / 256).rounded(.up))) <= 1.0 / 128
+        }
+        return same(min(x0, x1), lo.x, down: true) && same(min(y0, y1), lo.y, down: true)
+            && same(max(x0, x1), hi.x, down: false) && same(max(y0, y1), hi.y, down: false)
     }
 
     /// No clip narrower than the surface (a clip's antialiased edge is cairo's to draw).
