@@ -46,4 +46,18 @@ final class ShortcutsTableTests: XCTestCase {
             }
         }
     }
+
+    /// Keys held while dragging show as the key a user presses: GTK draws a sided modifier (Shift_L) as
+    /// "Shift" with a small "L", though either Shift works.
+    func testHeldKeysShowAsTheKeyAUserPresses() {
+        let held = Shortcuts.gestures().compactMap(\.accelerator)
+        XCTAssertFalse(held.isEmpty)
+        for a in held {
+            var key: UInt32 = 0
+            var mods = GdkModifierType(rawValue: 0)
+            XCTAssertNotEqual(gtk_accelerator_parse(a, &key, &mods), 0, "\(a) parses")
+            XCTAssertTrue(key != 0 || mods.rawValue != 0, "\(a) names a key")
+            XCTAssertFalse(a.hasSuffix("_L") || a.hasSuffix("_R"), "\(a): no sided modifier")
+        }
+    }
 }

@@ -104,7 +104,7 @@ enum Shortcuts {
     static func gestures() -> [(title: String, accelerator: String?, gesture: String?)] {
         [
             (localized("Pan: hold Space and drag (or drag with the middle button)"), "space", nil),
-            (localized("Squares, circles and 15° lines: hold Shift while dragging a shape"), "Shift_L", nil),
+            (localized("Squares, circles and 15° lines: hold Shift while dragging a shape"), "<Shift>", nil),
             (localized("Pan with two fingers (when fingers navigate)"), nil, "gesture-two-finger-swipe-right"),
             (localized("Zoom with two fingers (when fingers navigate)"), nil, "gesture-pinch"),
         ]
