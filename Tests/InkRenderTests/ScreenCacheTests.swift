@@ -55,6 +55,14 @@ final class ScreenCacheTests: XCTestCase {
         } }
         XCTAssertEqual(differing, 0, "the same preview as in a new raster")
         XCTAssertGreaterThan(cleared, 332 * 232 / 2, "outside the preview the old picture is gone")
+        // A resize: the raster of the old size is no use to the next step, which paints into a new one.
+        XCTAssertTrue(zoomedTwice.holdsSpareRaster)
+        try zoomedTwice.reproject(to: t1, viewSize: Size(width: 200, height: 150))
+        XCTAssertFalse(zoomedTwice.holdsSpareRaster, "no raster of another size is held")
+        try zoomedTwice.reproject(to: t2, viewSize: Size(width: 200, height: 150))
+        XCTAssertEqual(zoomedTwice.reusedRasters, 1)
+        try zoomedTwice.reproject(to: t1, viewSize: Size(width: 200, height: 150))
+        XCTAssertEqual(zoomedTwice.reusedRasters, 2)
     }
 
     func testMemoryIsBoundedByTheViewportAtAnyZoom() throws {

@@ -48,8 +48,9 @@ public final class ScreenCache {
     /// already. Held only up to `maxSpareRasterBytes` (a full screen at scale 1), so a HiDPI cache is not doubled.
     private var spareRaster: ImageSurface?
     static let maxSpareRasterBytes = 32 << 20
-    /// Reprojections that painted into the spare raster (tests).
+    /// Reprojections that painted into the spare raster, and whether one is held (tests).
     private(set) var reusedRasters = 0
+    var holdsSpareRaster: Bool { spareRaster != nil }
     /// Live strokes beyond this many (a whole hand on a touch screen) get no layer: their full outline is
     /// filled at composite time instead, so memory stays bounded however many fingers are down.
     private static let maxLiveLayers = 4
@@ -221,10 +222,12 @@ public final class ScreenCache {
         c.paint(old, replacing: true)
     }
 
-    /// Keeps the raster a reprojection replaced for the next one, if nothing else holds it (a `Frame` it came
-    /// from: frames stay as rendered) and it is not too large to hold twice.
+    /// Keeps the raster a reprojection replaced for the next one, if it is the size the next one will be (not after
+    /// a resize), nothing else holds it (a `Frame` it came from: frames stay as rendered) and it is not too large
+    /// to hold twice.
     private func keepSpareRaster(_ old: inout ImageSurface) {
-        guard old.stride * old.height <= Self.maxSpareRasterBytes, isKnownUniquelyReferenced(&old) else { return }
+        guard old.width == surface.width, old.height == surface.height, old.stride * old.height <= Self.maxSpareRasterBytes,
+              isKnownUniquelyReferenced(&old) else { return }
         spareRaster = old
     }
 
