@@ -63,6 +63,12 @@ final class ScreenCacheTests: XCTestCase {
         XCTAssertEqual(zoomedTwice.reusedRasters, 1)
         try zoomedTwice.reproject(to: t1, viewSize: Size(width: 200, height: 150))
         XCTAssertEqual(zoomedTwice.reusedRasters, 2)
+        // No preview wanted (a small drawing repaints): the reused raster is left as transparent as a new one.
+        try zoomedTwice.reproject(to: t2, viewSize: Size(width: 200, height: 150)) { false }
+        XCTAssertEqual(zoomedTwice.reusedRasters, 3)
+        var left = 0
+        for y in -16..<166 { for x in -16..<216 where zoomedTwice.pixel(x: x, y: y).a != 0 { left += 1 } }
+        XCTAssertEqual(left, 0, "nothing of an old picture is left without a preview")
     }
 
     func testMemoryIsBoundedByTheViewportAtAnyZoom() throws {

@@ -208,12 +208,13 @@ public final class ScreenCache {
         spareLayers.removeAll { $0.width != layerWidth || $0.height != layerHeight }
         keepSpareLayer()
         defer { keepSpareRaster(&old) }
-        let c = CairoContext(drawingInto: s)
-        // A reused raster holds an old picture: what the preview does not cover is cleared, as a new one would be.
+        // A reused raster holds an old picture: with no preview it is cleared, as a new one would be (the preview
+        // below replaces every pixel).
         guard beforePreview(), newTransform.deviceScale == oldTransform.deviceScale else {
-            if reused != nil { c.clearAll() }
+            if reused != nil { context.clearAll() }
             return
         }
+        let c = CairoContext(drawingInto: s)
         let k = newTransform.zoom / oldTransform.zoom
         let ds = oldTransform.deviceScale
         // Old raster → new raster, both with the overscan at their origin.
